@@ -1,0 +1,1 @@
+"""Subcommands of the ``nospin`` command, one module each (see app/cli.py)."""

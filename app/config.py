@@ -1,0 +1,201 @@
+"""nospin configuration: typed sections, defaults from design.md, TOML on disk.
+
+The config is read once at start and changed through the daemon (``config set``), which writes it
+atomically and keeps a snapshot (``nospin snapshot``). Every field has a default, so an empty or
+missing file is a valid configuration.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from app.errors import ConfigError
+from app.paths import atomic_write, config_dir
+
+
+class BudgetShares(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Shares of the context budget (design.md §2); they must add up to 1."""
+
+    cursor: float = 0.40  # cursor window, about +-50 lines (P0)
+    enclosing: float = 0.15  # the enclosing function, whole (P0/P1)
+    related: float = 0.15  # definitions of symbols used at the cursor, classes, dependencies (P1)
+    retrieval: float = 0.10  # project-level retrieval: similar windows (P2)
+    history: float = 0.10  # edit-history summary (P2)
+    instructions: float = 0.10  # fixed: format tokens and instructions
+
+
+class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    budget_tokens: int = 2048  # whole prompt budget, output reserve not included
+    shares: BudgetShares = msgspec.field(default_factory=BudgetShares)
+    cursor_lines_before: int = 50  # cursor window reach above the cursor
+    cursor_lines_after: int = 50  # cursor window reach below (suffix); kept short by its share
+    suffix_max_lines: int = 8  # suffix lines after the cursor in the FIM prompt (recomputed per key)
+    anchor_lines: int = 16  # window start snaps to multiples of this, so typing keeps the prefix
+    max_file_bytes: int = 1_000_000  # files over this are not indexed (reason: too large)
+    session_idle_current_file_s: float = 30.0  # conversation idle: current file only
+    session_reset_s: float = 600.0  # conversation idle: reset
+
+
+class TierConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Degradation tiers (design.md §4), decided from predicted latency."""
+
+    normal_ms: float = 800.0  # under this: normal
+    cap_ms: float = 1500.0  # past this: at most cap_tokens tokens
+    fast_ms: float = 2500.0  # past this: fast mode (smaller context, no speculation)
+    cap_tokens: int = 30
+    fast_budget_factor: float = 0.5  # fast mode's context budget as a share of the normal one
+    force_fast: bool = False  # forced from the tray or config
+
+
+class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    kind: str = "llamacpp"  # "llamacpp" | "exllamav2" | "remote"
+    model: str = ""  # GGUF file, EXL2/HF folder; "" means the embedded default model
+    draft_model: str = ""  # draft model for speculation; "" means none
+    model_profile: str = ""  # prompt format profile; "" means guess from the model name
+    n_ctx: int = 4096
+    n_threads: int = 0  # 0: all cores
+    speculation: bool = True
+    num_draft_tokens: int = 5  # 4 to 6 (design.md §3)
+    speculation_min_acceptance: float = 0.4  # below this speculation turns itself off
+    max_batch: int = 16  # GPU dynamic batching
+    kv_state_slots: int = 8  # documents whose KV state is kept for fast switching
+    remote_url: str = ""  # OpenAI-compatible server base URL for kind "remote"
+    remote_model: str = ""
+    remote_api_key: str = ""
+    remote_timeout_s: float = 10.0
+
+
+class CompletionConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    max_tokens: int = 64
+    debounce_ms: int = 75  # editors wait this long after a keystroke before asking
+    paused: bool = False  # completions paused from the tray
+
+
+class DaemonConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    tcp_port: int = 0  # 0: no tcp listener (ipc only); else tcp://127.0.0.1:PORT with a token
+    max_message_bytes: int = 8_000_000
+
+
+class Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    context: ContextConfig = msgspec.field(default_factory=ContextConfig)
+    tiers: TierConfig = msgspec.field(default_factory=TierConfig)
+    engine: EngineConfig = msgspec.field(default_factory=EngineConfig)
+    completion: CompletionConfig = msgspec.field(default_factory=CompletionConfig)
+    daemon: DaemonConfig = msgspec.field(default_factory=DaemonConfig)
+
+
+def default_config_path() -> Path:
+    return config_dir() / "config.toml"
+
+
+def validate(config: Config) -> Config:
+    """Check values that types cannot; raise ConfigError naming the field."""
+    s = config.context.shares
+    total = s.cursor + s.enclosing + s.related + s.retrieval + s.history + s.instructions
+    if abs(total - 1.0) > 1e-6:
+        raise ConfigError(f"context.shares must add up to 1, they add up to {total:.3f}")
+    for name in ("cursor", "enclosing", "related", "retrieval", "history", "instructions"):
+        if getattr(s, name) < 0:
+            raise ConfigError(f"context.shares.{name} must not be negative")
+    if config.context.budget_tokens < 64:
+        raise ConfigError("context.budget_tokens must be at least 64")
+    t = config.tiers
+    if not 0 < t.normal_ms <= t.cap_ms <= t.fast_ms:
+        raise ConfigError("tiers must satisfy 0 < normal_ms <= cap_ms <= fast_ms")
+    if t.cap_tokens < 1:
+        raise ConfigError("tiers.cap_tokens must be at least 1")
+    e = config.engine
+    if e.kind not in ("llamacpp", "exllamav2", "remote"):
+        raise ConfigError(f"engine.kind must be llamacpp, exllamav2 or remote, not {e.kind!r}")
+    if not 1 <= e.num_draft_tokens <= 16:
+        raise ConfigError("engine.num_draft_tokens must be between 1 and 16")
+    if not 0.0 <= e.speculation_min_acceptance <= 1.0:
+        raise ConfigError("engine.speculation_min_acceptance must be between 0 and 1")
+    if e.kind == "remote" and not e.remote_url:
+        raise ConfigError("engine.remote_url is required for engine.kind = 'remote'")
+    return config
+
+
+def from_dict(data: dict[str, Any]) -> Config:
+    """Build a validated Config from plain data (TOML, JSON); raise ConfigError on bad fields."""
+    try:
+        config = msgspec.convert(data, Config, strict=False)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"invalid configuration: {exc}") from exc
+    return validate(config)
+
+
+def to_dict(config: Config) -> dict[str, Any]:
+    result: dict[str, Any] = msgspec.to_builtins(config)
+    return result
+
+
+def load(path: Path | None = None) -> Config:
+    """Read the config file (a missing file means all defaults)."""
+    path = path or default_config_path()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Config()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}", detail=str(exc)) from exc
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not valid TOML", detail=str(exc)) from exc
+    return from_dict(data)
+
+
+def dumps_toml(config: Config) -> str:
+    """Render a Config as TOML (nested tables, plain scalars only)."""
+    lines: list[str] = []
+
+    def emit(prefix: str, data: dict[str, Any]) -> None:
+        scalars = {k: v for k, v in data.items() if not isinstance(v, dict)}
+        tables = {k: v for k, v in data.items() if isinstance(v, dict)}
+        if prefix and scalars:
+            lines.append(f"[{prefix}]")
+        for key, value in scalars.items():
+            lines.append(f"{key} = {_toml_value(value)}")
+        if prefix and scalars:
+            lines.append("")
+        for key, value in tables.items():
+            emit(f"{prefix}.{key}" if prefix else key, value)
+
+    emit("", to_dict(config))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def save(config: Config, path: Path | None = None) -> None:
+    """Validate and write the config atomically (0600)."""
+    validate(config)
+    atomic_write(path or default_config_path(), dumps_toml(config).encode("utf-8"))
+
+
+def with_changes(config: Config, changes: dict[str, Any]) -> Config:
+    """Return a validated copy with dotted-key changes applied (``{"tiers.force_fast": True}``)."""
+    data = to_dict(config)
+    for dotted, value in changes.items():
+        node = data
+        parts = dotted.split(".")
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                raise ConfigError(f"unknown configuration key {dotted!r}")
+            node = child
+        if parts[-1] not in node or isinstance(node[parts[-1]], dict):
+            raise ConfigError(f"unknown configuration key {dotted!r}")
+        node[parts[-1]] = value
+    return from_dict(data)

@@ -1,0 +1,1 @@
+"""Benchmarks: run through ``nospin bench ...``; each prints one JSON object."""

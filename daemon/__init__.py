@@ -1,0 +1,1 @@
+"""nospin daemon: project index, context assembly, scheduling and the socket server."""

@@ -1,0 +1,70 @@
+"""What the index knows about a file: definitions, imports, identifiers (pure data)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class DefKind(enum.Enum):
+    FUNCTION = "function"
+    METHOD = "method"
+    CLASS = "class"  # also struct / interface / trait / enum / type alias
+    VARIABLE = "variable"  # module-level constants and assignments
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """One definition with its signature; lines are 0-based, end inclusive."""
+
+    name: str
+    kind: DefKind
+    qualname: str  # "Class.method" for methods, else name
+    signature: str  # the signature line(s) as written, bodies elided, e.g. "def f(a: int) -> str:"
+    params: str  # the parameter list as written, "(a: int)"
+    return_type: str  # "" when none is written
+    doc: str  # first line of the docstring / doc comment, "" when none
+    start_line: int
+    end_line: int
+    body_start_line: int  # first line of the body (== start_line for one-liners)
+    parent: str = ""  # qualname of the enclosing class, "" at top level
+    attributes: tuple[str, ...] = ()  # classes: instance attributes assigned in methods
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """An import statement; ``names`` are the names it binds in the importing file."""
+
+    module: str  # "os.path", "./utils", "crate::io" as written (relative dots kept)
+    names: tuple[str, ...]  # imported names ("*" for a star import); empty for "import x"
+    alias: str  # "np" for "import numpy as np"; the bound name for plain imports
+    line: int
+    text: str  # the statement as written
+
+
+@dataclass(frozen=True, slots=True)
+class FileSummary:
+    """The index entry of one file."""
+
+    path: str  # project-relative, forward slashes
+    language: str  # language id or "text"
+    num_lines: int
+    num_bytes: int
+    definitions: tuple[Definition, ...] = ()
+    imports: tuple[Import, ...] = ()
+    identifiers: frozenset[str] = field(default_factory=frozenset)  # all identifiers used
+    has_syntax_errors: bool = False  # partial results kept
+    digest: str = ""  # content hash (blake2b) of the text that was parsed
+
+    def definitions_at(self, line: int) -> list[Definition]:
+        """Definitions enclosing ``line``, outermost first."""
+        found = [d for d in self.definitions if d.start_line <= line <= d.end_line]
+        return sorted(found, key=lambda d: (d.start_line, -d.end_line))
+
+
+@dataclass(frozen=True, slots=True)
+class SkipRecord:
+    """A file the index left out, and why (shown by ``nospin status`` and logs)."""
+
+    path: str
+    reason: str  # "binary", "too large (1.2 MB > 1 MB)", "not UTF-8", "ignored", "vanished", ...

@@ -1,0 +1,1 @@
+"""nospin engines: model backends behind one interface, prompt formats and post-processing."""

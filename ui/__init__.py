@@ -1,0 +1,1 @@
+"""nospin tray application (PySide6, optional extra ``tray``)."""
