@@ -33,7 +33,7 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     shares: BudgetShares = msgspec.field(default_factory=BudgetShares)
     cursor_lines_before: int = 50  # cursor window reach above the cursor
     cursor_lines_after: int = 50  # cursor window reach below (suffix); kept short by its share
-    suffix_max_lines: int = 8  # suffix lines after the cursor in the FIM prompt (recomputed per key)
+    suffix_max_lines: int = 2  # lines after the cursor line in the FIM suffix (recomputed per key)
     anchor_lines: int = 16  # window start snaps to multiples of this, so typing keeps the prefix
     max_file_bytes: int = 1_000_000  # files over this are not indexed (reason: too large)
     session_idle_current_file_s: float = 30.0  # conversation idle: current file only

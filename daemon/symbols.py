@@ -29,6 +29,7 @@ class Definition:
     body_start_line: int  # first line of the body (== start_line for one-liners)
     parent: str = ""  # qualname of the enclosing class, "" at top level
     attributes: tuple[str, ...] = ()  # classes: instance attributes assigned in methods
+    body_digest: str = ""  # hash of the whole definition text: equal digests = duplicates
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,23 @@
+"""The context assembler: what the model sees for one completion point."""
+
+from daemon.context.assemble import assemble_context
+from daemon.context.types import (
+    AssembledContext,
+    ContextRequest,
+    DroppedSegment,
+    Kind,
+    Role,
+    Segment,
+    Tier,
+)
+
+__all__ = [
+    "AssembledContext",
+    "ContextRequest",
+    "DroppedSegment",
+    "Kind",
+    "Role",
+    "Segment",
+    "Tier",
+    "assemble_context",
+]

@@ -1,0 +1,203 @@
+"""Cross-file context: definitions of identifiers used at the cursor, then similar windows.
+
+Pure functions over an IndexSnapshot. Resolution order for an identifier: names the current file
+imports (resolved to project files), attributes of imported modules, then the project symbol
+table (preferring files the current file imports, then the same folder). Similar windows come
+from recently edited or opened files, ranked by Jaccard similarity of identifier sets.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from daemon.index import IndexSnapshot, SymbolRef
+from daemon.skeleton import outline_entries, render_definition
+from daemon.symbols import Definition, DefKind, FileSummary
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ATTR = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)")
+_COMMON = frozenset(keyword.kwlist) | {
+    "self", "cls", "this", "true", "false", "null", "nil", "None", "True", "False", "let",
+    "const", "var", "fn", "func", "pub", "mut", "impl", "use", "struct", "type", "return",
+    "function", "new", "int", "str", "len", "print", "string", "i32", "u8", "usize", "err",
+}
+_MAX_CANDIDATES = 48
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedDefinition:
+    path: str
+    definition: Definition
+    text: str  # rendered skeleton
+    rank: float  # lower is more relevant
+    at_cursor: bool  # used on the lines nearest the cursor (P0)
+
+
+def identifiers_in_order(text: str) -> list[str]:
+    """Identifiers of ``text`` (nearest the end first), without keywords, deduplicated."""
+    seen: dict[str, None] = {}
+    for word in reversed(_IDENT.findall(text)):
+        if word not in _COMMON and len(word) > 1:
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def related_definitions(
+    index: IndexSnapshot,
+    summary: FileSummary,
+    window_text: str,
+    near_text: str,
+) -> list[RelatedDefinition]:
+    """Definitions from other files of the identifiers used in ``window_text``.
+
+    ``near_text`` is the part nearest the cursor; its identifiers' definitions are marked
+    ``at_cursor``. The result is ordered by relevance; duplicates (same digest) appear once.
+    """
+    path = summary.path
+    near = set(identifiers_in_order(near_text))
+    local_names = {d.name for d in summary.definitions}
+    imported: dict[str, tuple[str, str]] = {}  # bound name -> (module path, original name)
+    module_alias: dict[str, str] = {}  # alias -> module path
+    imported_paths: list[str] = []
+    for imp in summary.imports:
+        target = index.resolve_module(imp.module, path)
+        if target is None:
+            continue
+        imported_paths.append(target)
+        if imp.names:
+            for name in imp.names:
+                imported[name] = (target, name)
+        elif imp.alias:
+            module_alias[imp.alias] = target
+    attr_pairs = _ATTR.findall(window_text)
+    candidates: list[tuple[float, SymbolRef, bool]] = []
+    seen_keys: set[tuple[str, str]] = set()
+
+    def add(ref: SymbolRef, rank: float, name: str) -> None:
+        key = (ref.path, ref.definition.qualname)
+        if key in seen_keys or ref.path == path:
+            return
+        seen_keys.add(key)
+        candidates.append((rank, ref, name in near))
+
+    order = identifiers_in_order(window_text)
+    position = {name: i for i, name in enumerate(order)}
+    for name in order:
+        base = position[name]
+        if name in imported:
+            target, original = imported[name]
+            for ref in _defs_in(index, target, original):
+                add(ref, base, name)
+            continue
+        if name in local_names:
+            continue
+        refs = index.lookup(name)
+        if not refs or len(refs) > 6:
+            continue  # unknown, or too ambiguous to help
+        ranked = sorted(refs, key=lambda r: _locality(r.path, path, imported_paths))
+        for ref in ranked[:2]:
+            if ref.definition.kind is DefKind.VARIABLE and ref.path not in imported_paths:
+                continue
+            add(ref, base + 0.5 + _locality(ref.path, path, imported_paths), name)
+        if len(candidates) >= _MAX_CANDIDATES:
+            break
+    for owner, attr in attr_pairs:
+        if owner in module_alias:
+            for ref in _defs_in(index, module_alias[owner], attr):
+                add(ref, position.get(attr, position.get(owner, 50)), attr)
+    candidates.sort(key=lambda c: (c[0], c[1].path, c[1].definition.start_line))
+    out: list[RelatedDefinition] = []
+    digests: set[str] = set()
+    for rank, ref, at_cursor in candidates[:_MAX_CANDIDATES]:
+        d = ref.definition
+        if d.body_digest and d.body_digest in digests:
+            continue
+        digests.add(d.body_digest)
+        text = _render_related(index, ref)
+        out.append(RelatedDefinition(ref.path, d, text, rank, at_cursor))
+    return out
+
+
+def _defs_in(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
+    summary = index.files.get(path)
+    if summary is None:
+        return []
+    return [SymbolRef(path, d) for d in summary.definitions if d.name == name and not d.parent]
+
+
+def _locality(candidate: str, current: str, imported_paths: list[str]) -> float:
+    if candidate in imported_paths:
+        return 0.0
+    if PurePosixPath(candidate).parent == PurePosixPath(current).parent:
+        return 1.0
+    return 3.0
+
+
+def _render_related(index: IndexSnapshot, ref: SymbolRef) -> str:
+    d = ref.definition
+    summary = index.files.get(ref.path)
+    if summary is None:
+        return render_definition(d, "text")
+    for entry, text in outline_entries(summary, index=index, expand=_ancestors(d)):
+        if entry.qualname == d.qualname:
+            return text
+    return render_definition(d, summary.language)
+
+
+def _ancestors(d: Definition) -> tuple[str, ...]:
+    if not d.parent:
+        return ()
+    parts = d.parent.split(".")
+    return tuple(".".join(parts[: i + 1]) for i in range(len(parts)))
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarWindow:
+    path: str
+    start_line: int  # 0-based
+    end_line: int  # exclusive
+    text: str
+    score: float
+
+
+def similar_windows(
+    query_text: str,
+    recent: Sequence[tuple[str, str]],
+    *,
+    window_lines: int = 12,
+    step: int = 6,
+    limit: int = 4,
+    min_score: float = 0.1,
+) -> list[SimilarWindow]:
+    """Windows of recently edited/opened files most similar to ``query_text`` (Jaccard)."""
+    query = set(identifiers_in_order(query_text))
+    if not query:
+        return []
+    scored: list[SimilarWindow] = []
+    for path, text in recent:
+        lines = text.splitlines(keepends=True)
+        best: list[SimilarWindow] = []
+        for start in range(0, max(1, len(lines) - window_lines + step), step):
+            chunk = lines[start : start + window_lines]
+            words = set(_IDENT.findall("".join(chunk))) - _COMMON
+            if not words:
+                continue
+            score = len(words & query) / len(words | query)
+            if score >= min_score:
+                best.append(
+                    SimilarWindow(path, start, start + len(chunk), "".join(chunk), score)
+                )
+        best.sort(key=lambda w: (-w.score, w.start_line))
+        kept: list[SimilarWindow] = []
+        for w in best:
+            if all(w.end_line <= k.start_line or w.start_line >= k.end_line for k in kept):
+                kept.append(w)
+            if len(kept) >= 2:
+                break
+        scored.extend(kept)
+    scored.sort(key=lambda w: (-w.score, w.path, w.start_line))
+    return scored[:limit]

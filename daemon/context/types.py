@@ -1,0 +1,114 @@
+"""Data of the context assembler: its request, segments and result (pure, immutable)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.base import ContextSnippet, PromptParts
+
+
+class Tier(enum.IntEnum):
+    """Keep priority of a segment (design.md §2). Lower keeps first."""
+
+    FIXED = -1  # instructions and format tokens: always charged, never dropped
+    P0 = 0  # must keep: cursor window, enclosing signature, definitions used at the cursor
+    P1 = 1  # try to keep: whole enclosing function, related classes, file head
+    P2 = 2  # may drop: retrieval results, edit-history summary, middle summary
+
+
+class Role(enum.Enum):
+    """Where a segment goes in the rendered prompt."""
+
+    SNIPPET = "snippet"  # cross-file context before the current file
+    PREFIX = "prefix"  # part of the current file before the cursor (in document order)
+    SUFFIX = "suffix"  # part of the current file after the cursor
+
+
+class Kind(enum.Enum):
+    INSTRUCTIONS = "instructions"
+    RELATED = "related"  # definitions of symbols used at the cursor (other files)
+    RETRIEVED = "retrieved"  # similar windows from recently edited / opened files
+    HISTORY = "history"  # edit-history summary
+    FILE_HEAD = "file_head"  # imports and top of the current file
+    FILE_SUMMARY = "file_summary"  # middle of the current file, bodies elided
+    ENCLOSING = "enclosing"  # enclosing function/class above the cursor window
+    CURSOR_WINDOW = "cursor_window"  # lines just above the cursor, and the cursor line's start
+    SUFFIX = "suffix"  # the rest of the cursor line and lines below
+    FILE_TAIL = "file_tail"  # the end of a long file, summarised
+
+
+@dataclass(frozen=True, slots=True)
+class ContextRequest:
+    """One completion point; the text may be an unsaved editor buffer."""
+
+    path: str  # project-relative path (or absolute when outside any project)
+    text: str
+    line: int  # 0-based
+    column: int  # 0-based, in characters of the line
+    language: str | None = None  # None: detect from the path
+    budget_tokens: int = 2048
+
+    def __repr__(self) -> str:  # never print source text
+        return (
+            f"ContextRequest(path={self.path!r}, line={self.line}, column={self.column}, "
+            f"budget={self.budget_tokens})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    kind: Kind
+    tier: Tier
+    role: Role
+    source: str  # "path:start-end" (1-based lines) or a short label
+    text: str
+    num_tokens: int  # as charged against the budget, per-segment overhead included
+
+    def __repr__(self) -> str:
+        return f"Segment({self.kind.value}, {self.tier.name}, {self.source}, {self.num_tokens})"
+
+
+@dataclass(frozen=True, slots=True)
+class DroppedSegment:
+    kind: Kind
+    tier: Tier
+    source: str
+    num_tokens: int
+    reason: str  # "over budget", "over share", "duplicate"
+
+
+@dataclass(frozen=True, slots=True)
+class AssembledContext:
+    """The result: segments in prompt order (stable first), with budget accounting."""
+
+    path: str
+    language: str
+    segments: tuple[Segment, ...]
+    budget_tokens: int
+    num_tokens: int  # sum of kept segments' num_tokens; never above budget_tokens
+    num_tokens_before_trim: int  # all candidates before trimming
+    dropped: tuple[DroppedSegment, ...]
+    assemble_ms: float
+
+    @property
+    def num_tokens_saved(self) -> int:
+        return self.num_tokens_before_trim - self.num_tokens
+
+    def to_prompt_parts(self) -> PromptParts:
+        """Group segments for the engine's model profile (snippets, prefix, suffix)."""
+        snippets = tuple(
+            ContextSnippet(path=_source_path(s.source), text=s.text)
+            for s in self.segments
+            if s.role is Role.SNIPPET and s.kind is not Kind.INSTRUCTIONS
+        )
+        prefix = "".join(s.text for s in self.segments if s.role is Role.PREFIX)
+        suffix = "".join(s.text for s in self.segments if s.role is Role.SUFFIX)
+        return PromptParts(
+            path=self.path, language=self.language, snippets=snippets, prefix=prefix, suffix=suffix
+        )
+
+
+def _source_path(source: str) -> str:
+    path, sep, _ = source.rpartition(":")
+    return path if sep else source

@@ -1,0 +1,109 @@
+"""The current file's parts around the cursor: anchored window, suffix, enclosing code, head.
+
+Pure functions over the document's lines. Window boundaries are chosen so that they stay fixed
+while the user types on the cursor line (design.md §7): the window starts at a line that snaps
+to a multiple of ``anchor_lines`` and only moves in whole anchor steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.errors import CursorError
+from daemon.symbols import Definition, DefKind, FileSummary
+from engine.base import TokenCounter
+
+
+@dataclass(frozen=True, slots=True)
+class CursorParts:
+    lines: list[str]  # document lines with their "\n" (last one may lack it)
+    line: int
+    column: int
+    line_prefix: str  # cursor line before the cursor
+    line_suffix: str  # cursor line after the cursor, "\n" included when present
+
+
+def split_at_cursor(text: str, line: int, column: int) -> CursorParts:
+    """Split a document at the cursor; raise CursorError when the cursor is outside it."""
+    lines = text.splitlines(keepends=True)
+    if not lines or text.endswith(("\n", "\r")):
+        lines.append("")
+    if not 0 <= line < len(lines):
+        raise CursorError(
+            f"cursor line {line + 1} is outside the document ({len(lines)} lines)"
+        )
+    content = lines[line].rstrip("\r\n")
+    if not 0 <= column <= len(content):
+        raise CursorError(
+            f"cursor column {column + 1} is outside line {line + 1} ({len(content)} characters)"
+        )
+    return CursorParts(
+        lines=lines,
+        line=line,
+        column=column,
+        line_prefix=lines[line][:column],
+        line_suffix=lines[line][column:],
+    )
+
+
+def window_start(
+    parts: CursorParts,
+    *,
+    lines_before: int,
+    anchor: int,
+    allowance: int,
+    counter: TokenCounter,
+    reserve: int,
+) -> int:
+    """First line of the cursor window: about ``lines_before`` up, snapped to ``anchor`` lines,
+    moved down in anchor steps until the lines above the cursor fit ``allowance - reserve``."""
+    anchor = max(1, anchor)
+    start = (max(0, parts.line - lines_before) // anchor) * anchor
+    while start < parts.line:
+        if counter.count("".join(parts.lines[start : parts.line])) + reserve <= allowance:
+            break
+        start = min(parts.line, start + anchor)
+    return start
+
+
+def suffix_text(parts: CursorParts, max_lines: int) -> str:
+    """The rest of the cursor line and up to ``max_lines`` following lines."""
+    below = parts.lines[parts.line + 1 : parts.line + 1 + max(0, max_lines)]
+    return parts.line_suffix + "".join(below)
+
+
+def enclosing_definitions(summary: FileSummary, line: int) -> list[Definition]:
+    """Function/class definitions enclosing ``line``, outermost first (variables excluded)."""
+    return [d for d in summary.definitions_at(line) if d.kind is not DefKind.VARIABLE]
+
+
+def head_end(summary: FileSummary, lines: list[str], *, max_lines: int = 40) -> int:
+    """End (exclusive) of the file head: module doc, imports and the lines between them."""
+    last = -1
+    for imp in summary.imports:
+        if imp.line < max_lines:
+            last = max(last, imp.line)
+    end = last + 1
+    # continuation lines of a multi-line import statement
+    while 0 < end < len(lines) and end < max_lines and lines[end - 1].rstrip().endswith(("(", ",", "\\")):
+        end += 1
+    # finish the top-level statement the last import is in (try/except, if TYPE_CHECKING:)
+    limit = min(len(lines), max_lines + 12)
+    while 0 < end < limit and (
+        lines[end][:1] in (" ", "\t", ")", "}", "]")
+        or lines[end].startswith(("except", "else", "finally", "elif"))
+    ):
+        end += 1
+    if end == 0:
+        # no imports: keep a leading comment / docstring block
+        for i, text in enumerate(lines[:max_lines]):
+            if not text.strip():
+                end = i
+                break
+            first_def = summary.definitions[0].start_line if summary.definitions else len(lines)
+            if i >= first_def:
+                end = i
+                break
+        else:
+            end = min(len(lines), max_lines)
+    return end

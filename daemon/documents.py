@@ -1,0 +1,145 @@
+"""Open documents (unsaved editor buffers) and how a request's text is found. Pure, no sockets.
+
+While a document is open its buffer is the truth for context, overriding the file on disk;
+``close`` makes the disk file count again. Edits use 0-based (line, column) positions with
+columns in Unicode code points.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from app.errors import CursorError, InputError
+
+ROOT_MARKERS = (".git", ".hg", "pyproject.toml", "setup.py", "package.json", "go.mod",
+                "Cargo.toml", ".nospin")
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One incremental edit: replace [start, end) by ``text``."""
+
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    path: str  # absolute, normalised
+    text: str
+    language: str | None  # None: detect from the path
+    version: int
+    root: str  # project root the document belongs to
+
+
+def normalise_path(path: str, *, root: str | None = None) -> str:
+    """Absolute normalised path from a path or file:// URI; relative paths need ``root``."""
+    if path.startswith("file://"):
+        path = unquote(urlparse(path).path)
+    if not path:
+        raise InputError("empty document path")
+    if not os.path.isabs(path):
+        if not root:
+            raise InputError(f"document path {path!r} must be absolute (or give a root)")
+        path = os.path.join(root, path)
+    return os.path.normpath(path)
+
+
+def find_root(path: str) -> str:
+    """Nearest folder above ``path`` with a project marker (.git, pyproject.toml, ...);
+    the file's own folder when there is none."""
+    start = Path(path).parent
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in ROOT_MARKERS):
+            return str(folder)
+    return str(start)
+
+
+def offset_of(text: str, line: int, col: int) -> int:
+    """Character offset of (line, col); raise CursorError when outside the text."""
+    pos = 0
+    for _ in range(line):
+        nl = text.find("\n", pos)
+        if nl == -1:
+            raise CursorError(f"line {line} is past the end of the document")
+        pos = nl + 1
+    end = text.find("\n", pos)
+    line_len = (end if end != -1 else len(text)) - pos
+    if col > line_len:
+        raise CursorError(f"column {col} is past the end of line {line} ({line_len} characters)")
+    return pos + col
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """Apply edits in order (each against the result of the previous one)."""
+    for edit in edits:
+        start = offset_of(text, edit.start_line, edit.start_col)
+        end = offset_of(text, edit.end_line, edit.end_col)
+        if end < start:
+            raise CursorError("edit range ends before it starts")
+        text = text[:start] + edit.text + text[end:]
+    return text
+
+
+class DocumentStore:
+    """Open buffers by path."""
+
+    def __init__(self, *, max_documents: int = 500) -> None:
+        self._docs: dict[str, Document] = {}
+        self._max = max_documents
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def get(self, path: str) -> Document | None:
+        return self._docs.get(path)
+
+    def open(self, doc: Document) -> Document | None:
+        """Open (or reopen) a buffer; return the previous one, if any."""
+        old = self._docs.pop(doc.path, None)
+        if old is None and len(self._docs) >= self._max:
+            raise InputError(f"too many open documents (limit {self._max}); close some")
+        self._docs[doc.path] = doc
+        return old
+
+    def change(self, path: str, *, text: str | None, edits: list[Edit] | None,
+               version: int) -> tuple[Document, Document]:
+        """Replace or edit an open buffer; return (old, new)."""
+        old = self._docs.get(path)
+        if old is None:
+            raise InputError(f"document {path} is not open")
+        if (text is None) == (edits is None):
+            raise InputError("change needs exactly one of text or edits")
+        new_text = text if text is not None else apply_edits(old.text, edits or [])
+        new = Document(path=path, text=new_text, language=old.language, version=version,
+                       root=old.root)
+        self._docs[path] = new
+        return old, new
+
+    def close(self, path: str) -> Document | None:
+        return self._docs.pop(path, None)
+
+    def paths(self) -> list[str]:
+        return list(self._docs)
+
+
+def read_disk_text(path: str, *, max_bytes: int) -> str:
+    """The file's text from disk; InputError when missing, too large or not text."""
+    try:
+        size = os.path.getsize(path)
+        if size > max_bytes:
+            raise InputError(f"{path} is too large ({size} bytes > {max_bytes})")
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}", detail=exc.strerror) from exc
+    if b"\0" in data[:8192]:
+        raise InputError(f"{path} looks binary")
+    return data.decode("utf-8", errors="replace")

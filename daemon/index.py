@@ -1,0 +1,226 @@
+"""The project index: file summaries and a symbol table, swapped atomically per batch.
+
+Writers (the indexer thread) call ``apply`` with a whole batch; readers take ``snapshot()`` once
+per request and read an immutable ``IndexSnapshot``: a request never sees half a batch, and
+indexing never holds a lock that serving waits on for more than a pointer swap.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from daemon.symbols import Definition, DefKind, FileSummary, SkipRecord
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRef:
+    path: str
+    definition: Definition
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSnapshot:
+    """An immutable view of the index at one moment."""
+
+    files: Mapping[str, FileSummary] = field(default_factory=dict)
+    symbols: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # name -> defs
+    modules: Mapping[str, str] = field(default_factory=dict)  # dotted module / import key -> path
+    duplicates: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # digest -> refs
+    version: int = 0
+
+    def lookup(self, name: str) -> tuple[SymbolRef, ...]:
+        return self.symbols.get(name, ())
+
+    def resolve_module(self, module: str, from_path: str) -> str | None:
+        """Path of the file an import refers to, or None when it is outside the project."""
+        for key in _module_keys_for_import(module, from_path):
+            path = self.modules.get(key)
+            if path is not None:
+                return path
+        return None
+
+    def duplicates_of(self, definition: Definition) -> tuple[SymbolRef, ...]:
+        if not definition.body_digest:
+            return ()
+        return self.duplicates.get(definition.body_digest, ())
+
+
+class ProjectIndex:
+    """File summaries of one project root. Thread-safe: apply() from one writer at a time."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._lock = threading.Lock()
+        self._snapshot = IndexSnapshot()
+        self.skipped: dict[str, SkipRecord] = {}
+
+    def snapshot(self) -> IndexSnapshot:
+        return self._snapshot
+
+    def get(self, path: str) -> FileSummary | None:
+        return self._snapshot.files.get(path)
+
+    def paths(self) -> list[str]:
+        return sorted(self._snapshot.files)
+
+    def __len__(self) -> int:
+        return len(self._snapshot.files)
+
+    def set_skipped(self, records: Mapping[str, SkipRecord | None]) -> None:
+        with self._lock:
+            for path, record in records.items():
+                if record is None:
+                    self.skipped.pop(path, None)
+                else:
+                    self.skipped[path] = record
+
+    def apply(self, updates: Mapping[str, FileSummary | None]) -> None:
+        """Apply one batch atomically: a summary replaces the path's entry, None removes it."""
+        if not updates:
+            return
+        with self._lock:
+            old = self._snapshot
+            files = dict(old.files)
+            changed_names: set[str] = set()
+            changed_digests: set[str] = set()
+            for path, summary in updates.items():
+                previous = files.pop(path, None)
+                if previous is not None:
+                    changed_names.update(d.name for d in previous.definitions)
+                    changed_digests.update(d.body_digest for d in previous.definitions)
+                if summary is not None:
+                    files[path] = summary
+                    changed_names.update(d.name for d in summary.definitions)
+                    changed_digests.update(d.body_digest for d in summary.definitions)
+            symbols = dict(old.symbols)
+            duplicates = dict(old.duplicates)
+            if len(updates) > len(old.files) // 4:
+                symbols, duplicates = _build_symbols(files)
+            else:
+                touched = set(updates)
+                for name in changed_names:
+                    kept = [r for r in symbols.get(name, ()) if r.path not in touched]
+                    for path in touched:
+                        summary = files.get(path)
+                        if summary is not None:
+                            kept.extend(
+                                SymbolRef(path, d) for d in summary.definitions if d.name == name
+                            )
+                    if kept:
+                        symbols[name] = tuple(sorted(kept, key=_ref_key))
+                    else:
+                        symbols.pop(name, None)
+                for digest in changed_digests - {""}:
+                    refs = [r for r in duplicates.get(digest, ()) if r.path not in touched]
+                    for path in touched:
+                        summary = files.get(path)
+                        if summary is not None:
+                            refs.extend(
+                                SymbolRef(path, d)
+                                for d in summary.definitions
+                                if d.body_digest == digest
+                            )
+                    if len(refs) > 1:
+                        duplicates[digest] = tuple(sorted(refs, key=_ref_key))
+                    else:
+                        duplicates.pop(digest, None)
+            modules = _build_modules(files) if _paths_changed(old.files, files) else old.modules
+            self._snapshot = IndexSnapshot(
+                files=files,
+                symbols=symbols,
+                modules=modules,
+                duplicates=duplicates,
+                version=old.version + 1,
+            )
+
+
+def _ref_key(ref: SymbolRef) -> tuple[str, int]:
+    return (ref.path, ref.definition.start_line)
+
+
+def _paths_changed(old: Mapping[str, FileSummary], new: Mapping[str, FileSummary]) -> bool:
+    return old.keys() != new.keys()
+
+
+def _build_symbols(
+    files: Mapping[str, FileSummary],
+) -> tuple[dict[str, tuple[SymbolRef, ...]], dict[str, tuple[SymbolRef, ...]]]:
+    symbols: dict[str, list[SymbolRef]] = {}
+    by_digest: dict[str, list[SymbolRef]] = {}
+    for path in sorted(files):
+        for d in files[path].definitions:
+            ref = SymbolRef(path, d)
+            symbols.setdefault(d.name, []).append(ref)
+            if d.body_digest and d.kind is not DefKind.VARIABLE:
+                by_digest.setdefault(d.body_digest, []).append(ref)
+    return (
+        {k: tuple(v) for k, v in symbols.items()},
+        {k: tuple(v) for k, v in by_digest.items() if len(v) > 1},
+    )
+
+
+_STRIP_SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".jsx", ".go", ".rs")
+
+
+def module_keys_for_path(path: str) -> list[str]:
+    """Keys under which a file can be imported: dotted Python modules, extensionless paths."""
+    p = PurePosixPath(path)
+    keys: list[str] = []
+    stem_path = str(p.with_suffix("")) if p.suffix in _STRIP_SUFFIXES else str(p)
+    keys.append(stem_path)  # "pkg/mod" (JS/TS relative resolution, Rust/Go paths)
+    parts = list(PurePosixPath(stem_path).parts)
+    if parts and parts[-1] in ("__init__", "index", "mod"):
+        keys.append("/".join(parts[:-1]))
+        parts = parts[:-1]
+    if p.suffix in (".py", ".pyi"):
+        # every suffix of the dotted path: "a.b.c", "b.c", "c" (projects rooted above the package)
+        for i in range(len(parts)):
+            keys.append(".".join(parts[i:]))
+    return [k for k in keys if k]
+
+
+def _build_modules(files: Mapping[str, FileSummary]) -> dict[str, str]:
+    modules: dict[str, str] = {}
+    # shorter paths win for ambiguous suffix keys: iterate deepest first, overwrite with shallower
+    for path in sorted(files, key=lambda p: (-p.count("/"), p)):
+        for key in module_keys_for_path(path):
+            modules[key] = path
+    return modules
+
+
+def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
+    base = PurePosixPath(from_path).parent
+    if module.startswith("."):
+        if module.startswith("./") or module.startswith("../"):  # JS/TS relative
+            joined = _normalise(base / module)
+            yield joined
+            return
+        level = len(module) - len(module.lstrip("."))
+        anchor = base
+        for _ in range(level - 1):
+            anchor = anchor.parent
+        rest = module.lstrip(".")
+        target = anchor / rest.replace(".", "/") if rest else anchor
+        yield _normalise(target)
+        return
+    yield module
+    if "::" in module:  # Rust: crate::a::b -> a/b
+        parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
+        yield "/".join(parts)
+        yield "src/" + "/".join(parts)
+    if "/" in module:  # Go import paths end with the package folder
+        yield module.rsplit("/", 1)[-1]
+
+
+def _normalise(path: PurePosixPath) -> str:
+    parts: list[str] = []
+    for part in path.parts:
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part not in (".", ""):
+            parts.append(part)
+    return "/".join(parts)

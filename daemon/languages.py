@@ -1,0 +1,181 @@
+"""Languages nospin parses with tree-sitter, and how their definitions look.
+
+One table (``LANGUAGES``) holds every language-specific fact the indexer needs: file extensions,
+grammar loader, definition node types and their kinds, import node types, how a body is elided
+and how a comment is written. Generic code reads the table; it never tests language names.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+import tree_sitter
+
+from daemon.symbols import DefKind
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageSpec:
+    id: str
+    extensions: tuple[str, ...]
+    grammar: tuple[str, str]  # (module, function) returning the grammar's language pointer
+    definitions: dict[str, DefKind]  # node type -> kind (functions become methods inside classes)
+    imports: tuple[str, ...]  # node types of import statements
+    comment: str  # line comment leader
+    elided_body: str  # what replaces a body in a skeleton
+    doc_in_body: bool = False  # docstring is the first statement of the body (Python)
+    # node types whose "name" field is not a plain child (Go type specs, Rust impls)
+    name_fields: tuple[str, ...] = ("name",)
+    variable_nodes: tuple[str, ...] = ()  # top-level assignments worth a skeleton line
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+LANGUAGES: dict[str, LanguageSpec] = {
+    spec.id: spec
+    for spec in (
+        LanguageSpec(
+            id="python",
+            extensions=(".py", ".pyi", ".pyw"),
+            grammar=("tree_sitter_python", "language"),
+            definitions={
+                "function_definition": DefKind.FUNCTION,
+                "class_definition": DefKind.CLASS,
+            },
+            imports=("import_statement", "import_from_statement", "future_import_statement"),
+            comment="#",
+            elided_body="...",
+            doc_in_body=True,
+            variable_nodes=("expression_statement",),
+        ),
+        LanguageSpec(
+            id="javascript",
+            extensions=(".js", ".mjs", ".cjs", ".jsx"),
+            grammar=("tree_sitter_javascript", "language"),
+            definitions={
+                "function_declaration": DefKind.FUNCTION,
+                "generator_function_declaration": DefKind.FUNCTION,
+                "class_declaration": DefKind.CLASS,
+                "method_definition": DefKind.METHOD,
+            },
+            imports=("import_statement",),
+            comment="//",
+            elided_body="{ … }",
+            variable_nodes=("lexical_declaration", "variable_declaration"),
+        ),
+        LanguageSpec(
+            id="typescript",
+            extensions=(".ts", ".mts", ".cts"),
+            grammar=("tree_sitter_typescript", "language_typescript"),
+            definitions={
+                "function_declaration": DefKind.FUNCTION,
+                "generator_function_declaration": DefKind.FUNCTION,
+                "function_signature": DefKind.FUNCTION,
+                "class_declaration": DefKind.CLASS,
+                "abstract_class_declaration": DefKind.CLASS,
+                "interface_declaration": DefKind.CLASS,
+                "enum_declaration": DefKind.CLASS,
+                "type_alias_declaration": DefKind.CLASS,
+                "method_definition": DefKind.METHOD,
+                "method_signature": DefKind.METHOD,
+                "abstract_method_signature": DefKind.METHOD,
+            },
+            imports=("import_statement",),
+            comment="//",
+            elided_body="{ … }",
+            variable_nodes=("lexical_declaration", "variable_declaration"),
+        ),
+        LanguageSpec(
+            id="tsx",
+            extensions=(".tsx",),
+            grammar=("tree_sitter_typescript", "language_tsx"),
+            definitions={
+                "function_declaration": DefKind.FUNCTION,
+                "generator_function_declaration": DefKind.FUNCTION,
+                "function_signature": DefKind.FUNCTION,
+                "class_declaration": DefKind.CLASS,
+                "abstract_class_declaration": DefKind.CLASS,
+                "interface_declaration": DefKind.CLASS,
+                "enum_declaration": DefKind.CLASS,
+                "type_alias_declaration": DefKind.CLASS,
+                "method_definition": DefKind.METHOD,
+                "method_signature": DefKind.METHOD,
+            },
+            imports=("import_statement",),
+            comment="//",
+            elided_body="{ … }",
+            variable_nodes=("lexical_declaration", "variable_declaration"),
+        ),
+        LanguageSpec(
+            id="go",
+            extensions=(".go",),
+            grammar=("tree_sitter_go", "language"),
+            definitions={
+                "function_declaration": DefKind.FUNCTION,
+                "method_declaration": DefKind.METHOD,
+                "type_spec": DefKind.CLASS,
+            },
+            imports=("import_declaration",),
+            comment="//",
+            elided_body="{ … }",
+            variable_nodes=("const_declaration", "var_declaration"),
+        ),
+        LanguageSpec(
+            id="rust",
+            extensions=(".rs",),
+            grammar=("tree_sitter_rust", "language"),
+            definitions={
+                "function_item": DefKind.FUNCTION,
+                "function_signature_item": DefKind.FUNCTION,
+                "struct_item": DefKind.CLASS,
+                "enum_item": DefKind.CLASS,
+                "trait_item": DefKind.CLASS,
+                "impl_item": DefKind.CLASS,
+                "type_item": DefKind.CLASS,
+                "union_item": DefKind.CLASS,
+            },
+            imports=("use_declaration",),
+            comment="//",
+            elided_body="{ … }",
+            name_fields=("name", "type"),
+            variable_nodes=("const_item", "static_item"),
+        ),
+    )
+}
+
+_BY_EXTENSION: dict[str, str] = {
+    ext: spec.id for spec in LANGUAGES.values() for ext in spec.extensions
+}
+
+TEXT = "text"
+
+
+def detect_language(path: str) -> str:
+    """Language id for a path from its extension; "text" when nospin has no grammar for it."""
+    return _BY_EXTENSION.get(PurePath(path).suffix.lower(), TEXT)
+
+
+def comment_leader(language: str) -> str:
+    spec = LANGUAGES.get(language)
+    return spec.comment if spec else "#"
+
+
+@functools.cache
+def ts_language(language: str) -> tree_sitter.Language:
+    spec = LANGUAGES[language]
+    module = importlib.import_module(spec.grammar[0])
+    loader: Callable[[], object] = getattr(module, spec.grammar[1])
+    return tree_sitter.Language(loader())
+
+
+@functools.cache
+def definitions_query(language: str) -> tree_sitter.Query:
+    """One query capturing every definition and import node of the language as @node."""
+    spec = LANGUAGES[language]
+    types = [*spec.definitions, *spec.imports]
+    pattern = "[" + " ".join(f"({t})" for t in types) + "] @node"
+    return tree_sitter.Query(ts_language(language), pattern)

@@ -1,0 +1,393 @@
+"""The daemon's life: one per user (lock file), where it listens, starting it on demand,
+signals, and keeping its engine alive (restart with backoff).
+
+Files (all under the user's private directories, see ``app.paths``)::
+
+    runtime_dir()/daemon.sock    ipc socket, mode 0600 (directory 0700)
+    runtime_dir()/daemon.lock    flock'ed while a daemon runs; JSON: pid, endpoints, log
+    config_dir()/daemon.token    token for the optional tcp://127.0.0.1 listener, mode 0600
+    state_dir()/daemon.log       log of a daemon started on demand
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from app.errors import AlreadyRunning, DaemonError, EngineDied, EngineUnavailable, NospinError
+from app.paths import atomic_write, config_dir, ensure_private_dir, runtime_dir, state_dir
+from engine.base import Engine
+
+log = logging.getLogger(__name__)
+
+MAX_IPC_PATH = 100  # sun_path is 108 bytes on Linux; keep a margin
+
+
+def socket_path() -> Path:
+    return runtime_dir() / "daemon.sock"
+
+
+def ipc_endpoint() -> str:
+    path = socket_path()
+    if len(str(path)) > MAX_IPC_PATH:
+        raise DaemonError(
+            f"socket path {path} is too long for ipc:// ({len(str(path))} > {MAX_IPC_PATH})",
+            detail="set NOSPIN_HOME or XDG_RUNTIME_DIR to a shorter directory",
+        )
+    return f"ipc://{path}"
+
+
+def lock_path() -> Path:
+    return runtime_dir() / "daemon.lock"
+
+
+def log_path() -> Path:
+    return state_dir() / "daemon.log"
+
+
+def token_path() -> Path:
+    return config_dir() / "daemon.token"
+
+
+def tcp_endpoint(port: int) -> str:
+    return f"tcp://127.0.0.1:{port}"
+
+
+def read_token() -> str | None:
+    """The tcp token, or None when none was created."""
+    try:
+        return token_path().read_text(encoding="ascii").strip() or None
+    except FileNotFoundError:
+        return None
+
+
+def read_or_create_token() -> str:
+    """Return the tcp token, creating the token file (0600) on first use."""
+    token = read_token()
+    if token:
+        return token
+    token = secrets.token_urlsafe(32)
+    ensure_private_dir(config_dir())
+    atomic_write(token_path(), token.encode("ascii"), mode=0o600)
+    return token
+
+
+@dataclass(frozen=True, slots=True)
+class DaemonInfo:
+    """What the lock file says about the running daemon."""
+
+    pid: int
+    endpoints: tuple[str, ...]
+    log_path: str
+    started: float
+
+
+def read_daemon_info() -> DaemonInfo | None:
+    """The running daemon's info from the lock file, or None when no daemon holds the lock."""
+    path = lock_path()
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pass  # held exclusively: a daemon runs; read what it wrote
+        else:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return None  # nobody holds it: stale file
+        data = os.read(fd, 65536)
+    finally:
+        os.close(fd)
+    try:
+        raw = json.loads(data)
+        return DaemonInfo(
+            pid=int(raw["pid"]),
+            endpoints=tuple(str(e) for e in raw["endpoints"]),
+            log_path=str(raw.get("log_path", "")),
+            started=float(raw.get("started", 0.0)),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class DaemonLock:
+    """The per-user lock: an exclusive flock on ``daemon.lock`` held for the daemon's life."""
+
+    def __init__(self) -> None:
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock or raise AlreadyRunning saying where the running daemon is."""
+        ensure_private_dir(runtime_dir())
+        fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            info = read_daemon_info()
+            where = ", ".join(info.endpoints) if info else str(socket_path())
+            pid = info.pid if info else "?"
+            raise AlreadyRunning(
+                f"a nospin daemon already runs for this user (pid {pid}) at {where}"
+            ) from None
+        self._fd = fd
+
+    def write_info(self, endpoints: list[str], log_file: str) -> None:
+        """Record pid and endpoints in the lock file (readers see it while the lock is held)."""
+        if self._fd is None:
+            raise DaemonError("write_info before acquire")
+        data = json.dumps(
+            {"pid": os.getpid(), "endpoints": endpoints, "log_path": log_file,
+             "started": time.time()}
+        ).encode()
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, data, 0)
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._fd, 0)
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+        os.close(self._fd)
+        self._fd = None
+
+
+def prepare_socket_path() -> Path:
+    """Make the runtime dir private (0700) and remove a stale socket left by a dead daemon.
+
+    Call only while holding the DaemonLock (so the socket cannot belong to a live daemon).
+    """
+    ensure_private_dir(runtime_dir())
+    path = socket_path()
+    path.unlink(missing_ok=True)
+    return path
+
+
+def secure_socket(path: Path) -> None:
+    """Restrict the bound ipc socket to the user (0600); other users cannot connect."""
+    os.chmod(path, 0o600)
+
+
+# --------------------------------------------------------------------------- start on demand
+def spawn_daemon(*, extra_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], Path]:
+    """Start ``nospin daemon`` detached (own session), logging to ``log_path()``."""
+    log_file = log_path()
+    ensure_private_dir(log_file.parent)
+    handle: IO[bytes] = open(log_file, "ab")  # noqa: SIM115 - handed to the child
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "daemon", "--log-file", str(log_file),
+             *extra_args],
+            stdin=subprocess.DEVNULL,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            close_fds=True,
+            env=os.environ.copy(),
+        )
+    finally:
+        handle.close()
+    return proc, log_file
+
+
+def wait_for_socket(proc: subprocess.Popen[bytes], log_file: Path, *, timeout_s: float) -> None:
+    """Wait until the spawned daemon's socket exists; raise DaemonError with the log path."""
+    deadline = time.monotonic() + timeout_s
+    path = socket_path()
+    while time.monotonic() < deadline:
+        if path.exists() and read_daemon_info() is not None:
+            return
+        code = proc.poll()
+        if code is not None:
+            if path.exists() and read_daemon_info() is not None:
+                return  # lost a race with another starter: that daemon serves us
+            raise DaemonError(
+                f"the daemon exited with status {code} while starting; see {log_file}",
+                detail=_log_tail(log_file),
+            )
+        time.sleep(0.05)
+    raise DaemonError(
+        f"the daemon did not open its socket within {timeout_s:.0f} s; see {log_file}",
+        detail=_log_tail(log_file),
+    )
+
+
+def _log_tail(path: Path, lines: int = 5) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return " | ".join(text.strip().splitlines()[-lines:])
+
+
+# --------------------------------------------------------------------------- signals
+def install_stop_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """SIGTERM and SIGINT set ``stop`` (clean shutdown); a second SIGINT is not needed."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+
+# --------------------------------------------------------------------------- engine supervision
+def backoff_delay(attempt: int, *, base_s: float = 0.5, cap_s: float = 30.0) -> float:
+    """Delay before restart number ``attempt`` (1-based): base * 2^(attempt-1), capped."""
+    return float(min(cap_s, base_s * 2.0 ** max(0, attempt - 1)))
+
+
+EngineFactory = Callable[[], Engine]
+
+
+class EngineSupervisor:
+    """Owns the engine: loads it off the event loop, watches it, restarts it with backoff.
+
+    ``on_died(exc)`` is called on the loop when a running engine dies, before the restart, so the
+    service can answer its pending requests with an error. States: loading, ready, restarting,
+    failed (load failed; retried with backoff), stopped.
+    """
+
+    def __init__(
+        self,
+        factory: EngineFactory,
+        *,
+        on_died: Callable[[NospinError], None],
+        on_state: Callable[[str], None] | None = None,
+        backoff_base_s: float = 0.5,
+        backoff_cap_s: float = 30.0,
+        check_interval_s: float = 0.5,
+        healthy_reset_s: float = 60.0,
+    ) -> None:
+        self._factory = factory
+        self._on_died = on_died
+        self._on_state = on_state
+        self._base = backoff_base_s
+        self._cap = backoff_cap_s
+        self._interval = check_interval_s
+        self._healthy_reset_s = healthy_reset_s
+        self.state = "loading"
+        self.engine: Engine | None = None
+        self.restarts = 0
+        self.last_error: NospinError | None = None
+        self._ready = asyncio.Event()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="engine-supervisor")
+
+    def report_died(self) -> None:
+        """A request saw the engine fail (engine_died): check it now instead of at the next poll."""
+        self._wake.set()
+
+    async def wait_ready(self, timeout_s: float) -> Engine | None:
+        """The engine once ready, or None if it is not ready within ``timeout_s``."""
+        if self.engine is not None and self.state == "ready":
+            return self.engine
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), timeout_s)
+        return self.engine if self.state == "ready" else None
+
+    def info(self) -> dict[str, Any]:
+        engine = self.engine
+        data: dict[str, Any] = {
+            "state": self.state,
+            "restarts": self.restarts,
+            "last_error": str(self.last_error) if self.last_error else "",
+            "last_error_code": self.last_error.code if self.last_error else "",
+        }
+        if engine is not None:
+            stats = engine.stats()
+            caps = engine.capabilities
+            data.update(
+                name=engine.name,
+                model=stats.model,
+                speculation_enabled=stats.speculation_enabled,
+                speculation_note=stats.speculation_note,
+                acceptance_rate=round(stats.acceptance_rate, 3),
+                capabilities={
+                    "fim": caps.fim, "speculation": caps.speculation, "batching": caps.batching,
+                    "max_batch": caps.max_batch, "n_ctx": caps.n_ctx,
+                },
+            )
+        return data
+
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        if state == "ready":
+            self._ready.set()
+        else:
+            self._ready.clear()
+        if self._on_state is not None:
+            self._on_state(state)
+
+    async def _load(self) -> Engine:
+        def build() -> Engine:
+            engine = self._factory()
+            engine.start()
+            return engine
+
+        try:
+            return await asyncio.to_thread(build)
+        except NospinError:
+            raise
+        except Exception as exc:  # a backend bug must not kill the daemon
+            raise EngineUnavailable(f"engine failed to start: {exc!r}") from exc
+
+    async def _run(self) -> None:
+        attempt = 0
+        while True:
+            try:
+                engine = await self._load()
+            except NospinError as exc:
+                attempt += 1
+                self.last_error = exc
+                log.error("engine failed to load (attempt %d): %s", attempt, exc)
+                self._set_state("failed")
+                await asyncio.sleep(backoff_delay(attempt, base_s=self._base, cap_s=self._cap))
+                continue
+            self.engine = engine
+            started = time.monotonic()
+            self._set_state("ready")
+            log.info("engine %s ready", engine.name)
+            while engine.is_alive():
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self._interval)
+            # the engine died
+            self.engine = None
+            self.restarts += 1
+            died = EngineDied("the engine died and is being restarted")
+            self.last_error = died
+            log.error("engine %s died; restart %d", engine.name, self.restarts)
+            self._set_state("restarting")
+            self._on_died(died)
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(engine.close)
+            if time.monotonic() - started > self._healthy_reset_s:
+                attempt = 0
+            attempt += 1
+            await asyncio.sleep(backoff_delay(attempt, base_s=self._base, cap_s=self._cap))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        engine, self.engine = self.engine, None
+        self.state = "stopped"
+        if engine is not None:
+            await asyncio.to_thread(engine.close)

@@ -1,0 +1,342 @@
+"""Parse one file into a FileSummary: definitions with signatures, imports, identifiers.
+
+``summarize`` is pure (text in, summary out) and never raises on bad syntax: tree-sitter's
+partial tree is used and ``has_syntax_errors`` says so. Called by the indexer for files on disk
+and by the context assembler for unsaved editor buffers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+
+import tree_sitter
+
+from daemon.languages import LANGUAGES, TEXT, LanguageSpec, definitions_query, detect_language
+from daemon.symbols import Definition, DefKind, FileSummary, Import
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SELF_ATTR = re.compile(r"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
+_WS = re.compile(r"\s*\n\s*")
+_local = threading.local()
+
+
+def _parser(language: str) -> tree_sitter.Parser:
+    parsers: dict[str, tree_sitter.Parser] | None = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = {}
+        _local.parsers = parsers
+    parser = parsers.get(language)
+    if parser is None:
+        from daemon.languages import ts_language
+
+        parser = tree_sitter.Parser(ts_language(language))
+        parsers[language] = parser
+    return parser
+
+
+def digest_text(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def identifiers_of(text: str) -> frozenset[str]:
+    """All identifier-like words of a text (used for retrieval and recall)."""
+    return frozenset(_IDENT.findall(text))
+
+
+def summarize(path: str, text: str, language: str | None = None) -> FileSummary:
+    """Summarise ``text`` as the content of ``path``; plain text files get identifiers only."""
+    language = language or detect_language(path)
+    num_lines = text.count("\n") + 1
+    data = text.encode("utf-8", "surrogatepass")
+    base = {
+        "path": path,
+        "num_lines": num_lines,
+        "num_bytes": len(data),
+        "identifiers": identifiers_of(text),
+        "digest": digest_text(text),
+    }
+    spec = LANGUAGES.get(language)
+    if spec is None:
+        return FileSummary(language=TEXT if language not in LANGUAGES else language, **base)  # type: ignore[arg-type]
+    tree = _parser(language).parse(data)
+    root = tree.root_node
+    nodes = tree_sitter.QueryCursor(definitions_query(language)).captures(root).get("node", [])
+    nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+    definitions: list[Definition] = []
+    imports: list[Import] = []
+    # stack of (end_byte, qualname, kind) for nesting
+    stack: list[tuple[int, str, DefKind]] = []
+    for node in nodes:
+        while stack and node.start_byte >= stack[-1][0]:
+            stack.pop()
+        if node.type in spec.imports:
+            imports.extend(_imports(spec, node, data))
+            continue
+        definition = _definition(spec, node, data, stack)
+        if definition is None:
+            continue
+        definitions.append(definition)
+        if definition.kind is DefKind.CLASS or node.type == "impl_item":
+            stack.append((node.end_byte, definition.qualname, DefKind.CLASS))
+        else:
+            stack.append((node.end_byte, definition.qualname, definition.kind))
+    definitions.extend(_variables(spec, root, data))
+    definitions.sort(key=lambda d: (d.start_line, -d.end_line))
+    return FileSummary(
+        language=language,
+        definitions=tuple(definitions),
+        imports=tuple(imports),
+        has_syntax_errors=root.has_error,
+        **base,  # type: ignore[arg-type]
+    )
+
+
+def _text(data: bytes, node: tree_sitter.Node) -> str:
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _one_line(text: str) -> str:
+    text = _WS.sub(" ", text.strip())
+    return text.replace("( ", "(").replace(", )", ")").replace(",)", ")")
+
+
+def _name(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
+    for field_name in spec.name_fields:
+        child = node.child_by_field_name(field_name)
+        if child is not None:
+            return _text(data, child)
+    return ""
+
+
+def _definition(
+    spec: LanguageSpec,
+    node: tree_sitter.Node,
+    data: bytes,
+    stack: list[tuple[int, str, DefKind]],
+) -> Definition | None:
+    name = _name(spec, node, data)
+    if not name:
+        return None
+    kind = spec.definitions[node.type]
+    parent = ""
+    if stack and stack[-1][2] is DefKind.CLASS:
+        parent = stack[-1][1]
+        if kind is DefKind.FUNCTION:
+            kind = DefKind.METHOD
+    elif stack:
+        parent = ""  # nested in a function: still indexed, qualified by the function
+    receiver = node.child_by_field_name("receiver")  # Go methods
+    if receiver is not None:
+        recv_type = _IDENT.findall(_text(data, receiver))
+        parent = recv_type[-1] if recv_type else ""
+    qualname = f"{parent}.{name}" if parent else (f"{stack[-1][1]}.{name}" if stack else name)
+    body = node.child_by_field_name("body")
+    if body is None and node.type == "type_spec":
+        body = node.child_by_field_name("type")
+    params_node = node.child_by_field_name("parameters")
+    ret_node = node.child_by_field_name("return_type") or node.child_by_field_name("result")
+    if node.type == "class_definition":
+        params_node = node.child_by_field_name("superclasses")
+    start = node.start_byte
+    if node.parent is not None and node.parent.type == "decorated_definition":
+        start = node.parent.start_byte
+    if body is not None and body.start_byte > node.start_byte:
+        sig_text = data[start : body.start_byte].decode("utf-8", "replace")
+    else:
+        sig_text = _text(data, node)
+        if node.parent is not None and node.parent.type == "decorated_definition":
+            sig_text = data[start : node.end_byte].decode("utf-8", "replace")
+    signature = _one_line(sig_text)
+    if node.type == "type_spec" and body is not None:  # Go: "type Name struct"
+        signature = f"type {name} {_text(data, body).split(None, 1)[0].split('{')[0]}"
+    if len(signature) > 400:
+        signature = signature[:400] + " …"
+    doc = _doc(spec, node, body, data)
+    attributes: tuple[str, ...] = ()
+    if kind is DefKind.CLASS and body is not None:
+        attributes = tuple(dict.fromkeys(_SELF_ATTR.findall(_text(data, body))))[:24]
+    body_start_line = body.start_point[0] if body is not None else node.start_point[0]
+    if body is not None and body.type == "block":  # Python: body starts on the next line
+        body_start_line = max(body_start_line, node.start_point[0] + (sig_text.count("\n") or 1))
+    return Definition(
+        name=name,
+        kind=kind,
+        qualname=qualname,
+        signature=signature,
+        params=_one_line(_text(data, params_node)) if params_node is not None else "",
+        return_type=_one_line(_text(data, ret_node)) if ret_node is not None else "",
+        doc=doc,
+        start_line=(node.parent.start_point[0] if start != node.start_byte and node.parent else node.start_point[0]),
+        end_line=node.end_point[0],
+        body_start_line=body_start_line,
+        parent=parent,
+        attributes=attributes,
+        body_digest=digest_text(_text(data, node)),
+    )
+
+
+def _first_doc_line(raw: str) -> str:
+    for line in raw.splitlines():
+        line = line.strip().strip("*/#!").strip()
+        for quote in ('"""', "'''", '"', "'"):
+            line = line.removeprefix(quote).removesuffix(quote)
+        for leader in ("r\"\"\"", "r'''"):
+            line = line.removeprefix(leader)
+        line = line.strip()
+        if line:
+            return line[:160]
+    return ""
+
+
+def _doc(
+    spec: LanguageSpec, node: tree_sitter.Node, body: tree_sitter.Node | None, data: bytes
+) -> str:
+    if spec.doc_in_body:
+        if body is None or body.named_child_count == 0:
+            return ""
+        first = body.named_children[0]
+        if first.type == "expression_statement" and first.named_child_count:
+            inner = first.named_children[0]
+            if inner.type == "string":
+                content = [c for c in inner.named_children if c.type == "string_content"]
+                raw = _text(data, content[0]) if content else _text(data, inner)
+                return _first_doc_line(raw)
+        return ""
+    # doc comments: comment nodes directly above the definition
+    target = node
+    if node.parent is not None and node.parent.type in ("export_statement", "type_declaration"):
+        target = node.parent
+    prev = target.prev_named_sibling
+    lines: list[str] = []
+    expected_row = target.start_point[0] - 1
+    while prev is not None and prev.type in ("comment", "line_comment", "block_comment"):
+        end_row = prev.end_point[0] - (1 if prev.end_point[1] == 0 else 0)
+        if end_row != expected_row:
+            break
+        lines.insert(0, _text(data, prev))
+        expected_row = prev.start_point[0] - 1
+        prev = prev.prev_named_sibling
+    return _first_doc_line("\n".join(lines)) if lines else ""
+
+
+_PY_FROM = re.compile(r"^\s*from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
+_PY_IMPORT = re.compile(r"^\s*import\s+(.+)$", re.S)
+_JS_FROM = re.compile(r"""^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
+_JS_BARE = re.compile(r"""^\s*import\s*['"]([^'"]+)['"]""")
+_GO_SPEC = re.compile(r"""(?:(\w+|\.)\s+)?"([^"]+)\"""")
+
+
+def _imports(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[Import]:
+    text = _text(data, node)
+    line = node.start_point[0]
+    lang = spec.id
+    out: list[Import] = []
+    if lang == "python":
+        m = _PY_FROM.match(text)
+        if m:
+            names: list[str] = []
+            alias_of = ""
+            for part in m.group(2).replace("\\\n", " ").split(","):
+                part = part.strip()
+                if not part:
+                    continue
+                bits = part.split()
+                names.append(bits[-1] if len(bits) == 3 and bits[1] == "as" else bits[0])
+            out.append(Import(module=m.group(1), names=tuple(names), alias=alias_of, line=line, text=_one_line(text)))
+            return out
+        m = _PY_IMPORT.match(text)
+        if m:
+            for part in m.group(1).split(","):
+                bits = part.split()
+                if not bits:
+                    continue
+                module = bits[0]
+                alias = bits[2] if len(bits) == 3 and bits[1] == "as" else module.split(".")[0]
+                out.append(Import(module=module, names=(), alias=alias, line=line, text=_one_line(text)))
+        return out
+    if lang in ("javascript", "typescript", "tsx"):
+        m = _JS_FROM.match(text)
+        if m:
+            clause, module = m.group(1), m.group(2)
+            names = []
+            alias = ""
+            for word in re.split(r"[{},]", clause):
+                bits = word.split()
+                if not bits:
+                    continue
+                if bits[0] == "*" and len(bits) == 3:
+                    alias = bits[2]
+                elif len(bits) == 3 and bits[1] == "as":
+                    names.append(bits[2])
+                elif bits[0] != "type":
+                    names.append(bits[-1])
+            out.append(Import(module=module, names=tuple(names), alias=alias, line=line, text=_one_line(text)))
+        else:
+            m2 = _JS_BARE.match(text)
+            if m2:
+                out.append(Import(module=m2.group(1), names=(), alias="", line=line, text=_one_line(text)))
+        return out
+    if lang == "go":
+        for alias, module in _GO_SPEC.findall(text):
+            out.append(Import(module=module, names=(), alias=alias or module.rsplit("/", 1)[-1], line=line, text=f'import {alias + " " if alias else ""}"{module}"'))
+        return out
+    if lang == "rust":
+        body = text.removeprefix("pub ").removeprefix("use ").rstrip(";").strip()
+        if "::{" in body:
+            module, _, rest = body.partition("::{")
+        else:
+            module, _, rest = body.rpartition("::")
+        skip = ("as", "self", "crate", "super")
+        names = [w for w in _IDENT.findall(rest) if w not in skip]
+        out.append(
+            Import(module=module, names=tuple(names), alias="", line=line, text=_one_line(text))
+        )
+        return out
+    return out
+
+
+def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[Definition]:
+    """Top-level constants and assignments: one skeleton line each (first line only)."""
+    out: list[Definition] = []
+    if not spec.variable_nodes:
+        return out
+    for child in root.named_children:
+        if child.type not in spec.variable_nodes:
+            continue
+        name = ""
+        if spec.id == "python":
+            inner = child.named_children[0] if child.named_child_count else None
+            if inner is None or inner.type != "assignment":
+                continue
+            left = inner.child_by_field_name("left")
+            if left is None or left.type != "identifier":
+                continue
+            name = _text(data, left)
+        else:
+            match = _IDENT.findall(_text(data, child).split("=", 1)[0])
+            keywords = {"const", "let", "var", "export", "static", "pub", "mut", "type"}
+            names = [w for w in match if w not in keywords]
+            if not names:
+                continue
+            name = names[0]
+        first = _text(data, child).split("\n", 1)[0]
+        if len(first) > 120:
+            first = first[:117] + " …"
+        out.append(
+            Definition(
+                name=name,
+                kind=DefKind.VARIABLE,
+                qualname=name,
+                signature=first.rstrip(),
+                params="",
+                return_type="",
+                doc="",
+                start_line=child.start_point[0],
+                end_line=child.end_point[0],
+                body_start_line=child.start_point[0],
+                body_digest="",
+            )
+        )
+    return out

@@ -1,0 +1,151 @@
+"""Project roots the daemon serves: index, watcher and edit history per root, and the one call
+into the context assembler.
+
+A root is indexed (in a background thread) the first time a request names a file in it, and only
+when it looks like a project (a marker such as ``.git`` or ``pyproject.toml``): a stray file in
+``/tmp`` does not make the daemon index ``/tmp``. Without an index the assembler still builds the
+current file's context.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.config import Config, ContextConfig
+from daemon.context import assemble_context
+from daemon.context.types import AssembledContext, ContextRequest
+from daemon.documents import ROOT_MARKERS
+from daemon.history import EditHistory
+from daemon.index import ProjectIndex
+
+log = logging.getLogger(__name__)
+
+MAX_ROOTS = 8
+
+AssembleFn = Callable[..., AssembledContext]
+assemble: AssembleFn = assemble_context
+
+
+@dataclass(slots=True)
+class _Project:
+    root: str
+    index: ProjectIndex
+    history: EditHistory
+    indexer: Any = None  # daemon.indexer.ProjectIndexer once started
+    ready: bool = False  # first build finished
+    building: bool = True
+    last_used: float = field(default_factory=time.monotonic)
+
+
+class Projects:
+    """Roots by path; thread-safe (assembly runs in worker threads)."""
+
+    def __init__(self, *, enabled: bool = True) -> None:
+        self._enabled = enabled
+        self._lock = threading.Lock()
+        self._projects: dict[str, _Project] = {}
+        self._recent: dict[str, str] = {}  # path -> text of recently opened/edited documents
+
+    def ensure(self, root: str, config: Config) -> None:
+        """Start indexing ``root`` in the background when it is a project not yet known."""
+        if not self._enabled:
+            return
+        with self._lock:
+            project = self._projects.get(root)
+            if project is not None:
+                project.last_used = time.monotonic()
+                return
+            if not any(os.path.exists(os.path.join(root, m)) for m in ROOT_MARKERS):
+                return
+            if len(self._projects) >= MAX_ROOTS:
+                oldest = min(self._projects.values(), key=lambda pr: pr.last_used)
+                self._stop(self._projects.pop(oldest.root))
+            project = _Project(root, ProjectIndex(Path(root)), EditHistory())
+            self._projects[root] = project
+        threading.Thread(target=self._build, args=(project, config), daemon=True,
+                         name=f"index {root}").start()
+
+    def _build(self, project: _Project, config: Config) -> None:
+        try:
+            from daemon.indexer import ProjectIndexer
+
+            indexer = ProjectIndexer(Path(project.root), config, project.index, project.history)
+            project.indexer = indexer
+            indexer.build()
+            indexer.start_watching()
+            project.ready = True
+            log.info("indexed %s (%d files)", project.root, len(project.index))
+        except Exception:  # indexing is an aid: completions go on without it
+            log.exception("indexing %s failed", project.root)
+        finally:
+            project.building = False
+
+    def record_edit(self, root: str, path: str, old: str, new: str) -> None:
+        """An editor change (called in a worker thread)."""
+        self._remember(path, new)
+        project = self._projects.get(root)
+        if project is None:
+            return
+        rel = self.rel_path(root, path)
+        project.history.record_edit(rel, old, new, source="editor",
+                                    summary=project.index.get(rel), when=time.time())
+
+    def _remember(self, path: str, text: str) -> None:
+        with self._lock:
+            self._recent.pop(path, None)
+            self._recent[path] = text
+            while len(self._recent) > 8:
+                self._recent.pop(next(iter(self._recent)))
+
+    def assemble_for(self, fn: AssembleFn, request: ContextRequest, root: str,
+                     config: ContextConfig) -> AssembledContext:
+        """Assemble one completion's context with this root's index and history."""
+        project = self._projects.get(root)
+        abs_path = os.path.join(root, request.path) if not os.path.isabs(request.path) \
+            else request.path
+        with self._lock:
+            recent: Sequence[tuple[str, str]] = [
+                (self.rel_path(root, pth), text) for pth, text in self._recent.items()
+                if pth != abs_path and pth.startswith(root)
+            ]
+        if project is None:
+            return fn(request, index=None, history=None, counter=None, config=config,
+                      recent=recent)
+        return fn(request, index=project.index if project.ready else None,
+                  history=project.history, counter=None, config=config, recent=recent)
+
+    @staticmethod
+    def rel_path(root: str, path: str) -> str:
+        """Project-relative path (POSIX) when inside ``root``, else the absolute path."""
+        try:
+            rel = os.path.relpath(path, root)
+        except ValueError:
+            return path
+        return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+    def busy(self) -> bool:
+        return any(pr.building for pr in self._projects.values())
+
+    def roots(self) -> list[str]:
+        return sorted(self._projects)
+
+    def _stop(self, project: _Project) -> None:
+        if project.indexer is not None:
+            try:
+                project.indexer.stop()
+            except Exception:
+                log.exception("stopping the watcher of %s failed", project.root)
+
+    def close(self) -> None:
+        with self._lock:
+            projects = list(self._projects.values())
+            self._projects.clear()
+        for project in projects:
+            self._stop(project)

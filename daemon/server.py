@@ -1,0 +1,226 @@
+"""The socket I/O shell: ZeroMQ ROUTER sockets on asyncio, nothing else.
+
+Reads frames, decodes them (daemon.protocol), answers undecodable ones with an error reply, checks
+the tcp token, and hands every request to a :class:`Dispatcher` (the service) together with a
+:class:`Peer` to answer through. The dispatcher must not block: long work runs in tasks/threads.
+
+Sockets use ``ROUTER_MANDATORY``: a send to a client that disconnected fails at once, and the
+peer reports it (``Peer.send`` returns False) so its work can be cancelled. ``MAXMSGSIZE`` is a
+hard cap above the protocol's own size limit: messages between the two get an error reply;
+beyond the hard cap libzmq drops the connection (the client library refuses to send those).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol, cast
+
+import msgspec
+import zmq
+import zmq.asyncio
+
+from app.errors import NospinError, ProtocolError
+from daemon import protocol as p
+
+log = logging.getLogger(__name__)
+
+HARD_CAP_MARGIN = 1 << 20  # ZMQ_MAXMSGSIZE = protocol limit + this
+HEARTBEAT_IVL_MS = 2000  # ZMTP heartbeats on tcp: dead peers are dropped by libzmq
+HEARTBEAT_TIMEOUT_MS = 6000
+
+
+@dataclass(frozen=True, slots=True)
+class Listener:
+    """One endpoint the daemon binds; tcp ones require the token in hello."""
+
+    endpoint: str  # "ipc:///run/user/1000/nospin/daemon.sock" or "tcp://127.0.0.1:PORT"
+    token: str | None = None  # required token for this endpoint (tcp); None: none (ipc)
+    on_bound: Callable[[str], None] | None = None  # called with the endpoint after bind
+
+
+class Peer:
+    """A client as seen by one socket; ``send`` answers it."""
+
+    __slots__ = ("_envelope", "_server", "_socket", "gone", "key", "last_seen")
+
+    def __init__(self, server: Server, socket: zmq.asyncio.Socket, envelope: tuple[bytes, ...],
+                 key: str) -> None:
+        self._server = server
+        self._socket = socket
+        self._envelope = envelope
+        self.key = key  # stable name of this client connection (for logs and bookkeeping)
+        self.gone = False  # a send failed: the client disconnected
+        self.last_seen = time.monotonic()
+
+    def send(self, reply: msgspec.Struct) -> bool:
+        """Send one reply; False (and ``gone``) when the client is no longer connected."""
+        if self.gone:
+            return False
+        frames = [*self._envelope, p.encode(reply)]
+        fut = cast("asyncio.Future[object]", self._socket.send_multipart(frames))
+        if fut.done():
+            exc = fut.exception()
+            if exc is not None:
+                self._mark_gone(exc)
+                return False
+            return True
+        fut.add_done_callback(self._after_send)
+        return True
+
+    def _after_send(self, fut: asyncio.Future[object]) -> None:
+        if not fut.cancelled() and fut.exception() is not None:
+            self._mark_gone(fut.exception())
+
+    def _mark_gone(self, exc: BaseException | None) -> None:
+        if not self.gone:
+            self.gone = True
+            log.info("client %s is gone (%s)", self.key, exc)
+            self._server.peer_gone(self)
+
+
+class Dispatcher(Protocol):
+    """What the server hands requests to (daemon.service.Service)."""
+
+    def dispatch(self, peer: Peer, request: p.Request) -> None:
+        """Handle one request; must answer it exactly once through ``peer`` (now or later)."""
+
+    def peer_gone(self, peer: Peer) -> None:
+        """A client disconnected: cancel its work."""
+
+
+@dataclass(slots=True)
+class _Bound:
+    listener: Listener
+    socket: zmq.asyncio.Socket
+    authenticated: set[bytes] = field(default_factory=set)
+
+
+class Server:
+    """Binds the listeners and serves until ``stop`` is set."""
+
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        listeners: list[Listener],
+        *,
+        max_message_bytes: int,
+        context: zmq.asyncio.Context | None = None,
+    ) -> None:
+        self._dispatcher = dispatcher
+        self._listeners = listeners
+        self._max_bytes = max_message_bytes
+        self._ctx = context or zmq.asyncio.Context.instance()
+        self._bound: list[_Bound] = []
+        self._peers: dict[tuple[int, bytes], Peer] = {}
+        self.num_messages = 0
+        self.num_bad_messages = 0
+
+    @property
+    def endpoints(self) -> list[str]:
+        return [b.listener.endpoint for b in self._bound]
+
+    def bind(self) -> None:
+        """Create and bind every socket (raises DaemonError-worthy ZMQError to the caller)."""
+        for listener in self._listeners:
+            sock = self._ctx.socket(zmq.ROUTER)
+            sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
+            sock.setsockopt(zmq.MAXMSGSIZE, self._max_bytes + HARD_CAP_MARGIN)
+            sock.setsockopt(zmq.LINGER, 0)
+            sock.setsockopt(zmq.SNDHWM, 100_000)
+            sock.setsockopt(zmq.RCVHWM, 100_000)
+            if listener.endpoint.startswith("tcp://"):
+                sock.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
+                sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
+            sock.bind(listener.endpoint)
+            if listener.on_bound is not None:
+                listener.on_bound(listener.endpoint)
+            self._bound.append(_Bound(listener, sock))
+            log.info("listening on %s", listener.endpoint)
+
+    def peer_gone(self, peer: Peer) -> None:
+        self._dispatcher.peer_gone(peer)
+
+    def live_peers(self, within_s: float) -> int:
+        now = time.monotonic()
+        return sum(1 for peer in self._peers.values()
+                   if not peer.gone and now - peer.last_seen < within_s)
+
+    async def serve(self, stop: asyncio.Event) -> None:
+        """Receive and dispatch until ``stop`` is set; then close the sockets."""
+        if not self._bound:
+            self.bind()
+        tasks = [asyncio.create_task(self._recv_loop(i, b)) for i, b in enumerate(self._bound)]
+        try:
+            await stop.wait()
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            for b in self._bound:
+                b.socket.close(linger=0)
+            self._bound.clear()
+
+    async def _recv_loop(self, index: int, bound: _Bound) -> None:
+        while True:
+            frames = await bound.socket.recv_multipart()
+            try:
+                self._on_frames(index, bound, frames)
+            except Exception:  # the daemon keeps serving whatever a message does
+                log.exception("unexpected error while handling a message")
+
+    def _peer(self, index: int, bound: _Bound, envelope: tuple[bytes, ...]) -> Peer:
+        key = (index, envelope[0])
+        peer = self._peers.get(key)
+        if peer is None or peer.gone:
+            if len(self._peers) > 10_000:
+                self._forget_old_peers()
+            peer = Peer(self, bound.socket, envelope, f"{index}:{envelope[0].hex()}")
+            self._peers[key] = peer
+        peer.last_seen = time.monotonic()
+        return peer
+
+    def _forget_old_peers(self) -> None:
+        now = time.monotonic()
+        for key, peer in list(self._peers.items()):
+            if peer.gone or now - peer.last_seen > 600:
+                del self._peers[key]
+
+    def _on_frames(self, index: int, bound: _Bound, frames: list[bytes]) -> None:
+        self.num_messages += 1
+        if len(frames) < 2:
+            return  # no routing identity: nothing can be answered
+        # DEALER: [identity, payload]; REQ: [identity, b"", payload]
+        envelope, payload = tuple(frames[:-1]), frames[-1]
+        peer = self._peer(index, bound, envelope)
+        try:
+            request = p.decode_request(payload, max_bytes=self._max_bytes)
+        except ProtocolError as exc:
+            self.num_bad_messages += 1
+            peer.send(p.error_reply(p.recover_id(payload), exc))
+            return
+        token = bound.listener.token
+        if token is not None and envelope[0] not in bound.authenticated:
+            if isinstance(request, p.HelloRequest) and hmac.compare_digest(
+                request.token.encode(), token.encode()
+            ):
+                bound.authenticated.add(envelope[0])
+            else:
+                peer.send(p.error_reply(request.id, ProtocolError(
+                    "this endpoint needs a hello with the token from the token file first"
+                )))
+                return
+        try:
+            self._dispatcher.dispatch(peer, request)
+        except NospinError as exc:
+            peer.send(p.error_reply(request.id, exc))
+        except Exception as exc:
+            log.exception("dispatch failed for a %s request", type(request).__name__)
+            peer.send(p.error_reply(request.id, NospinError("internal error", detail=repr(exc))))

@@ -1,0 +1,741 @@
+"""The daemon's glue: requests in, the pipeline, replies out (on the event loop).
+
+A completion goes through: resolve the document text (open buffer, else disk) -> completion cache
+(type-through) -> scheduler (tier from predicted latency, supersede, shed) -> assemble the context
+(off the loop) -> engine.submit (the engine's own thread; events hop back with
+``call_soon_threadsafe``) -> chunks streamed -> post-process -> one final reply, metrics, events.
+
+Invariant: every request gets exactly one final reply. Completions and generations live in
+``self._live`` from arrival until that reply; the scheduler emits exactly one ``RequestEnded`` per
+request, and ``_finish`` is the only place that sends a final reply for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import app
+from app import config as cfg
+from app.errors import (
+    ConfigError,
+    DaemonError,
+    EngineDied,
+    InputError,
+    NospinError,
+)
+from daemon import protocol as p
+from daemon.completion_cache import CompletionCache, EntryStatus
+from daemon.context.types import AssembledContext, ContextRequest
+from daemon.documents import (
+    Document,
+    DocumentStore,
+    Edit,
+    find_root,
+    normalise_path,
+    offset_of,
+    read_disk_text,
+)
+from daemon.languages import detect_language
+from daemon.lifecycle import EngineFactory, EngineSupervisor
+from daemon.metrics import Metrics, RequestRecord, hash_path
+from daemon.projects import Projects, assemble
+from daemon.scheduler import EndReason, NewRequest, RequestEnded, Scheduler, StartInstruction
+from daemon.server import Peer
+from daemon.session import SessionStore
+from daemon.snapshots import SnapshotStore
+from engine.base import (
+    Engine,
+    EngineEvent,
+    Finished,
+    FinishReason,
+    GenerationRequest,
+    GenerationStats,
+    Priority,
+    TextChunk,
+)
+from engine.postprocess import decide_multiline, postprocess
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.05  # scheduler step while requests are live (deadlines, expiry)
+HEARTBEAT_S = 1.0  # heartbeat to clients of queued/running requests; detects vanished clients
+METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
+_COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
+
+
+@dataclass(slots=True)
+class _Live:
+    """A complete/generate request from arrival to its final reply."""
+
+    key: str  # internal id: peer key + "/" + client id (client ids are only unique per client)
+    peer: Peer
+    request_id: str  # the client's id
+    kind: str  # "complete" | "generate"
+    path: str  # document path ("session:NAME" for generate)
+    arrival: float  # monotonic
+    text: str = ""  # document text at arrival (complete) / prompt text (generate)
+    line: int = 0
+    col: int = 0
+    language: str = "text"
+    root: str = ""
+    multiline: bool | None = None  # None: decide from the cursor
+    max_tokens: int = 64
+    deadline_ms: int = p.DEFAULT_DEADLINE_MS
+    instruction: str = ""  # generate
+    state: str = "queued"  # queued | running | done
+    start: StartInstruction | None = None
+    context: AssembledContext | None = None
+    context_ms: float = 0.0
+    prompt_prefix: str = ""
+    prompt_suffix: str = ""
+    submitted_to: Engine | None = None
+    cancel_requested: bool = False
+    num_chunks: int = 0
+    first_chunk_at: float | None = None
+    last_sent: float = 0.0
+    error: NospinError | None = None  # overrides the scheduler's error code when set
+    cache_key: tuple[str, str, str] | None = None  # (path, prefix, suffix) for the cache
+    followers: list[_Follower] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Follower:
+    """A request answered by type-through from a completion that is still streaming."""
+
+    peer: Peer
+    request_id: str
+    arrival: float
+    offset: int  # chars of the source completion already typed or answered
+
+
+@dataclass(slots=True)
+class _Subscription:
+    peer: Peer
+    request_id: str
+    topics: frozenset[str]
+    seq: int = 0
+
+
+class Service:
+    """Serves protocol requests; see the module docstring. Create, ``start()``, ``close()``."""
+
+    def __init__(
+        self,
+        config: cfg.Config,
+        *,
+        engine_factory: EngineFactory,
+        config_path: Path | None = None,
+        snapshots: SnapshotStore | None = None,
+        metrics: Metrics | None = None,
+        log_file: str = "",
+        index_projects: bool = True,
+    ) -> None:
+        self.config = config
+        self._config_path = config_path
+        self._snapshots = snapshots
+        self.metrics = metrics or Metrics()
+        self._log_file = log_file
+        self._docs = DocumentStore()
+        self._projects = Projects(enabled=index_projects)
+        self._cache = CompletionCache()
+        self._sessions = SessionStore(
+            idle_current_file_s=config.context.session_idle_current_file_s,
+            reset_s=config.context.session_reset_s,
+        )
+        self.scheduler = Scheduler(config.tiers, default_deadline_ms=p.DEFAULT_DEADLINE_MS)
+        self.scheduler.set_force_fast(config.tiers.force_fast)
+        self.supervisor = EngineSupervisor(
+            engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state
+        )
+        self._live: dict[str, _Live] = {}
+        self._subs: dict[str, _Subscription] = {}
+        self._started = time.monotonic()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._metrics_event_pending = False
+        self.endpoints: list[str] = []
+        self.count_peers: Any = lambda: 0  # set by the daemon: live client count
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.supervisor.start()
+        self._spawn(self._ticker())
+
+    async def close(self) -> None:
+        """Answer everything pending with an error, stop the engine and watchers."""
+        for live in list(self._live.values()):
+            live.error = DaemonError("the daemon is shutting down")
+            self.scheduler.cancel(live.key)
+        self._step()
+        for live in list(self._live.values()):  # anything the scheduler did not end yet
+            self._send_final(live, p.error_reply(live.request_id, DaemonError(
+                "the daemon is shutting down")))
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.supervisor.close()
+        await asyncio.to_thread(self._projects.close)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("task failed", exc_info=task.exception())
+
+    async def _ticker(self) -> None:
+        last_beat = last_metrics = time.monotonic()
+        while True:
+            await asyncio.sleep(TICK_S)
+            now = time.monotonic()
+            if self._live:
+                self._step()
+            if now - last_beat >= HEARTBEAT_S:
+                last_beat = now
+                self._heartbeat(now)
+            if now - last_metrics >= METRICS_EVENT_S:
+                last_metrics = now
+                self._publish("metrics", self._metrics_data())
+
+    # ------------------------------------------------------------------ dispatch
+    def dispatch(self, peer: Peer, request: p.Request) -> None:
+        """Handle one request (called by the server on the loop; never blocks)."""
+        match request:
+            case p.CompleteRequest():
+                self._on_complete(peer, request)
+            case p.GenerateRequest():
+                self._on_generate(peer, request)
+            case p.CancelRequest():
+                self._on_cancel(peer, request)
+            case p.OpenRequest():
+                self._on_open(peer, request)
+            case p.ChangeRequest():
+                self._on_change(peer, request)
+            case p.CloseRequest():
+                path = normalise_path(request.path)
+                self._docs.close(path)
+                self.scheduler.cancel_document(path)
+                self._cache.invalidate(path)
+                self._step()
+                peer.send(p.OkReply(id=request.id))
+            case p.HelloRequest():
+                peer.send(p.HelloReply(
+                    id=request.id, protocol=p.PROTOCOL_VERSION, version=app.__version__,
+                    pid=os.getpid(), engine=self.config.engine.kind,
+                    engine_state=self.supervisor.state,
+                ))
+            case p.StatusRequest():
+                peer.send(self.status_reply(request.id))
+            case p.ConfigGetRequest():
+                peer.send(p.ConfigReply(id=request.id, values=self._config_get(request.key)))
+            case p.ConfigSetRequest():
+                snap = self.set_config(request.changes, reason=request.note or _describe(
+                    request.changes))
+                peer.send(p.ConfigReply(id=request.id, values=cfg.to_dict(self.config),
+                                        snapshot=snap))
+            case p.FastModeRequest():
+                snap = self.set_config({"tiers.force_fast": request.on},
+                                       reason=f"fast mode {'on' if request.on else 'off'}")
+                peer.send(p.OkReply(id=request.id, detail=f"snapshot {snap}" if snap else ""))
+            case p.SubscribeRequest():
+                self._subs[f"{peer.key}/{request.id}"] = _Subscription(
+                    peer, request.id, frozenset(request.topics))
+                peer.send(p.OkReply(id=request.id, detail="subscribed"))
+                self._publish("state", self._state_data(), only=f"{peer.key}/{request.id}")
+            case p.UnsubscribeRequest():
+                gone = self._subs.pop(f"{peer.key}/{request.target}", None)
+                peer.send(p.OkReply(id=request.id,
+                                    detail="unsubscribed" if gone else "not subscribed"))
+
+    def peer_gone(self, peer: Peer) -> None:
+        """A client disconnected: cancel its work and drop its subscriptions."""
+        for key, sub in list(self._subs.items()):
+            if sub.peer is peer:
+                del self._subs[key]
+        for live in list(self._live.values()):
+            live.followers = [f for f in live.followers if f.peer is not peer]
+            if live.peer is peer:
+                log.info("cancelling %s: client gone", live.key)
+                self.scheduler.cancel(live.key)
+        self._step()
+
+    # ------------------------------------------------------------------ documents
+    def _on_open(self, peer: Peer, req: p.OpenRequest) -> None:
+        path = normalise_path(req.path, root=req.root)
+        root = normalise_path(req.root) if req.root else find_root(path)
+        old = self._docs.open(Document(path, req.text, req.language, req.version, root))
+        self._projects.ensure(root, self.config)
+        if old is not None:
+            self._record_edit(path, root, old.text, req.text)
+        peer.send(p.OkReply(id=req.id))
+
+    def _on_change(self, peer: Peer, req: p.ChangeRequest) -> None:
+        path = normalise_path(req.path)
+        edits = None
+        if req.edits is not None:
+            edits = [Edit(e.range.start.line, e.range.start.col, e.range.end.line,
+                          e.range.end.col, e.text) for e in req.edits]
+        old, new = self._docs.change(path, text=req.text, edits=edits, version=req.version)
+        self._record_edit(path, new.root, old.text, new.text)
+        peer.send(p.OkReply(id=req.id))
+
+    def _record_edit(self, path: str, root: str, old: str, new: str) -> None:
+        if old != new and self._loop is not None:
+            self._spawn(asyncio.to_thread(self._projects.record_edit, root, path, old, new))
+
+    # ------------------------------------------------------------------ complete
+    def _on_complete(self, peer: Peer, req: p.CompleteRequest) -> None:
+        now = time.monotonic()
+        key = f"{peer.key}/{req.id}"
+        if key in self._live:
+            raise InputError(f"request id {req.id!r} is already in flight")
+        path = normalise_path(req.path, root=req.root)
+        doc = self._docs.get(path)
+        root = normalise_path(req.root) if req.root else (doc.root if doc else find_root(path))
+        if req.text is not None:
+            text = req.text
+        elif doc is not None:
+            text = doc.text
+        else:
+            text = read_disk_text(path, max_bytes=self.config.context.max_file_bytes)
+        offset = offset_of(text, req.line, req.col)
+        if self.config.completion.paused:
+            peer.send(_done(req.id, "", "paused", 0, "completions are paused", "miss", now))
+            return
+        self._projects.ensure(root, self.config)
+        language = (doc.language if doc and doc.language else None) or detect_language(path)
+        prefix, suffix = text[:offset], text[offset:]
+        hit = self._cache.lookup(path, prefix, suffix)
+        if hit is not None and self._answer_from_cache(peer, req.id, hit, now):
+            return
+        opts = req.options
+        live = _Live(
+            key=key, peer=peer, request_id=req.id, kind="complete", path=path, arrival=now,
+            text=text, line=req.line, col=req.col, language=language, root=root,
+            multiline=None if opts.multiline == "auto" else bool(opts.multiline),
+            max_tokens=opts.max_tokens or self.config.completion.max_tokens,
+            deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix), last_sent=now,
+        )
+        est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
+        self.scheduler.add_request(NewRequest.completion(
+            key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
+            deadline_ms=float(opts.deadline_ms)), now)
+        self._live[key] = live
+        self._step()
+
+    def _answer_from_cache(self, peer: Peer, request_id: str, hit: Any, now: float) -> bool:
+        """Answer a type-through hit at once (or when its streaming source ends)."""
+        if hit.status is EntryStatus.STREAMING:
+            source = next((lv for lv in self._live.values()
+                           if lv.key == hit.source_request_id), None)
+            if source is None:
+                return False
+            source.followers.append(_Follower(peer, request_id, now, hit.offset - len(hit.text)))
+            return True
+        kind = "type_through" if hit.num_typed else "hit"
+        reply = _done(request_id, hit.text, "stop", 1, "cache", kind, now)
+        peer.send(reply)
+        self._record(RequestRecord(
+            time=time.time(), request_id=request_id, path_hash="", kind="complete",
+            tier="normal", watch=False, finish_reason="stop", first_token_ms=reply.timings.total_ms,
+            total_ms=reply.timings.total_ms, cache_hit=True))
+        return True
+
+    # ------------------------------------------------------------------ generate
+    def _on_generate(self, peer: Peer, req: p.GenerateRequest) -> None:
+        now = time.monotonic()
+        key = f"{peer.key}/{req.id}"
+        if key in self._live:
+            raise InputError(f"request id {req.id!r} is already in flight")
+        code = req.code
+        language = "text"
+        if code is None and req.path:
+            path = normalise_path(req.path)
+            doc = self._docs.get(path)
+            code = doc.text if doc else read_disk_text(
+                path, max_bytes=self.config.context.max_file_bytes)
+            language = detect_language(path)
+        parts = self._sessions.prompt(req.session, req.instruction, code or "", time.time())
+        prompt = parts.render(language if language != "text" else "")
+        live = _Live(
+            key=key, peer=peer, request_id=req.id, kind="generate", path=f"session:{req.session}",
+            arrival=now, text=prompt, language=language, multiline=True,
+            max_tokens=req.options.max_tokens, deadline_ms=req.options.deadline_ms,
+            instruction=req.instruction, last_sent=now,
+        )
+        self.scheduler.add_request(NewRequest(
+            request_id=key, document=live.path, priority=Priority.INTERACTIVE,
+            num_prompt_tokens=max(1, len(prompt) // 3), max_new_tokens=live.max_tokens,
+            deadline_ms=float(req.options.deadline_ms)), now)
+        self._live[key] = live
+        self._step()
+
+    def _on_cancel(self, peer: Peer, req: p.CancelRequest) -> None:
+        key = f"{peer.key}/{req.target}"
+        live = self._live.get(key)
+        if live is None:
+            peer.send(p.OkReply(id=req.id, detail="not running"))
+            return
+        self.scheduler.cancel(key)
+        self._step()
+        peer.send(p.OkReply(id=req.id, detail="cancelled"))
+
+    # ------------------------------------------------------------------ scheduling
+    def _step(self) -> None:
+        """Apply one scheduler step: start, cancel, end."""
+        out = self.scheduler.schedule(time.monotonic())
+        for ended in out.ended:
+            self._ended(ended, None)
+        for c in out.cancel:
+            live = self._live.get(c.request_id)
+            if live is None:
+                continue
+            if live.submitted_to is not None:
+                live.submitted_to.cancel(c.request_id)
+            else:
+                live.cancel_requested = True
+        for s in out.start:
+            live = self._live.get(s.request_id)
+            if live is None:  # ended meanwhile: give the slot back
+                self.scheduler.update_from_result(s.request_id, GenerationStats(),
+                                                  time.monotonic(), reason=FinishReason.CANCELLED)
+                continue
+            live.start = s
+            live.state = "running"
+            self._spawn(self._run(live, s))
+
+    async def _run(self, live: _Live, s: StartInstruction) -> None:
+        """Assemble the context (off the loop) and submit to the engine."""
+        try:
+            engine = await self._engine_for(live)
+            if live.kind == "complete":
+                budget = max(64, int(self.config.context.budget_tokens * s.budget_factor))
+                t0 = time.monotonic()
+                live.context = await asyncio.to_thread(
+                    self._projects.assemble_for, assemble, ContextRequest(
+                        path=self._projects.rel_path(live.root, live.path), text=live.text,
+                        line=live.line, column=live.col, language=live.language,
+                        budget_tokens=budget),
+                    live.root, self.config.context)
+                live.context_ms = (time.monotonic() - t0) * 1000
+                parts = live.context.to_prompt_parts()
+                live.prompt_prefix, live.prompt_suffix = parts.prefix, parts.suffix
+                if live.multiline is None:
+                    live.multiline = decide_multiline(parts.prefix, parts.suffix, live.language)
+                gen = GenerationRequest(
+                    request_id=live.key, prompt=parts, max_new_tokens=s.max_new_tokens,
+                    single_line=not live.multiline, deadline=s.deadline,
+                    speculation=s.speculation and self.config.engine.speculation,
+                    cache_key=live.path)
+            else:
+                gen = GenerationRequest(
+                    request_id=live.key, prompt_text=live.text, max_new_tokens=s.max_new_tokens,
+                    stop=("```",), deadline=s.deadline, speculation=s.speculation)
+        except NospinError as exc:
+            live.error = exc
+            self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
+                                                   GenerationStats(), str(exc), exc.code))
+            return
+        if live.cancel_requested or live.state == "done":
+            self._engine_result(live.key, Finished(live.key, FinishReason.CANCELLED, "",
+                                                   GenerationStats()))
+            return
+        if live.cache_key is not None:
+            self._cache.start(live.key, *live.cache_key)
+        loop = asyncio.get_running_loop()
+
+        def sink(event: EngineEvent) -> None:  # on the engine thread
+            loop.call_soon_threadsafe(self._engine_event, live.key, event)
+
+        live.submitted_to = engine
+        try:
+            engine.submit(gen, sink)
+        except Exception as exc:
+            err = exc if isinstance(exc, NospinError) else EngineDied(f"submit failed: {exc!r}")
+            live.error = err
+            live.submitted_to = None
+            self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
+                                                   GenerationStats(), str(err), err.code))
+
+    async def _engine_for(self, live: _Live) -> Engine:
+        remaining = live.deadline_ms / 1000 - (time.monotonic() - live.arrival)
+        state = self.supervisor.state
+        if state == "failed" and self.supervisor.last_error is not None:
+            raise self.supervisor.last_error
+        engine = await self.supervisor.wait_ready(max(0.0, remaining))
+        if engine is None:
+            last = self.supervisor.last_error
+            if last is not None and self.supervisor.state == "failed":
+                raise last
+            raise EngineDied(f"the engine is {self.supervisor.state}; try again shortly")
+        return engine
+
+    def _engine_event(self, key: str, event: EngineEvent) -> None:
+        """An engine event, back on the loop."""
+        if isinstance(event, TextChunk):
+            live = self._live.get(key)
+            if live is None or not event.text:
+                return
+            now = time.monotonic()
+            self.scheduler.record_progress(key, now)
+            self._cache.append(key, event.text)
+            if live.first_chunk_at is None:
+                live.first_chunk_at = now
+            live.last_sent = now
+            if not live.peer.send(p.ChunkReply(id=live.request_id, index=live.num_chunks,
+                                               text=event.text)):
+                return  # peer_gone already cancelled it
+            live.num_chunks += 1
+        else:
+            self._engine_result(key, event)
+
+    def _engine_result(self, key: str, fin: Finished) -> None:
+        if fin.reason is FinishReason.ERROR and fin.error_code == "engine_died":
+            self.supervisor.report_died()
+        ended = self.scheduler.update_from_result(key, fin.stats, time.monotonic(),
+                                                  reason=fin.reason)
+        for e in ended:
+            self._ended(e, fin)
+        self._step()
+
+    def _on_engine_died(self, exc: NospinError) -> None:
+        """The supervisor saw the engine die: fail every request it was running."""
+        for live in list(self._live.values()):
+            if live.submitted_to is not None:
+                live.error = exc
+                self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
+                                                       GenerationStats(), str(exc), exc.code))
+
+    def _on_engine_state(self, state: str) -> None:
+        self._publish("state", self._state_data())
+
+    # ------------------------------------------------------------------ final replies
+    def _ended(self, ended: RequestEnded, fin: Finished | None) -> None:
+        live = self._live.get(ended.request_id)
+        if live is None:
+            return
+        now = time.monotonic()
+        stats = fin.stats if fin is not None else GenerationStats()
+        text = ""
+        if fin is not None and fin.reason is not FinishReason.ERROR:
+            text = fin.text
+            if live.kind == "complete":
+                text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
+                                   bool(live.multiline))
+        if live.cache_key is not None and live.submitted_to is not None:
+            if fin is not None and fin.reason is not FinishReason.ERROR and text:
+                self._cache.finish(live.key, complete=fin.reason in _COMPLETED, text=text)
+            else:
+                self._cache.discard(live.key)
+        tier = ended.tier.value if ended.tier is not None else 0
+        tier_label = ended.tier.label if ended.tier is not None else ""
+        reply: p.DoneReply | p.ErrorReply
+        error_code = ended.error_code
+        if live.error is not None and ended.reason in (EndReason.ERROR, EndReason.CANCELLED):
+            error_code = live.error.code
+        if error_code:
+            if live.error is not None and error_code == live.error.code:
+                reply = p.error_reply(live.request_id, live.error)
+            else:
+                message = ended.detail or (fin.error if fin is not None else "") or error_code
+                retry = 500 if error_code in ("overloaded", "engine_died") else None
+                reply = p.ErrorReply(id=live.request_id, code=error_code, message=message,
+                                     retry_after_ms=retry)
+            if live.kind == "generate" or ended.reason is not EndReason.SUPERSEDED:
+                pass
+        else:
+            reply = self._done_reply(live, ended, fin, stats, text, now)
+            if live.kind == "generate":
+                self._sessions.record(live.path[len("session:"):], live.instruction, text,
+                                      time.time())
+        self._send_final(live, reply)
+        for f in live.followers:
+            rest = self._cache.read(live.key, f.offset) if not error_code else ""
+            f.peer.send(_done(f.request_id, rest, "stop", tier, "type-through", "type_through",
+                              f.arrival))
+        s = live.start
+        self._record(RequestRecord(
+            time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
+            kind=live.kind, tier=tier_label, watch=bool(s and s.watch),
+            finish_reason=fin.reason.value if fin is not None and not error_code
+            else ended.reason.value,
+            first_token_ms=(live.first_chunk_at - live.arrival) * 1000
+            if live.first_chunk_at else None,
+            total_ms=(now - live.arrival) * 1000,
+            predicted_ms=s.prediction.total_ms if s else None,
+            num_prompt_tokens=stats.num_prompt_tokens, num_cached_tokens=stats.num_cached_tokens,
+            num_generated_tokens=stats.num_generated_tokens,
+            num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
+            num_draft_proposed=stats.num_draft_tokens, num_draft_accepted=stats.num_draft_accepted,
+            error_code=error_code, detail=ended.detail if error_code else "",
+        ))
+
+    def _done_reply(self, live: _Live, ended: RequestEnded, fin: Finished | None,
+                    stats: GenerationStats, text: str, now: float) -> p.DoneReply:
+        s = live.start
+        ctx = live.context
+        queue_ms = ((now - live.arrival) * 1000 - stats.total_ms - live.context_ms)
+        context = None
+        if ctx is not None:
+            context = p.ContextStats(
+                budget_tokens=ctx.budget_tokens, num_tokens=ctx.num_tokens,
+                num_tokens_before_trim=ctx.num_tokens_before_trim,
+                num_tokens_saved=ctx.num_tokens_saved,
+                dropped=[f"{d.kind.value} {d.source}: {d.reason}" for d in ctx.dropped],
+                num_prompt_tokens=stats.num_prompt_tokens,
+                num_cached_tokens=stats.num_cached_tokens)
+        proposed = stats.num_draft_tokens
+        tier_reason = ""
+        if s is not None:
+            tier_reason = (f"predicted {s.prediction.total_ms:.0f} ms "
+                           f"({s.prediction.num_ahead} ahead)")
+            if self.scheduler_force_fast:
+                tier_reason += ", fast mode forced"
+        return p.DoneReply(
+            id=live.request_id, text=text,
+            finish_reason=fin.reason.value if fin is not None else ended.reason.value,
+            tier=ended.tier.value if ended.tier is not None else 0, tier_reason=tier_reason,
+            cache="miss", num_tokens=stats.num_generated_tokens,
+            timings=p.Timings(
+                queue_ms=round(max(0.0, queue_ms), 1), context_ms=round(live.context_ms, 1),
+                first_token_ms=round((live.first_chunk_at - live.arrival) * 1000, 1)
+                if live.first_chunk_at else 0.0,
+                prefill_ms=round(stats.prefill_ms, 1), decode_ms=round(stats.decode_ms, 1),
+                total_ms=round((now - live.arrival) * 1000, 1)),
+            context=context,
+            speculation=p.SpeculationStats(
+                used=stats.speculation_used, num_draft_tokens=proposed,
+                num_accepted=stats.num_draft_accepted,
+                acceptance=round(stats.num_draft_accepted / proposed, 3) if proposed else 0.0,
+                note=stats.speculation_note))
+
+    @property
+    def scheduler_force_fast(self) -> bool:
+        return self.config.tiers.force_fast
+
+    def _send_final(self, live: _Live, reply: p.DoneReply | p.ErrorReply) -> None:
+        live.state = "done"
+        self._live.pop(live.key, None)
+        live.peer.send(reply)
+
+    def _record(self, record: RequestRecord) -> None:
+        self.metrics.record(record)
+        self._publish("requests", {
+            "request_id": record.request_id, "kind": record.kind, "tier": record.tier,
+            "watch": record.watch, "finish_reason": record.finish_reason,
+            "first_token_ms": record.first_token_ms, "total_ms": round(record.total_ms, 1),
+            "cache_hit": record.cache_hit, "error_code": record.error_code,
+        })
+        if not self._metrics_event_pending and self._loop is not None and self._subs:
+            self._metrics_event_pending = True
+            self._loop.call_later(0.25, self._metrics_event)
+
+    def _metrics_event(self) -> None:
+        self._metrics_event_pending = False
+        self._publish("metrics", self._metrics_data())
+
+    def _heartbeat(self, now: float) -> None:
+        for live in list(self._live.values()):
+            if now - live.last_sent >= HEARTBEAT_S:
+                live.last_sent = now
+                state = "loading" if self.supervisor.state != "ready" else live.state
+                live.peer.send(p.HeartbeatReply(id=live.request_id, state=state))
+
+    # ------------------------------------------------------------------ events, status, config
+    def _publish(self, topic: str, data: dict[str, Any], *, only: str | None = None) -> None:
+        for key, sub in list(self._subs.items()):
+            if topic not in sub.topics or (only is not None and key != only):
+                continue
+            if not sub.peer.send(p.EventReply(id=sub.request_id, topic=topic, seq=sub.seq,
+                                              data=data)):
+                self._subs.pop(key, None)
+                continue
+            sub.seq += 1
+
+    def _metrics_data(self) -> dict[str, Any]:
+        data = dict(self.metrics.snapshot(time.time()) or {})
+        data["queue"] = self.scheduler.snapshot()
+        data["completion_cache"] = self._cache.stats()
+        return data
+
+    def _state_data(self) -> dict[str, Any]:
+        return {
+            "engine_state": self.supervisor.state,
+            "engine_restarts": self.supervisor.restarts,
+            "fast_mode": self.config.tiers.force_fast,
+            "paused": self.config.completion.paused,
+            "speculation": self.config.engine.speculation,
+            "indexing": self._projects.busy(),
+        }
+
+    def status_reply(self, request_id: str) -> p.StatusReply:
+        return p.StatusReply(
+            id=request_id, version=app.__version__, pid=os.getpid(),
+            uptime_s=round(time.monotonic() - self._started, 1), endpoints=self.endpoints,
+            log_path=self._log_file,
+            engine={"kind": self.config.engine.kind, **self.supervisor.info()},
+            metrics=self._metrics_data(), fast_mode=self.config.tiers.force_fast,
+            paused=self.config.completion.paused, num_documents=len(self._docs),
+            num_clients=int(self.count_peers()), num_queued=self.scheduler.num_waiting,
+            roots=self._projects.roots(),
+        )
+
+    def _config_get(self, key: str | None) -> dict[str, Any]:
+        data = cfg.to_dict(self.config)
+        if key is None:
+            return data
+        node: Any = data
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise ConfigError(f"unknown configuration key {key!r}")
+            node = node[part]
+        return {key: node}
+
+    def set_config(self, changes: dict[str, Any], *, reason: str) -> str | None:
+        """Validate, save atomically, snapshot with the metrics before, apply. Returns the
+        snapshot id (None when no snapshot store)."""
+        new = cfg.with_changes(self.config, changes)
+        if self._config_path is not None:
+            cfg.save(new, self._config_path)
+        snap_id = None
+        if self._snapshots is not None:
+            now = time.time()
+            snap = self._snapshots.save(new, self.metrics.snapshot(now) or {}, reason=reason,
+                                        now=now)
+            snap_id = snap.id if snap is not None else None
+            self.metrics.reset()
+        self.config = new
+        self.scheduler.configure(new.tiers)
+        self.scheduler.set_force_fast(new.tiers.force_fast)
+        self._sessions.idle_current_file_s = new.context.session_idle_current_file_s
+        self._sessions.reset_s = new.context.session_reset_s
+        log.info("configuration changed: %s", reason)
+        self._publish("state", self._state_data())
+        return snap_id
+
+
+def _describe(changes: dict[str, Any]) -> str:
+    return "config set " + ", ".join(f"{k}={v!r}" for k, v in sorted(changes.items()))
+
+
+def _done(request_id: str, text: str, reason: str, tier: int, tier_reason: str, cache: str,
+          arrival: float) -> p.DoneReply:
+    total = round((time.monotonic() - arrival) * 1000, 1)
+    return p.DoneReply(
+        id=request_id, text=text, finish_reason=reason, tier=tier, tier_reason=tier_reason,
+        cache=cache, num_tokens=0,
+        timings=p.Timings(queue_ms=0.0, context_ms=0.0, first_token_ms=total if text else 0.0,
+                          prefill_ms=0.0, decode_ms=0.0, total_ms=total))

@@ -1,0 +1,118 @@
+"""AST summaries: definitions rendered with bodies elided (pure, deterministic).
+
+A skeleton always keeps name, parameter list and return type (they are in the signature), the
+first doc line, and for classes the instance attributes. Definitions whose whole text is repeated
+in other files are rendered once and referenced ("same as path:qualname").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from daemon.index import IndexSnapshot
+from daemon.languages import LANGUAGES
+from daemon.symbols import Definition, DefKind, FileSummary
+
+
+def render_definition(
+    definition: Definition,
+    language: str,
+    *,
+    indent: str = "",
+    duplicate_of: str = "",
+) -> str:
+    """One definition as skeleton lines (signature, doc line, elided body), newline-terminated."""
+    spec = LANGUAGES.get(language)
+    comment = spec.comment if spec else "#"
+    elided = spec.elided_body if spec else "..."
+    sig = definition.signature
+    if definition.kind is DefKind.VARIABLE:
+        return f"{indent}{sig}\n"
+    lines: list[str] = []
+    if spec is not None and spec.doc_in_body:  # Python: "def f(a) -> int:" + indented body
+        lines.append(f"{indent}{sig}")
+        inner = indent + "    "
+        if duplicate_of:
+            lines.append(f"{inner}{comment} same as {duplicate_of}")
+        if definition.doc:
+            lines.append(f'{inner}"""{definition.doc}"""')
+        if definition.kind is DefKind.CLASS and definition.attributes:
+            lines.append(f"{inner}{comment} attributes: {', '.join(definition.attributes)}")
+        if definition.kind is not DefKind.CLASS or not (definition.doc or definition.attributes):
+            lines.append(f"{inner}{elided}")
+        return "\n".join(lines) + "\n"
+    if definition.doc:
+        lines.append(f"{indent}{comment} {definition.doc}")
+    if duplicate_of:
+        lines.append(f"{indent}{comment} same as {duplicate_of}")
+    if definition.kind is DefKind.CLASS and definition.attributes:
+        lines.append(f"{indent}{comment} fields: {', '.join(definition.attributes)}")
+    lines.append(f"{indent}{sig} {elided}")
+    return "\n".join(lines) + "\n"
+
+
+def outline_entries(
+    summary: FileSummary,
+    *,
+    index: IndexSnapshot | None = None,
+    expand: Iterable[str] = (),
+) -> list[tuple[Definition, str]]:
+    """Skeleton text per top-level definition of a file, in file order.
+
+    A class comes as one entry with its methods' signatures nested, unless its qualname is in
+    ``expand``: then the class header and each member are separate entries (the context
+    assembler expands the class that encloses the cursor). Functions nested in functions are
+    left out (body detail). Each entry is (definition, rendered text).
+    """
+    expanded = set(expand)
+    by_qualname = {d.qualname: d for d in summary.definitions}
+    children: dict[str, list[Definition]] = {}
+    roots: list[Definition] = []
+    for d in summary.definitions:
+        if d.parent and d.parent in by_qualname:
+            children.setdefault(d.parent, []).append(d)
+        elif "." not in d.qualname or not d.parent and d.qualname.split(".")[0] not in by_qualname:
+            roots.append(d)
+
+    def render(d: Definition, depth: int) -> str:
+        return render_definition(
+            d, summary.language, indent="    " * depth, duplicate_of=_duplicate_of(d)
+        )
+
+    def _duplicate_of(d: Definition) -> str:
+        if index is None or d.kind is DefKind.VARIABLE:
+            return ""
+        others = [r for r in index.duplicates_of(d) if r.path != summary.path]
+        if others and others[0].path < summary.path:
+            return f"{others[0].path}:{others[0].definition.qualname}"
+        return ""
+
+    def nested(d: Definition, depth: int) -> str:
+        text = render(d, depth)
+        members = children.get(d.qualname, [])
+        if members and summary.language == "python" and text.rstrip().endswith("..."):
+            text = text.rstrip()[: -len("...")].rstrip() + "\n"
+        return text + "".join(nested(m, depth + 1) for m in members)
+
+    out: list[tuple[Definition, str]] = []
+
+    def walk(d: Definition, depth: int) -> None:
+        if d.qualname in expanded:
+            out.append((d, render(d, depth)))
+            for m in children.get(d.qualname, []):
+                walk(m, depth + 1)
+        else:
+            out.append((d, nested(d, depth)))
+
+    for d in roots:
+        walk(d, 0)
+    return out
+
+
+def render_skeleton(summary: FileSummary, *, index: IndexSnapshot | None = None) -> str:
+    """The whole file as a skeleton: imports, then every definition with its body elided."""
+    parts = [imp.text + "\n" for imp in summary.imports]
+    if parts:
+        parts.append("\n")
+    parts.extend(text for _, text in outline_entries(summary, index=index))
+    return "".join(parts)

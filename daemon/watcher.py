@@ -1,0 +1,285 @@
+"""Watch a project with watchdog and hand coalesced bursts of changes to a callback.
+
+Events arrive on watchdog's thread and only go into a :class:`ChangeQueue` (a few dictionary
+operations). The watcher's own thread waits until the project has been quiet for ``quiet_s``
+(or ``max_delay_s`` has passed since the burst began) and calls ``on_batch`` with one
+:class:`ChangeSet` for the whole burst: paths deduplicated, no event kinds kept, because the
+consumer (``daemon/indexer.py``) re-checks every path on disk and the state on disk is what
+counts. A branch switch touching 5,000 files is thus a handful of batches, never 5,000 reparses,
+and nothing of it runs on a thread that serves requests.
+
+Events inside folders that are always skipped (``.git``, ``node_modules``, caches, ...) are dropped
+here; gitignore rules and the other folder rules are applied by the consumer. A change to a
+``.gitignore`` or to ``.git/info/exclude`` is flagged so the consumer reloads the rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+
+from daemon.discovery import SKIPPED_DIR_NAMES, to_rel
+
+log = logging.getLogger(__name__)
+
+#: Events that can change a file's content or existence; the others (opened, attrib, ...) are not.
+_CONTENT_EVENTS = frozenset({"created", "modified", "deleted", "moved", "closed"})
+#: Inside ``.git``, the only file that matters: it holds ignore patterns.
+_GIT_EXCLUDE = ".git/info/exclude"
+
+
+@dataclass(slots=True)
+class ChangeSet:
+    """One coalesced burst of changes; paths are project-relative with forward slashes."""
+
+    paths: set[str] = field(default_factory=set)  # files created, changed, deleted or moved
+    renames: dict[str, str] = field(default_factory=dict)  # new path -> old path (file moves)
+    dir_renames: dict[str, str] = field(default_factory=dict)  # new folder -> old folder
+    gone_dirs: set[str] = field(default_factory=set)  # folders deleted or moved away
+    new_dirs: set[str] = field(default_factory=set)  # folders created or moved in
+    ignore_rules_changed: bool = False  # a .gitignore or .git/info/exclude changed
+    num_events: int = 0  # raw events merged into this set
+
+    def __len__(self) -> int:
+        return len(self.paths) + len(self.gone_dirs) + len(self.new_dirs)
+
+
+class ChangeQueue:
+    """Coalesces change events until the project is quiet; thread-safe.
+
+    Writers (watchdog's thread) call the ``add_*`` methods; one consumer calls :meth:`take`.
+    ``clock`` is injectable so tests can drive the timing.
+    """
+
+    def __init__(
+        self,
+        *,
+        quiet_s: float = 0.2,
+        max_delay_s: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.quiet_s = quiet_s
+        self.max_delay_s = max_delay_s
+        self._clock = clock
+        self._cond = threading.Condition()
+        self._pending = ChangeSet()
+        self._first = 0.0  # clock at the first event of the pending burst
+        self._last = 0.0  # clock at the latest event
+        self._closed = False
+        self._busy = False  # the consumer is processing a batch
+
+    # -- writers --------------------------------------------------------------------------
+
+    def _touch(self) -> None:
+        now = self._clock()
+        if not self._pending.num_events:
+            self._first = now
+        self._last = now
+        self._pending.num_events += 1
+        self._cond.notify_all()
+
+    def add_file(self, rel: str) -> None:
+        with self._cond:
+            self._pending.paths.add(rel)
+            self._touch()
+
+    def add_move(self, src: str | None, dst: str | None, *, record_rename: bool = True) -> None:
+        """A file moved; either side may be outside the project (None)."""
+        with self._cond:
+            if src is not None:
+                self._pending.paths.add(src)
+            if dst is not None:
+                self._pending.paths.add(dst)
+                if src is not None and record_rename:
+                    self._pending.renames[dst] = self._pending.renames.pop(src, src)
+            self._touch()
+
+    def add_dir(self, rel: str, *, gone: bool) -> None:
+        """A folder appeared (``gone`` False) or disappeared."""
+        with self._cond:
+            (self._pending.gone_dirs if gone else self._pending.new_dirs).add(rel)
+            self._touch()
+
+    def add_dir_move(self, src: str | None, dst: str | None) -> None:
+        with self._cond:
+            if src is not None:
+                self._pending.gone_dirs.add(src)
+            if dst is not None:
+                self._pending.new_dirs.add(dst)
+                if src is not None:
+                    self._pending.dir_renames[dst] = src
+            self._touch()
+
+    def add_ignore_change(self) -> None:
+        with self._cond:
+            self._pending.ignore_rules_changed = True
+            self._touch()
+
+    # -- the consumer ---------------------------------------------------------------------
+
+    def take(self) -> ChangeSet | None:
+        """Block until a burst is complete and return it; None once :meth:`close` was called.
+
+        A burst is complete when no event came for ``quiet_s``, or ``max_delay_s`` after its
+        first event even while events keep coming. Marks the consumer busy until the next call
+        (or :meth:`done`).
+        """
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+            while not self._closed:
+                if not self._pending.num_events:
+                    self._cond.wait()
+                    continue
+                now = self._clock()
+                wait = min(self._last + self.quiet_s, self._first + self.max_delay_s) - now
+                if wait <= 0:
+                    batch, self._pending = self._pending, ChangeSet()
+                    self._busy = True
+                    return batch
+                self._cond.wait(wait)
+            return None
+
+    def done(self) -> None:
+        """The consumer finished its batch (:meth:`take` does this too)."""
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until nothing is pending and no batch is being processed; False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._pending.num_events or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 0.05))
+            return True
+
+
+class _Handler(FileSystemEventHandler):
+    """Translates watchdog events into ChangeQueue calls (runs on watchdog's thread)."""
+
+    def __init__(self, root: Path, queue: ChangeQueue) -> None:
+        self.root = root
+        self.queue = queue
+
+    def _rel(self, raw: bytes | str) -> str | None:
+        if not raw:
+            return None
+        path = os.fsdecode(raw)
+        rel = to_rel(self.root, path)
+        if rel is None:
+            return None
+        if rel == _GIT_EXCLUDE:
+            self.queue.add_ignore_change()
+            return None
+        if any(part in SKIPPED_DIR_NAMES for part in rel.split("/")):
+            return None
+        return rel
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type not in _CONTENT_EVENTS:
+            return
+        src = self._rel(event.src_path)
+        dst = self._rel(event.dest_path) if event.event_type == "moved" else None
+        for rel in (src, dst):
+            if rel is not None and rel.rsplit("/", 1)[-1] == ".gitignore":
+                self.queue.add_ignore_change()
+        if event.is_directory:
+            if event.event_type == "moved":
+                if not event.is_synthetic:
+                    self.queue.add_dir_move(src, dst)
+            elif event.event_type == "created" and src is not None:
+                self.queue.add_dir(src, gone=False)
+            elif event.event_type == "deleted" and src is not None:
+                self.queue.add_dir(src, gone=True)
+            return  # "modified" on a folder only says its entries changed: files report that
+        if event.event_type == "moved":
+            if src is not None or dst is not None:
+                # Moves inside a moved folder are synthetic: the folder move is the rename.
+                self.queue.add_move(src, dst, record_rename=not event.is_synthetic)
+        elif src is not None:
+            self.queue.add_file(src)
+
+
+class ProjectWatcher:
+    """A watchdog observer on ``root`` plus the thread that delivers coalesced batches.
+
+    ``on_batch`` runs on the watcher's thread, one batch at a time; an exception in it is
+    logged and the next batch still comes. Call :meth:`start` once and :meth:`stop` at the end.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        on_batch: Callable[[ChangeSet], None],
+        *,
+        quiet_s: float = 0.2,
+        max_delay_s: float = 2.0,
+    ) -> None:
+        self.root = Path(os.path.realpath(root))
+        self.queue = ChangeQueue(quiet_s=quiet_s, max_delay_s=max_delay_s)
+        self._on_batch = on_batch
+        self._observer: BaseObserver | None = None
+        self._thread: threading.Thread | None = None
+        self.num_batches = 0  # batches delivered so far
+
+    def start(self) -> None:
+        """Start watching; events from now on are delivered. Returns once the watch is set up."""
+        if self._observer is not None:
+            return
+        observer = Observer()
+        observer.schedule(_Handler(self.root, self.queue), str(self.root), recursive=True)
+        observer.daemon = True
+        observer.start()
+        self._observer = observer
+        self._thread = threading.Thread(target=self._run, name="nospin-watcher", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop watching; a batch being processed finishes first, pending events are dropped."""
+        observer, self._observer = self._observer, None
+        if observer is not None:
+            observer.stop()
+        self.queue.close()
+        if observer is not None:
+            observer.join(timeout)
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until every event received so far has been processed; False on timeout."""
+        return self.queue.wait_idle(timeout)
+
+    def _run(self) -> None:
+        while True:
+            batch = self.queue.take()
+            if batch is None:
+                return
+            try:
+                self._on_batch(batch)
+            except Exception:
+                log.exception("processing a batch of %d changes failed", len(batch))
+            finally:
+                self.num_batches += 1
+                self.queue.done()
+
+
+__all__ = ["ChangeQueue", "ChangeSet", "ProjectWatcher"]

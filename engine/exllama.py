@@ -1,0 +1,723 @@
+"""The ``exllamav2`` engine: GPU generation with ExLlamaV2's dynamic generator.
+
+Loads an EXL2 or HF safetensors folder (and optionally a draft model of the same vocabulary) with
+an 8-bit quantized KV cache (``ExLlamaV2Cache_Q8``) for both, and runs
+``ExLlamaV2DynamicGenerator`` on ONE engine thread: between two ``iterate()`` calls the thread
+takes new submissions and cancellations from its inbox, checks deadlines, hands jobs to the
+generator and maps its results to ``TextChunk``/``Finished`` events.
+
+- Paged continuous batching (up to ``engine.max_batch`` jobs at once) when flash-attn >= 2.5.7 is
+  installed; otherwise ``paged=False`` and one job at a time. ``capabilities`` says which.
+- Draft-model speculation (``engine.num_draft_tokens``) with the acceptance switch-off rule: the
+  dynamic generator drafts for every job or none, so when the rolling acceptance falls below
+  ``engine.speculation_min_acceptance`` the engine waits for running jobs to end and rebuilds the
+  generator without the draft (the model and cache stay). A request's ``speculation=False``
+  cannot turn the draft off for that job alone; its stats say so.
+- Prompts: the model profile (engine/profiles.py) renders pieces; special markers become their
+  token ids, source text is encoded as plain text (marker strings in a user's file stay text).
+- exllamav2 and torch are imported lazily in ``start()``: importing this module needs neither.
+  The first import of exllamav2 compiles its CUDA extension (minutes; cached afterwards).
+
+Decisions and lifecycle logic live in ``engine/exllama_logic.py`` (pure, tested on the CPU);
+this module is the thin shell around the library (exllamav2 0.3.2).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.config import EngineConfig
+from app.errors import (
+    EngineDied,
+    EngineError,
+    EngineUnavailable,
+    ModelError,
+    NospinError,
+)
+from engine.base import (
+    Capabilities,
+    Engine,
+    EngineEvent,
+    EngineStats,
+    EventSink,
+    FinishReason,
+    GenerationRequest,
+)
+from engine.exllama_logic import (
+    GeneratorPlan,
+    RequestState,
+    SpeculationGovernor,
+    check_prompt_fits,
+    error_for,
+    finish_events,
+    handle_result,
+    job_max_new_tokens,
+    plan_generator,
+    render_token_ids,
+    stop_token_ids,
+    strip_markers,
+)
+from engine.profiles import ModelProfile, Piece, select_profile
+
+log = logging.getLogger(__name__)
+
+EXLLAMAV2_VERSION = "0.3.2"  # the version whose API this module was written against
+INSTALL_HINT = "pip install 'nospin[gpu]' (exllamav2==0.3.2 and torch with CUDA)"
+_IDLE_WAIT_S = 0.5  # inbox wait when nothing runs (wakes at once on a message)
+
+
+def check_model_dir(path: str, *, what: str = "engine.model") -> Path:
+    """Validate an EXL2/HF safetensors folder; raise ModelError saying what is wrong."""
+    if not path:
+        raise ModelError(
+            f"{what} is empty: the exllamav2 engine needs an EXL2 or HF safetensors folder "
+            "(the embedded default model is a GGUF file for the llamacpp engine)"
+        )
+    p = Path(path).expanduser()
+    if p.is_file():
+        raise ModelError(
+            f"{what} {str(p)!r} is a file: the exllamav2 engine loads EXL2 or HF safetensors "
+            "folders (GGUF files run on the llamacpp engine)"
+        )
+    if not p.is_dir():
+        raise ModelError(f"{what} {str(p)!r} does not exist")
+    if not (p / "config.json").is_file():
+        raise ModelError(f"{what} {str(p)!r} has no config.json")
+    if not any(p.glob("*.safetensors")):
+        raise ModelError(f"{what} {str(p)!r} has no .safetensors files")
+    if not (p / "tokenizer.json").is_file():
+        raise ModelError(f"{what} {str(p)!r} has no tokenizer.json (exllamav2 needs it)")
+    return p
+
+
+def import_backend() -> tuple[Any, Any]:
+    """Import torch and exllamav2; raise EngineUnavailable with the reason and the fix.
+
+    Returns (torch, exllamav2). The first exllamav2 import JIT-compiles its CUDA extension when
+    no prebuilt one is installed (needs nvcc and ninja; minutes).
+    """
+    try:
+        import torch
+    except ImportError as exc:
+        raise EngineUnavailable(
+            f"the exllamav2 engine needs PyTorch with CUDA, which is not installed: {INSTALL_HINT}"
+        ) from exc
+    if not torch.cuda.is_available():
+        raise EngineUnavailable(
+            "the exllamav2 engine needs a CUDA GPU and PyTorch sees none "
+            "(use engine.kind = 'llamacpp' on this machine)",
+            detail=f"torch {torch.__version__}, CUDA build {torch.version.cuda}",
+        )
+    try:
+        import exllamav2
+        import exllamav2.generator  # noqa: F401  (loads the extension and the generator)
+    except ImportError as exc:
+        raise EngineUnavailable(
+            f"exllamav2 is not installed or failed to import: {INSTALL_HINT}", detail=str(exc)
+        ) from exc
+    except Exception as exc:  # a failed JIT build raises RuntimeError/CalledProcessError
+        raise EngineUnavailable(
+            "exllamav2 could not build or load its CUDA extension (needs nvcc and ninja)",
+            detail=str(exc)[:500],
+        ) from exc
+    version = getattr(exllamav2, "__version__", "?")
+    if version != EXLLAMAV2_VERSION:
+        log.warning("exllamav2 %s found; nospin was written against %s", version, EXLLAMAV2_VERSION)
+    return torch, exllamav2
+
+
+class Vocabulary:
+    """Token ids through an ExLlamaV2Tokenizer, with marker strings in source kept as text.
+
+    exllamav2's ``encode(text, encode_special_tokens=False)`` still hands the text to the HF
+    ``tokenizers`` library, which turns added special tokens found in the text into their ids.
+    Setting the HF tokenizer's ``encode_special_tokens = True`` makes it split them as text; where
+    that switch is missing the marker strings are stripped from the text instead.
+    """
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+        self.specials: dict[str, int] = {
+            str(k): int(v) for k, v in dict(tokenizer.extended_piece_to_id).items() if v is not None
+        }
+        self.plain_text_safe = False
+        hf = getattr(getattr(tokenizer, "tokenizer_model", None), "hf_tokenizer", None)
+        if hf is not None and hasattr(hf, "encode_special_tokens"):
+            try:
+                hf.encode_special_tokens = True
+                self.plain_text_safe = True
+            except (AttributeError, TypeError):
+                self.plain_text_safe = False
+
+    def encode_text(self, text: str) -> list[int]:
+        """Ids of ``text`` as plain source (no special tokens)."""
+        if not self.plain_text_safe:
+            text = strip_markers(text, self.specials)
+        if not text:
+            return []
+        ids = self.tokenizer.encode(text, encode_special_tokens=False)
+        return [int(t) for t in ids[0].tolist()]
+
+    def special_id(self, marker: str) -> int | None:
+        tid = self.specials.get(marker)
+        if tid is None:
+            found = self.tokenizer.single_id(marker)
+            tid = int(found) if found is not None else None
+        return tid
+
+    def bos_id(self, profile: ModelProfile) -> int | None:
+        """BOS when the profile allows it and the tokenizer config asks for it."""
+        config = getattr(self.tokenizer, "tokenizer_config_dict", None) or {}
+        if profile.add_bos and config.get("add_bos_token") is True:
+            bos = self.tokenizer.bos_token_id
+            return int(bos) if bos is not None else None
+        return None
+
+
+@dataclass(slots=True)
+class _Runtime:
+    """Everything loaded on the engine thread."""
+
+    torch: Any
+    exl: Any  # the exllamav2 module
+    gen_module: Any  # exllamav2.generator
+    model: Any
+    cache: Any
+    draft_model: Any | None
+    draft_cache: Any | None
+    vocab: Vocabulary
+    plan: GeneratorPlan
+    generator: Any
+    stop_ids: list[int]
+    with_draft: bool
+
+
+@dataclass(slots=True)
+class _Submit:
+    state: RequestState
+
+
+@dataclass(slots=True)
+class _Cancel:
+    request_id: str
+
+
+class _Stop:
+    pass
+
+
+_Command = _Submit | _Cancel | _Stop
+
+
+class ExLlamaV2Engine(Engine):
+    """GPU engine on ExLlamaV2's dynamic generator. ``start()`` loads; see the module doc."""
+
+    name = "exllamav2"
+
+    def __init__(self, engine_config: EngineConfig, *, profile: ModelProfile | None = None) -> None:
+        self._config = engine_config
+        self._profile = profile
+        self._inbox: queue.SimpleQueue[_Command] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._start_error: BaseException | None = None
+        self._rt: _Runtime | None = None
+        self._dead = False
+        self._closing = False
+        self._lock = threading.Lock()  # guards the figures read by stats()
+        self._seq = 0
+        self._requests = 0
+        self._governor = SpeculationGovernor(
+            enabled=False, min_acceptance=engine_config.speculation_min_acceptance
+        )
+        self._rebuild_pending = False
+        self._waiting: list[RequestState] = []
+        self._active: dict[str, tuple[RequestState, Any]] = {}
+        self._capabilities = Capabilities(
+            fim=False,
+            speculation=False,
+            batching=False,
+            max_batch=1,
+            exact_tokenizer=True,
+            kv_state_cache=False,
+            n_ctx=engine_config.n_ctx,
+        )
+
+    # ------------------------------------------------------------------ public interface
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self._capabilities
+
+    @property
+    def profile(self) -> ModelProfile:
+        """The prompt profile (configured or guessed from the model folder's name)."""
+        if self._profile is None:
+            self._profile = select_profile(
+                self._config.model_profile, Path(self._config.model or "").name
+            )
+        return self._profile
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        _ = self.profile  # a bad engine.model_profile fails here, before any loading
+        self._thread = threading.Thread(target=self._run, name="nospin-exllamav2", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._start_error is not None:
+            self._thread.join(timeout=5.0)
+            err = self._start_error
+            if isinstance(err, NospinError):
+                raise err
+            raise ModelError(
+                f"exllamav2 could not load {self._config.model!r}: {type(err).__name__}",
+                detail=str(err)[:500],
+            ) from err
+
+    def count_tokens(self, text: str) -> int:
+        rt = self._rt
+        if rt is None:
+            raise EngineError("the exllamav2 engine is not started")
+        return len(rt.vocab.encode_text(text))
+
+    def submit(self, request: GenerationRequest, sink: EventSink) -> None:
+        now = time.monotonic()
+        with self._lock:
+            self._seq += 1
+            self._requests += 1
+            seq = self._seq
+        state = RequestState.create(
+            request, sink, submitted_at=now, seq=seq, extra_stops=self.profile.stop_strings
+        )
+        if self._dead or self._closing or self._thread is None:
+            reason = FinishReason.CANCELLED if self._closing else FinishReason.ERROR
+            error = None if self._closing else EngineDied("the exllamav2 engine is not running")
+            self._emit(state, finish_events(state, reason, {}, now, error=error))
+            return
+        self._inbox.put(_Submit(state))
+
+    def cancel(self, request_id: str) -> None:
+        if self._thread is not None:
+            self._inbox.put(_Cancel(request_id))
+
+    def stats(self) -> EngineStats:
+        rt = self._rt
+        with self._lock:
+            gov = self._governor
+            extra: dict[str, float] = {
+                "window_acceptance": round(gov.rate, 4),
+                "window_draft_tokens": float(gov.sample),
+            }
+            if rt is not None:
+                extra.update(
+                    paged=float(rt.plan.paged),
+                    max_batch=float(rt.plan.max_batch_size),
+                    cache_tokens=float(rt.plan.cache_tokens),
+                    num_draft_tokens=float(rt.plan.num_draft_tokens if rt.with_draft else 0),
+                )
+            return EngineStats(
+                requests=self._requests,
+                draft_accepted=gov.total_accepted,
+                draft_proposed=gov.total_proposed,
+                speculation_enabled=gov.enabled,
+                speculation_note=gov.note,
+                model=Path(self._config.model).name if self._config.model else "",
+                extra=extra,
+            )
+
+    def close(self) -> None:
+        thread = self._thread
+        if thread is None or self._closing:
+            return
+        self._closing = True
+        self._inbox.put(_Stop())
+        thread.join()
+
+    def is_alive(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive() and not self._dead
+
+    # ------------------------------------------------------------------ engine thread
+
+    def _run(self) -> None:
+        try:
+            self._rt = self._load()
+        except BaseException as exc:
+            self._start_error = exc
+            self._dead = True
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            self._loop(self._rt)
+        except BaseException as exc:  # the loop itself broke: every request gets an answer
+            log.exception("exllamav2 engine thread died")
+            self._dead = True
+            self._finish_everything(FinishReason.ERROR, EngineDied(f"engine thread died: {exc}"))
+        finally:
+            self._unload()
+
+    def _loop(self, rt: _Runtime) -> None:
+        while True:
+            busy = bool(self._active) or bool(self._waiting)
+            if not self._drain_inbox(block=not busy):
+                self._finish_everything(FinishReason.CANCELLED, None)
+                return
+            now = time.monotonic()
+            self._expire_deadlines(rt, now)
+            if self._rebuild_pending and not self._active:
+                self._rebuild_without_draft(rt)
+            self._feed_generator(rt)
+            if not self._active:
+                continue
+            try:
+                results = rt.generator.iterate()
+            except Exception as exc:
+                self._fail_active(rt, exc)
+                continue
+            now = time.monotonic()
+            for result in results:
+                self._on_result(rt, result, now)
+
+    def _drain_inbox(self, *, block: bool) -> bool:
+        """Apply queued commands; False when asked to stop."""
+        try:
+            cmd = self._inbox.get(timeout=_IDLE_WAIT_S) if block else self._inbox.get_nowait()
+        except queue.Empty:
+            return True
+        while True:
+            if isinstance(cmd, _Stop):
+                return False
+            if isinstance(cmd, _Submit):
+                self._waiting.append(cmd.state)
+            else:
+                self._cancel_now(cmd.request_id)
+            try:
+                cmd = self._inbox.get_nowait()
+            except queue.Empty:
+                return True
+
+    def _cancel_now(self, request_id: str) -> None:
+        now = time.monotonic()
+        for i, state in enumerate(self._waiting):
+            if state.request.request_id == request_id:
+                del self._waiting[i]
+                self._emit(state, finish_events(state, FinishReason.CANCELLED, {}, now))
+                return
+        entry = self._active.pop(request_id, None)
+        if entry is not None and self._rt is not None:
+            state, job = entry
+            self._stop_job(self._rt, state, job, FinishReason.CANCELLED, now)
+
+    def _expire_deadlines(self, rt: _Runtime, now: float) -> None:
+        for state in [s for s in self._waiting if s.past_deadline(now)]:
+            self._waiting.remove(state)
+            self._emit(state, finish_events(state, FinishReason.DEADLINE, {}, now))
+        for rid, (state, job) in list(self._active.items()):
+            if state.past_deadline(now):
+                del self._active[rid]
+                self._stop_job(rt, state, job, FinishReason.DEADLINE, now)
+
+    def _stop_job(
+        self, rt: _Runtime, state: RequestState, job: Any, reason: FinishReason, now: float
+    ) -> None:
+        """Cancel a running job in the generator (its pages stay reusable) and finish it."""
+        try:
+            rt.generator.cancel(job)
+        except Exception:
+            log.exception("exllamav2 cancel failed")
+        fields = _job_snapshot(job, rt.generator)
+        self._record_speculation(state, fields)
+        self._emit(state, finish_events(state, reason, fields, now))
+
+    def _feed_generator(self, rt: _Runtime) -> None:
+        """Hand waiting requests to the generator, best first, up to its batch size."""
+        if self._rebuild_pending or not self._waiting:
+            return
+        self._waiting.sort(key=lambda s: s.sort_key)
+        while self._waiting and len(self._active) < rt.plan.max_batch_size:
+            state = self._waiting.pop(0)
+            try:
+                job = self._make_job(rt, state)
+                rt.generator.enqueue(job)
+            except Exception as exc:
+                now = time.monotonic()
+                err = error_for(exc)
+                self._emit(state, finish_events(state, FinishReason.ERROR, {}, now, error=err))
+                continue
+            self._active[state.request.request_id] = (state, job)
+
+    def _make_job(self, rt: _Runtime, state: RequestState) -> Any:
+        request = state.request
+        profile = self.profile
+        if request.prompt is not None:
+            pieces = profile.render(request.prompt)
+        else:
+            pieces = (Piece(request.prompt_text or ""),)
+        ids = render_token_ids(
+            pieces,
+            encode_text=rt.vocab.encode_text,
+            special_id=rt.vocab.special_id,
+            bos_id=rt.vocab.bos_id(profile),
+        )
+        num_draft = rt.plan.num_draft_tokens if rt.with_draft else 0
+        new_tokens = job_max_new_tokens(1 if request.prefill_only else request.max_new_tokens, num_draft)
+        check_prompt_fits(len(ids), new_tokens, rt.plan.max_seq_len)
+        state.num_prompt_tokens = len(ids)
+        state.speculation_used = rt.with_draft
+        if rt.with_draft and not request.speculation:
+            state.speculation_note = "draft is generator-wide in exllamav2: used anyway"
+        elif not rt.with_draft:
+            state.speculation_note = self._governor.note
+        input_ids = rt.torch.tensor([ids], dtype=rt.torch.long)
+        return rt.gen_module.ExLlamaV2DynamicJob(
+            input_ids=input_ids,
+            max_new_tokens=new_tokens,
+            stop_conditions=list(rt.stop_ids),
+            gen_settings=rt.gen_module.ExLlamaV2Sampler.Settings.greedy(),
+            identifier=request.request_id,
+            decode_special_tokens=False,
+        )
+
+    def _on_result(self, rt: _Runtime, result: dict[str, Any], now: float) -> None:
+        rid = result.get("identifier")
+        entry = self._active.get(rid) if isinstance(rid, str) else None
+        if entry is None:
+            return  # finished or cancelled earlier in this step
+        state, job = entry
+        step = handle_result(state, result, now)
+        if step.finished:
+            del self._active[state.request.request_id]
+            if step.cancel_job:
+                try:
+                    rt.generator.cancel(job)
+                except Exception:
+                    log.exception("exllamav2 cancel failed")
+            self._record_speculation(state, result if result.get("eos") else _job_snapshot(job, rt.generator))
+        self._emit(state, step.events)
+
+    def _record_speculation(self, state: RequestState, fields: dict[str, Any]) -> None:
+        if not state.speculation_used:
+            return
+        accepted = int(fields.get("accepted_draft_tokens") or 0)
+        rejected = int(fields.get("rejected_draft_tokens") or 0)
+        with self._lock:
+            switched_off = self._governor.record(accepted, rejected)
+        if switched_off:
+            log.warning("speculation %s", self._governor.note)
+            self._rebuild_pending = True
+
+    def _rebuild_without_draft(self, rt: _Runtime) -> None:
+        """Switch speculation off: a new generator on the same model and cache, no draft."""
+        self._rebuild_pending = False
+        rt.plan = plan_generator(
+            n_ctx=rt.plan.max_seq_len,
+            model_max_seq_len=rt.plan.max_seq_len,
+            max_batch=rt.plan.max_batch_size,
+            paged_attention=rt.plan.paged,
+            num_draft_tokens=0,
+        )
+        rt.generator = _make_generator(rt, with_draft=False)
+        rt.with_draft = False
+        draft = rt.draft_model
+        rt.draft_model = rt.draft_cache = None
+        if draft is not None:
+            try:
+                draft.unload()
+            except Exception:
+                log.exception("unloading the draft model failed")
+        rt.torch.cuda.empty_cache()
+        self._update_capabilities(rt)
+
+    def _fail_active(self, rt: _Runtime, exc: BaseException) -> None:
+        """iterate() raised: every running request ends with ERROR, the queue is cleared."""
+        log.exception("exllamav2 iterate() failed")
+        err = error_for(exc)
+        now = time.monotonic()
+        for state, job in list(self._active.values()):
+            self._emit(state, finish_events(state, FinishReason.ERROR, _job_snapshot(job, rt.generator), now, error=err))
+        self._active.clear()
+        rt.generator.clear_queue()  # if this raises too, the thread dies and _run answers the rest
+
+    def _finish_everything(self, reason: FinishReason, error: NospinError | None) -> None:
+        now = time.monotonic()
+        states = [s for s, _ in self._active.values()] + self._waiting
+        self._active.clear()
+        self._waiting = []
+        while True:  # submissions that never reached the loop
+            try:
+                cmd = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(cmd, _Submit):
+                states.append(cmd.state)
+        for state in states:
+            if not state.finished:
+                self._emit(state, finish_events(state, reason, {}, now, error=error))
+
+    def _emit(self, state: RequestState, events: list[EngineEvent]) -> None:
+        for event in events:
+            try:
+                state.sink(event)
+            except Exception:
+                log.exception("event sink of %s raised", state.request.request_id)
+
+    # ------------------------------------------------------------------ loading
+
+    def _load(self) -> _Runtime:
+        torch, exl = import_backend()
+        model_dir = check_model_dir(self._config.model)
+        cfg = self._config
+        want_draft = bool(cfg.speculation and cfg.draft_model)
+        draft_dir = check_model_dir(cfg.draft_model, what="engine.draft_model") if want_draft else None
+        import exllamav2.attn as attn
+        import exllamav2.generator as gen_module
+
+        try:
+            config = exl.ExLlamaV2Config(str(model_dir))
+            config.arch_compat_overrides(quiet=True)
+            paged = bool(getattr(attn, "has_flash_attn_with_paged", False)) and not config.no_flash_attn
+            plan = plan_generator(
+                n_ctx=cfg.n_ctx,
+                model_max_seq_len=int(config.max_seq_len),
+                max_batch=cfg.max_batch,
+                paged_attention=paged,
+                num_draft_tokens=cfg.num_draft_tokens if want_draft else 0,
+            )
+            config.max_seq_len = plan.max_seq_len
+            draft_model = draft_cache = None
+            if draft_dir is not None:
+                dconfig = exl.ExLlamaV2Config(str(draft_dir))
+                dconfig.arch_compat_overrides(quiet=True)
+                dconfig.max_seq_len = plan.max_seq_len
+                draft_model = exl.ExLlamaV2(dconfig)
+                draft_cache = exl.ExLlamaV2Cache_Q8(draft_model, max_seq_len=plan.cache_tokens, lazy=True)
+                draft_model.load_autosplit(draft_cache, progress=False)
+            model = exl.ExLlamaV2(config)
+            cache = exl.ExLlamaV2Cache_Q8(model, max_seq_len=plan.cache_tokens, lazy=True)
+            model.load_autosplit(cache, progress=False)
+            tokenizer = exl.ExLlamaV2Tokenizer(config)
+        except NospinError:
+            raise
+        except Exception as exc:
+            raise ModelError(
+                f"exllamav2 could not load {str(model_dir)!r}: {type(exc).__name__}",
+                detail=str(exc)[:500],
+            ) from exc
+        vocab = Vocabulary(tokenizer)
+        profile = self.profile
+        generation_config = getattr(config, "generation_config", None) or {}
+        stop_ids = stop_token_ids(
+            tokenizer.eos_token_id,
+            generation_config.get("eos_token_id"),
+            [vocab.special_id(t) for t in profile.stop_tokens],
+        )
+        rt = _Runtime(
+            torch=torch,
+            exl=exl,
+            gen_module=gen_module,
+            model=model,
+            cache=cache,
+            draft_model=draft_model,
+            draft_cache=draft_cache,
+            vocab=vocab,
+            plan=plan,
+            generator=None,
+            stop_ids=stop_ids,
+            with_draft=draft_model is not None,
+        )
+        try:
+            rt.generator = _make_generator(rt, with_draft=rt.with_draft)
+            rt.generator.warmup()  # kernel autotune before the first real request
+        except Exception as exc:
+            raise EngineError(
+                f"exllamav2 generator failed to start: {type(exc).__name__}", detail=str(exc)[:500]
+            ) from exc
+        with self._lock:
+            if rt.with_draft:
+                self._governor.enabled = True
+                self._governor.note = ""
+            elif cfg.speculation and not cfg.draft_model:
+                self._governor.note = "off: no engine.draft_model configured"
+            else:
+                self._governor.note = "off: engine.speculation = false"
+        self._update_capabilities(rt)
+        log.info("exllamav2 ready: %s; draft: %s", plan.note, rt.with_draft)
+        return rt
+
+    def _update_capabilities(self, rt: _Runtime) -> None:
+        self._capabilities = Capabilities(
+            fim=self.profile.fim,
+            speculation=rt.with_draft,
+            batching=rt.plan.paged and rt.plan.max_batch_size > 1,
+            max_batch=rt.plan.max_batch_size,
+            exact_tokenizer=True,
+            kv_state_cache=rt.plan.paged,  # paged mode keeps hashed prefix pages of recent prompts
+            n_ctx=rt.plan.max_seq_len,
+        )
+
+    def _unload(self) -> None:
+        rt = self._rt
+        if rt is None:
+            return
+        for m in (rt.draft_model, rt.model):
+            if m is not None:
+                try:
+                    m.unload()
+                except Exception:
+                    log.exception("unloading a model failed")
+        rt.generator = rt.cache = rt.draft_cache = None
+        try:
+            rt.torch.cuda.empty_cache()
+        except Exception:
+            log.debug("empty_cache failed", exc_info=True)
+
+
+def _make_generator(rt: _Runtime, *, with_draft: bool) -> Any:
+    plan = rt.plan
+    kwargs: dict[str, Any] = dict(
+        model=rt.model,
+        cache=rt.cache,
+        tokenizer=rt.vocab.tokenizer,
+        max_batch_size=plan.max_batch_size,
+        max_seq_len=plan.max_seq_len,
+        max_q_size=plan.max_q_size,
+        paged=plan.paged,
+        filter_background_eval=False,  # no filters: no filter thread pool
+    )
+    if with_draft:
+        kwargs.update(
+            draft_model=rt.draft_model,
+            draft_cache=rt.draft_cache,
+            num_draft_tokens=plan.num_draft_tokens,
+        )
+    return rt.gen_module.ExLlamaV2DynamicGenerator(**kwargs)
+
+
+def _job_snapshot(job: Any, generator: Any) -> dict[str, Any]:
+    """Figures of a job that ends without an eos result (cancel, stop, deadline), shaped like one.
+
+    Reads the measurement attributes that ExLlamaV2DynamicJob keeps (dynamic.py): times are
+    time.time() seconds.
+    """
+    now = time.time()
+    get: Callable[[str], Any] = lambda name: getattr(job, name, None)  # noqa: E731
+    t_prefill, t_first = get("time_first_prefill"), get("time_first_token")
+    page_size = int(getattr(generator, "page_size", 0) or 0)
+    cached = int(get("cached_pages") or 0) * page_size + int(get("cached_tokens") or 0)
+    return {
+        "new_tokens": max(0, int(get("new_tokens") or 0)),
+        "cached_tokens": cached,
+        "time_prefill": (t_first - t_prefill) if t_prefill and t_first else (now - t_prefill if t_prefill else 0.0),
+        "time_generate": (now - t_first) if t_first else 0.0,
+        "accepted_draft_tokens": int(get("accepted_draft_tokens") or 0),
+        "rejected_draft_tokens": int(get("rejected_draft_tokens") or 0),
+    }

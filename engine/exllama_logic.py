@@ -1,0 +1,523 @@
+"""Pure logic of the exllamav2 engine: no torch, no exllamav2, testable on any machine.
+
+The GPU shell (``engine/exllama.py``) owns the model, the cache and the dynamic generator and calls
+``iterate()`` on its engine thread; everything that decides something lives here and takes plain
+data:
+
+- ``plan_generator``: paged or not, batch size, cache and sequence lengths, from what the library
+  reports (flash-attn >= 2.5.7 present or not) and the configuration.
+- ``render_token_ids``: a model profile's pieces to token ids, piece by piece (special markers by
+  id, source text encoded as plain text).
+- ``StreamCutter``: stop strings and single-line stop on the streamed text, holding back text that
+  could still become a stop string.
+- ``handle_result`` / ``finish_request``: one generator result dict (or a cancelled job's
+  snapshot, shaped the same way) to ``TextChunk``/``Finished`` events and ``GenerationStats``.
+- ``SpeculationGovernor``: rolling draft acceptance and the switch-off rule (design.md §3: below
+  0.4 speculation only adds latency).
+
+Result dicts are those of exllamav2 0.3.2's ``ExLlamaV2DynamicGenerator.iterate()``
+(exllamav2/generator/dynamic.py): ``stage`` ("started" | "prefill" | "streaming"), ``identifier``,
+``eos``, ``text`` (only when there is new text), and on ``eos``: ``eos_reason`` ("stop_token" |
+"stop_string" | "max_new_tokens" | "end_filter"), ``new_tokens``, ``prompt_tokens``,
+``cached_tokens``, ``time_enqueued``, ``time_prefill``, ``time_generate`` (seconds), and with a
+draft model ``accepted_draft_tokens`` / ``rejected_draft_tokens``.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.errors import EngineError, InputError, ModelError, NospinError
+from engine.base import (
+    EngineEvent,
+    EventSink,
+    Finished,
+    FinishReason,
+    GenerationRequest,
+    GenerationStats,
+    TextChunk,
+)
+
+# exllamav2's dynamic generator pages the cache in blocks of this many tokens
+# (dynamic.PAGED_PAGE_SIZE); the cache length must be a multiple of it in every mode.
+PAGE_SIZE = 256
+# The generator's default max_q_size (tokens evaluated per sequence per step).
+DEFAULT_MAX_Q_SIZE = 8
+# Upper bound on the paged cache (tokens shared by all running jobs), so that a large max_batch
+# times n_ctx does not ask for more KV memory than a workstation card has.
+MAX_CACHE_TOKENS = 65_536
+
+# eos_reason of a generator result -> our finish reason
+EOS_REASONS: dict[str, FinishReason] = {
+    "stop_token": FinishReason.STOP,
+    "stop_string": FinishReason.STOP,
+    "max_new_tokens": FinishReason.LENGTH,
+    "end_filter": FinishReason.STOP,
+}
+
+
+# --------------------------------------------------------------------------- generator plan
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratorPlan:
+    """How the dynamic generator is built; decided once at load."""
+
+    paged: bool  # paged attention (flash-attn >= 2.5.7): continuous batching
+    max_batch_size: int  # jobs run at once (1 when not paged)
+    max_seq_len: int  # model's context length as configured (multiple of PAGE_SIZE)
+    cache_tokens: int  # cache length shared by all jobs (multiple of PAGE_SIZE)
+    max_q_size: int  # tokens per sequence per forward; must hold 1 + num_draft_tokens
+    num_draft_tokens: int  # 0 without a draft model
+    note: str  # one line for logs and stats: why this plan
+
+
+def _round_up(n: int, multiple: int) -> int:
+    return (n + multiple - 1) // multiple * multiple
+
+
+def plan_generator(
+    *,
+    n_ctx: int,
+    model_max_seq_len: int,
+    max_batch: int,
+    paged_attention: bool,
+    num_draft_tokens: int,
+) -> GeneratorPlan:
+    """Decide paged mode, batch size and lengths.
+
+    ``paged_attention`` is exllamav2's ``attn.has_flash_attn_with_paged`` (flash-attn >= 2.5.7
+    installed) and not ``config.no_flash_attn``. Without it the generator must run unpaged, where
+    its only cache page is the whole cache and one job runs at a time.
+    """
+    seq_len = min(n_ctx, model_max_seq_len) if model_max_seq_len > 0 else n_ctx
+    seq_len = max(PAGE_SIZE, _round_up(seq_len, PAGE_SIZE))
+    max_q = max(DEFAULT_MAX_Q_SIZE, num_draft_tokens + 1)
+    if paged_attention:
+        batch = max(1, max_batch)
+        cache = min(max(seq_len, seq_len * batch), max(seq_len, MAX_CACHE_TOKENS))
+        cache = _round_up(cache, PAGE_SIZE)
+        note = f"paged: up to {batch} jobs at once in a {cache}-token cache"
+        return GeneratorPlan(True, batch, seq_len, cache, max_q, num_draft_tokens, note)
+    note = "unpaged: flash-attn >= 2.5.7 not available, one job at a time"
+    return GeneratorPlan(False, 1, seq_len, seq_len, max_q, num_draft_tokens, note)
+
+
+def job_max_new_tokens(requested: int, num_draft_tokens: int) -> int:
+    """``max_new_tokens`` to give an ExLlamaV2DynamicJob.
+
+    The generator ends a job at ``max_new_tokens - num_draft_tokens`` (dynamic.py,
+    ``receive_sample``), so ask for the draft length on top.
+    """
+    return max(1, requested) + num_draft_tokens
+
+
+def stop_token_ids(
+    eos_token_id: int | None,
+    extra_eos_ids: Iterable[int] | None,
+    profile_stop_ids: Iterable[int | None],
+) -> list[int]:
+    """Token ids that end a job: EOS, generation_config's EOS list, the profile's stop tokens."""
+    out: list[int] = []
+    for tid in [eos_token_id, *(extra_eos_ids or ()), *profile_stop_ids]:
+        if tid is not None and tid >= 0 and tid not in out:
+            out.append(tid)
+    return out
+
+
+# --------------------------------------------------------------------------- prompt rendering
+
+
+class PieceLike(Protocol):
+    """engine.profiles.Piece: a special marker or plain text."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def is_special(self) -> bool: ...
+
+
+def render_token_ids(
+    pieces: Sequence[PieceLike],
+    *,
+    encode_text: Callable[[str], list[int]],
+    special_id: Callable[[str], int | None],
+    bos_id: int | None = None,
+) -> list[int]:
+    """Token ids of a rendered prompt, built piece by piece.
+
+    Special pieces become exactly one id (``special_id``; a marker the vocabulary lacks is a
+    ModelError: the profile does not fit the model). Text pieces go through ``encode_text``, which
+    must treat marker strings in source as text. ``bos_id`` is put first when given.
+    """
+    ids: list[int] = [bos_id] if bos_id is not None else []
+    for piece in pieces:
+        if piece.is_special:
+            tid = special_id(piece.text)
+            if tid is None:
+                raise ModelError(
+                    f"the model's vocabulary has no special token {piece.text!r}; "
+                    "set engine.model_profile to the profile of this model family"
+                )
+            ids.append(tid)
+        elif piece.text:
+            ids.extend(encode_text(piece.text))
+    return ids
+
+
+def strip_markers(text: str, markers: Iterable[str]) -> str:
+    """Remove special-token strings from source text (fallback when a tokenizer cannot be told to
+    encode them as plain text)."""
+    for marker in sorted(set(markers), key=len, reverse=True):
+        if marker and marker in text:
+            text = text.replace(marker, "")
+    return text
+
+
+# --------------------------------------------------------------------------- stream cutting
+
+
+def _held_suffix_len(text: str, stops: Sequence[str]) -> int:
+    """Length of the longest suffix of ``text`` that is a proper prefix of a stop string."""
+    best = 0
+    for stop in stops:
+        for n in range(min(len(stop) - 1, len(text)), best, -1):
+            if text.endswith(stop[:n]):
+                best = n
+                break
+    return best
+
+
+class StreamCutter:
+    """Applies stop strings and the single-line rule to streamed text.
+
+    ``feed`` returns the text that may be shown now and, once a stop is reached, its reason;
+    text that could still turn into a stop string is held back until it is decided. Stop strings
+    are not part of the output. Single-line: the output ends before the first newline that follows
+    non-whitespace text (leading blank lines are kept).
+    """
+
+    __slots__ = ("_held", "_seen_content", "_stops", "emitted", "single_line", "stopped")
+
+    def __init__(self, stop: Iterable[str] = (), *, single_line: bool = False) -> None:
+        self._stops = tuple(s for s in dict.fromkeys(stop) if s)
+        self.single_line = single_line
+        self._held = ""
+        self._seen_content = False
+        self.emitted = ""  # all text returned so far
+        self.stopped: FinishReason | None = None
+
+    def feed(self, text: str) -> tuple[str, FinishReason | None]:
+        """Take new model text; return (text to show now, stop reason or None)."""
+        if self.stopped is not None or not text:
+            return "", self.stopped
+        buf = self._held + text
+        cut = len(buf)
+        reason: FinishReason | None = None
+        for stop in self._stops:
+            i = buf.find(stop)
+            if i != -1 and i < cut:
+                cut, reason = i, FinishReason.STOP
+        if self.single_line:
+            nl = self._newline_cut(buf[:cut])
+            if nl is not None:
+                cut, reason = nl, FinishReason.NEWLINE
+        if reason is not None:
+            out = buf[:cut]
+            self._held = ""
+            self.stopped = reason
+        else:
+            keep = _held_suffix_len(buf, self._stops)
+            out, self._held = buf[: len(buf) - keep], buf[len(buf) - keep :]
+        self._note_content(out)
+        self.emitted += out
+        return out, reason
+
+    def flush(self) -> str:
+        """Release held text at a natural end (length, deadline): it never became a stop string."""
+        out, self._held = self._held, ""
+        if self.stopped is None and self.single_line:
+            nl = self._newline_cut(out)
+            if nl is not None:
+                out = out[:nl]
+        self._note_content(out)
+        self.emitted += out
+        return out
+
+    def _newline_cut(self, text: str) -> int | None:
+        seen = self._seen_content
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                if seen:
+                    return i
+            elif not ch.isspace():
+                seen = True
+        return None
+
+    def _note_content(self, text: str) -> None:
+        if not self._seen_content and text.strip():
+            self._seen_content = True
+
+
+# --------------------------------------------------------------------------- per-request state
+
+
+@dataclass(slots=True)
+class RequestState:
+    """Book-keeping of one request on the engine thread."""
+
+    request: GenerationRequest
+    sink: EventSink
+    submitted_at: float  # time.monotonic() at submit()
+    cutter: StreamCutter
+    seq: int = 0  # submission order, for fair ordering within a priority
+    started_at: float | None = None  # monotonic, when the generator started the job
+    first_text_at: float | None = None  # monotonic, first non-empty TextChunk
+    speculation_used: bool = False  # the job ran with the draft model
+    speculation_note: str = ""
+    num_prompt_tokens: int = 0  # known once rendered
+    finished: bool = False
+
+    @classmethod
+    def create(
+        cls,
+        request: GenerationRequest,
+        sink: EventSink,
+        *,
+        submitted_at: float,
+        seq: int = 0,
+        extra_stops: Iterable[str] = (),
+    ) -> RequestState:
+        cutter = StreamCutter(
+            (*request.stop, *extra_stops), single_line=request.single_line
+        )
+        return cls(request, sink, submitted_at, cutter, seq=seq)
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Order of the waiting list: interactive first, then submission order."""
+        return (int(self.request.priority), self.seq)
+
+    def past_deadline(self, now: float) -> bool:
+        deadline = self.request.deadline
+        return deadline is not None and now >= deadline
+
+
+@dataclass(slots=True)
+class Step:
+    """What the engine thread must do after handling one result."""
+
+    events: list[EngineEvent] = field(default_factory=list)
+    finished: bool = False  # the request is over (its Finished is in events)
+    cancel_job: bool = False  # the job is still in the generator: cancel it
+
+
+def handle_result(state: RequestState, result: Mapping[str, Any], now: float) -> Step:
+    """Map one ``iterate()`` result of this request's job to events.
+
+    ``now`` is time.monotonic(). A stop found by the cutter finishes the request and asks for the
+    job to be cancelled; an ``eos`` result finishes it with the mapped reason.
+    """
+    step = Step()
+    if state.finished:
+        return step
+    stage = result.get("stage")
+    if stage == "started":
+        if state.started_at is None:
+            state.started_at = now
+        return step
+    if stage != "streaming":
+        return step  # "prefill": progress only
+    rid = state.request.request_id
+    if not state.request.prefill_only:
+        shown, stop = state.cutter.feed(str(result.get("text", "") or ""))
+        if shown:
+            if state.first_text_at is None:
+                state.first_text_at = now
+            step.events.append(TextChunk(rid, shown))
+        if stop is not None:
+            step.events.append(finish_request(state, stop, result, now))
+            step.finished = True
+            step.cancel_job = not bool(result.get("eos"))
+            return step
+    if result.get("eos"):
+        if state.request.prefill_only:
+            reason = FinishReason.PREFILLED
+        else:
+            reason = EOS_REASONS.get(str(result.get("eos_reason", "")), FinishReason.STOP)
+        step.events.extend(finish_events(state, reason, result, now))
+        step.finished = True
+    return step
+
+
+def finish_events(
+    state: RequestState,
+    reason: FinishReason,
+    fields: Mapping[str, Any],
+    now: float,
+    *,
+    error: NospinError | None = None,
+) -> list[EngineEvent]:
+    """Events that end a request at a natural end, cancel, deadline or error.
+
+    Held text is released first (as a TextChunk) unless the request is being cancelled or failed,
+    so the chunks always add up to ``Finished.text``.
+    """
+    events: list[EngineEvent] = []
+    flush = reason not in (FinishReason.CANCELLED, FinishReason.ERROR, FinishReason.PREFILLED)
+    if flush and not state.request.prefill_only:
+        rest = state.cutter.flush()
+        if rest:
+            if state.first_text_at is None:
+                state.first_text_at = now
+            events.append(TextChunk(state.request.request_id, rest))
+    events.append(finish_request(state, reason, fields, now, error=error))
+    return events
+
+
+def finish_request(
+    state: RequestState,
+    reason: FinishReason,
+    fields: Mapping[str, Any],
+    now: float,
+    *,
+    error: NospinError | None = None,
+) -> Finished:
+    """The Finished event; ``fields`` is an eos result or a job snapshot with the same keys."""
+    state.finished = True
+    text = "" if state.request.prefill_only else state.cutter.emitted
+    stats = stats_from_fields(state, fields, now)
+    if error is not None:
+        return Finished(
+            state.request.request_id,
+            FinishReason.ERROR,
+            text,
+            stats,
+            error=str(error),
+            error_code=error.code,
+        )
+    return Finished(state.request.request_id, reason, text, stats)
+
+
+def _num(fields: Mapping[str, Any], key: str) -> float:
+    value = fields.get(key)
+    if value is None:
+        return 0.0
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def stats_from_fields(state: RequestState, fields: Mapping[str, Any], now: float) -> GenerationStats:
+    """GenerationStats from generator figures (seconds) and our own clock (monotonic)."""
+    accepted = int(_num(fields, "accepted_draft_tokens"))
+    rejected = int(_num(fields, "rejected_draft_tokens"))
+    started = state.started_at
+    prompt_tokens = int(_num(fields, "prompt_tokens")) or state.num_prompt_tokens
+    return GenerationStats(
+        num_prompt_tokens=prompt_tokens,
+        num_cached_tokens=min(int(_num(fields, "cached_tokens")), prompt_tokens),
+        num_generated_tokens=max(0, int(_num(fields, "new_tokens"))),
+        prefill_ms=_num(fields, "time_prefill") * 1000.0,
+        decode_ms=_num(fields, "time_generate") * 1000.0,
+        first_token_ms=(
+            (state.first_text_at - state.submitted_at) * 1000.0 if state.first_text_at else 0.0
+        ),
+        total_ms=(now - state.submitted_at) * 1000.0,
+        queue_ms=((started if started is not None else now) - state.submitted_at) * 1000.0,
+        num_draft_tokens=accepted + rejected,
+        num_draft_accepted=accepted,
+        num_draft_rejected=rejected,
+        speculation_used=state.speculation_used,
+        speculation_note=state.speculation_note,
+    )
+
+
+def error_for(exc: BaseException) -> NospinError:
+    """Our error for a failure while serving a request (library errors become EngineError)."""
+    if isinstance(exc, NospinError):
+        return exc
+    return EngineError(f"exllamav2 failed: {type(exc).__name__}", detail=str(exc)[:300])
+
+
+def check_prompt_fits(num_prompt: int, job_new_tokens: int, max_seq_len: int) -> None:
+    """Raise InputError when the prompt plus output cannot fit one sequence."""
+    if num_prompt == 0:
+        raise InputError("empty prompt")
+    if num_prompt + job_new_tokens > max_seq_len:
+        raise InputError(
+            f"prompt of {num_prompt} tokens plus {job_new_tokens} new tokens exceeds the "
+            f"context of {max_seq_len} tokens"
+        )
+
+
+# --------------------------------------------------------------------------- speculation
+
+
+class SpeculationGovernor:
+    """Rolling draft acceptance and the switch-off rule.
+
+    Acceptance is accepted / proposed draft tokens over the most recent requests holding about
+    ``window`` proposed tokens. Once at least ``min_proposed`` tokens are in the window and the
+    rate is below ``min_acceptance``, speculation turns off for good (the engine rebuilds its
+    generator without the draft) and ``note`` says why. Not thread-safe: engine thread only.
+    """
+
+    def __init__(
+        self,
+        *,
+        enabled: bool,
+        min_acceptance: float,
+        min_proposed: int = 200,
+        window: int = 1000,
+        note: str = "",
+    ) -> None:
+        self.enabled = enabled
+        self.min_acceptance = min_acceptance
+        self.min_proposed = min_proposed
+        self.window = window
+        self.note = note
+        self.total_accepted = 0
+        self.total_proposed = 0
+        self._recent: collections.deque[tuple[int, int]] = collections.deque()
+        self._win_accepted = 0
+        self._win_proposed = 0
+
+    @property
+    def rate(self) -> float:
+        """Acceptance over the window (0.0 before any draft token)."""
+        return self._win_accepted / self._win_proposed if self._win_proposed else 0.0
+
+    @property
+    def sample(self) -> int:
+        """Proposed draft tokens in the window."""
+        return self._win_proposed
+
+    def record(self, accepted: int, rejected: int) -> bool:
+        """Add one request's figures; True when this call switched speculation off."""
+        proposed = accepted + rejected
+        if proposed <= 0:
+            return False
+        self.total_accepted += accepted
+        self.total_proposed += proposed
+        self._recent.append((accepted, proposed))
+        self._win_accepted += accepted
+        self._win_proposed += proposed
+        while self._recent and self._win_proposed - self._recent[0][1] >= self.window:
+            a, p = self._recent.popleft()
+            self._win_accepted -= a
+            self._win_proposed -= p
+        if self.enabled and self._win_proposed >= self.min_proposed:
+            if self.rate < self.min_acceptance:
+                self.enabled = False
+                self.note = (
+                    f"off: acceptance {self.rate:.2f} < {self.min_acceptance:g} over the last "
+                    f"{self._win_proposed} draft tokens"
+                )
+                return True
+        return False

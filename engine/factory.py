@@ -1,0 +1,74 @@
+"""Build the configured Engine from ``app.config.Config``; the one place a profile is chosen.
+
+Called once by the daemon (and by CLI commands and benchmarks) before ``engine.start()``.
+``engine.kind`` picks the backend: ``llamacpp`` (a GGUF file; an empty ``engine.model`` means the
+embedded model), ``exllamav2`` (imported lazily from ``engine.exllama``) or ``remote``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from app.config import Config, EngineConfig
+from app.errors import ConfigError, EngineUnavailable, ModelError
+from engine.base import Engine
+from engine.models import read_gguf_metadata, resolve_model_path
+from engine.profiles import ModelProfile, select_profile
+
+
+def create_engine(config: Config) -> Engine:
+    """Return an unstarted Engine for ``config.engine``; raise ConfigError/ModelError."""
+    e = config.engine
+    if e.kind == "llamacpp":
+        return _llamacpp(e)
+    if e.kind == "exllamav2":
+        return _exllamav2(e)
+    if e.kind == "remote":
+        from engine.remote import RemoteEngine
+
+        return RemoteEngine(config=e, profile=profile_for(e))
+    raise ConfigError(f"engine.kind must be llamacpp, exllamav2 or remote, not {e.kind!r}")
+
+
+def profile_for(e: EngineConfig, model_path: Path | None = None) -> ModelProfile:
+    """The prompt profile of the configured model: configured name, else a guess.
+
+    Looks at the GGUF metadata when ``model_path`` is a GGUF file, then at the model's name
+    (file, folder, or remote model id). The embedded model is Qwen2.5-Coder.
+    """
+    metadata: dict[str, str] = {}
+    if model_path is not None and model_path.is_file() and model_path.suffix == ".gguf":
+        metadata = read_gguf_metadata(model_path)
+    name = model_path.name if model_path is not None else (e.remote_model or e.model)
+    return select_profile(e.model_profile, name, metadata)
+
+
+def _llamacpp(e: EngineConfig) -> Engine:
+    from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
+
+    model_path = resolve_model_path(e.model)
+    if model_path.is_dir():
+        raise ModelError(f"the llamacpp engine needs a GGUF file, {model_path} is a folder")
+    draft: Path | None = None
+    if e.draft_model == PROMPT_LOOKUP:
+        draft = Path(PROMPT_LOOKUP)
+    elif e.draft_model:
+        draft = resolve_model_path(e.draft_model)
+    return LlamaCppEngine(
+        model_path=model_path, profile=profile_for(e, model_path), config=e, draft_model_path=draft
+    )
+
+
+def _exllamav2(e: EngineConfig) -> Engine:
+    try:
+        module = importlib.import_module("engine.exllama")
+    except ImportError as exc:
+        raise EngineUnavailable(
+            "the exllamav2 engine cannot be imported here", detail=str(exc)
+        ) from exc
+    cls = getattr(module, "ExLlamaV2Engine", None)
+    if cls is None:
+        raise EngineUnavailable("engine.exllama has no ExLlamaV2Engine")
+    engine: Engine = cls(e)
+    return engine

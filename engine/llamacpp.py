@@ -1,0 +1,448 @@
+"""The ``llamacpp`` engine: a GGUF model on the CPU through llama-cpp-python, one engine thread.
+
+Per request: render the prompt with the model profile, tokenize piece by piece, prefill with
+prefix reuse (and the KV state of the document when switching back to it), then decode greedily,
+one token at a time or by verifying draft tokens, streaming text through a ``StreamFilter``.
+Between prefill chunks and between tokens it checks cancellation, the deadline and (for
+background work) whether an editor is waiting; a background warm-up that yields keeps what it
+prefilled and is resumed later.
+
+Created by ``engine.factory.create_engine``; see ``engine.base`` for the threading contract.
+"""
+
+from __future__ import annotations
+
+import codecs
+import itertools
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from app.config import EngineConfig
+from app.errors import EngineDied, EngineError, InputError, NospinError
+from engine.base import (
+    Capabilities,
+    Engine,
+    EngineStats,
+    EventSink,
+    Finished,
+    FinishReason,
+    GenerationRequest,
+    GenerationStats,
+    Priority,
+    TextChunk,
+)
+from engine.llamacpp_session import KVSession, Tokenizer, load_llama
+from engine.llamacpp_spec import (
+    Drafter,
+    DraftModelDrafter,
+    PromptLookupDrafter,
+    SpeculationGovernor,
+    verify_greedy,
+)
+from engine.postprocess import StreamFilter
+from engine.profiles import ModelProfile
+
+log = logging.getLogger(__name__)
+
+PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value that selects prompt-lookup drafting
+BACKGROUND_CHUNK = 64  # prefill chunk of background work: how often it checks for editors
+
+
+@dataclass(slots=True)
+class _Job:
+    request: GenerationRequest
+    sink: EventSink
+    submitted: float  # time.monotonic() at submit
+    seq: int
+    stats: GenerationStats = field(default_factory=GenerationStats)
+    started: float = 0.0  # first time the engine thread took it
+    heal: str = ""  # trailing blanks cut from the prefix; cut again from the output's start
+
+
+class LlamaCppEngine(Engine):
+    """CPU engine over llama-cpp-python; see the module docstring."""
+
+    name = "llamacpp"
+
+    def __init__(
+        self,
+        *,
+        model_path: Path,
+        profile: ModelProfile,
+        config: EngineConfig,
+        draft_model_path: Path | None = None,
+    ) -> None:
+        self._model_path = model_path
+        self._profile = profile
+        self._config = config
+        self._draft_model_path = draft_model_path
+        self._cond = threading.Condition()
+        self._interactive: deque[_Job] = deque()
+        self._background: deque[_Job] = deque()
+        self._cancelled: set[str] = set()
+        self._active: set[str] = set()  # ids submitted and not finished yet
+        self._closing = False
+        self._dead = False
+        self._death = ""
+        self._thread: threading.Thread | None = None
+        self._seq = itertools.count()
+        self._tokenizer: Tokenizer | None = None
+        self._session: KVSession | None = None
+        self._drafter: Drafter | None = None
+        self._governor = SpeculationGovernor(min_acceptance=config.speculation_min_acceptance)
+        self._stats = EngineStats(model=model_path.name)
+        self._caps: Capabilities | None = None
+        self._llms: list[Any] = []
+
+    # --- Engine interface --------------------------------------------------------------------
+
+    @property
+    def capabilities(self) -> Capabilities:
+        if self._caps is None:
+            raise EngineError("engine not started")
+        return self._caps
+
+    def start(self) -> None:
+        """Load the model (and draft model) on the caller's thread, then start the engine thread."""
+        n_threads = self._config.n_threads
+        llm = load_llama(self._model_path, n_ctx=self._config.n_ctx, n_threads=n_threads)
+        self._llms.append(llm)
+        self._tokenizer = Tokenizer(llm, self._profile)
+        self._session = KVSession(llm, state_slots=self._config.kv_state_slots)
+        if self._config.speculation and self._draft_model_path is not None:
+            if str(self._draft_model_path) == PROMPT_LOOKUP:
+                self._drafter = PromptLookupDrafter()
+            else:
+                draft = load_llama(
+                    self._draft_model_path, n_ctx=self._config.n_ctx, n_threads=n_threads
+                )
+                self._llms.append(draft)
+                self._drafter = DraftModelDrafter(KVSession(draft, state_slots=0))
+        self._caps = Capabilities(
+            fim=self._profile.fim,
+            speculation=self._drafter is not None,
+            batching=False,
+            max_batch=1,
+            exact_tokenizer=True,
+            kv_state_cache=self._config.kv_state_slots > 0,
+            n_ctx=self._session.n_ctx,
+        )
+        self._stats.speculation_enabled = self._drafter is not None
+        self._thread = threading.Thread(target=self._loop, name="nospin-llamacpp", daemon=True)
+        self._thread.start()
+
+    def count_tokens(self, text: str) -> int:
+        if self._tokenizer is None:
+            raise EngineError("engine not started")
+        return self._tokenizer.count(text)
+
+    def submit(self, request: GenerationRequest, sink: EventSink) -> None:
+        job = _Job(request, sink, time.monotonic(), next(self._seq))
+        with self._cond:
+            if self._dead or self._closing or self._thread is None:
+                dead = True
+            else:
+                dead = False
+                self._active.add(request.request_id)
+                queue = self._interactive if request.priority == Priority.INTERACTIVE else None
+                (queue if queue is not None else self._background).append(job)
+                self._cond.notify()
+        if dead:  # no engine thread to answer: answer here, still exactly one Finished
+            self._fail(job, EngineDied(self._death or "the llamacpp engine is not running"))
+
+    def cancel(self, request_id: str) -> None:
+        with self._cond:
+            if request_id in self._active:
+                self._cancelled.add(request_id)
+                self._cond.notify()
+
+    def stats(self) -> EngineStats:
+        s = self._stats
+        g = self._governor
+        s.draft_accepted, s.draft_proposed = g.accepted, g.proposed
+        s.speculation_enabled = self._drafter is not None and g.enabled
+        s.speculation_note = g.note
+        if self._session is not None:
+            s.extra = {
+                "kv_tokens": float(len(self._session.tokens)),
+                "kv_states": float(len(self._session.states)),
+                "kv_states_bytes": float(self._session.states_bytes()),
+                "kv_state_save_ms": self._session.last_save_ms,
+                "kv_state_restore_ms": self._session.last_restore_ms,
+            }
+        return s
+
+    def close(self) -> None:
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=30)
+        for llm in self._llms:
+            llm.close()
+        self._llms.clear()
+
+    def is_alive(self) -> bool:
+        return not self._dead and self._thread is not None and self._thread.is_alive()
+
+    # --- engine thread -----------------------------------------------------------------------
+
+    def _loop(self) -> None:
+        job: _Job | None = None
+        try:
+            while True:
+                job = self._next_job()
+                if job is None:
+                    break
+                self._run_guarded(job)
+                job = None
+        except BaseException as exc:  # the thread dies: every request still gets its Finished
+            log.exception("llamacpp engine thread died")
+            self._die(job, f"the llamacpp engine thread died: {type(exc).__name__}: {exc}")
+            return
+        self._drain(FinishReason.CANCELLED)
+
+    def _next_job(self) -> _Job | None:
+        with self._cond:
+            while True:
+                self._reap_cancelled_locked()
+                if self._closing:
+                    return None
+                if self._interactive:
+                    return self._interactive.popleft()
+                if self._background:
+                    return self._background.popleft()
+                self._cond.wait()
+
+    def _run_guarded(self, job: _Job) -> None:
+        try:
+            self._run(job)
+        except NospinError as exc:
+            self._fail(job, exc)
+
+    def _run(self, job: _Job) -> None:
+        """Serve one request; emits its chunks and exactly one Finished (or requeues it)."""
+        assert self._session is not None and self._tokenizer is not None
+        req, stats, session = job.request, job.stats, self._session
+        now = time.monotonic()
+        if not job.started:
+            job.started = now
+            stats.queue_ms = (now - job.submitted) * 1000
+        if self._stopped(job) is not None:
+            self._finish(job, self._stopped(job) or FinishReason.CANCELLED, "")
+            return
+        prompt, job.heal = self._prompt_tokens(req)
+        if not req.prefill_only and len(prompt) + req.max_new_tokens > session.n_ctx:
+            raise InputError(
+                f"prompt of {len(prompt)} tokens + {req.max_new_tokens} new tokens exceeds "
+                f"the context of {session.n_ctx}"
+            )
+        background = req.priority == Priority.BACKGROUND
+        t0 = time.monotonic()
+        yielded = False
+
+        def should_stop() -> bool:
+            nonlocal yielded
+            if self._stopped(job) is not None:
+                return True
+            if background and self._interactive:
+                yielded = True
+                return True
+            return False
+
+        chunk = BACKGROUND_CHUNK if background else session.n_batch
+        pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
+        stats.prefill_ms += (time.monotonic() - t0) * 1000
+        stats.num_prompt_tokens = pf.num_prompt_tokens
+        if not stats.num_cached_tokens:
+            stats.num_cached_tokens = pf.num_cached_tokens
+        stats.restored_state = stats.restored_state or pf.restored_state
+        if not pf.complete:
+            reason = self._stopped(job)
+            if reason is None and yielded:
+                with self._cond:  # resume after the editor's request; keeps its queue place
+                    self._background.appendleft(job)
+                return
+            self._finish(job, reason or FinishReason.CANCELLED, "")
+            return
+        if req.prefill_only:
+            self._finish(job, FinishReason.PREFILLED, "")
+            return
+        self._decode(job)
+
+    def _decode(self, job: _Job) -> None:
+        assert self._session is not None and self._tokenizer is not None
+        req, stats, session, tok = job.request, job.stats, self._session, self._tokenizer
+        stop = tuple(dict.fromkeys(req.stop + self._profile.stop_strings))
+        filt = StreamFilter(stop=stop, single_line=req.single_line)
+        utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        speculate = (
+            req.speculation and self._drafter is not None and self._governor.want()
+        )
+        k = self._config.num_draft_tokens
+        heal = job.heal
+        proposed = accepted = 0
+        t0 = time.monotonic()
+        pending = session.argmax()
+        ready: deque[int] = deque()  # accepted draft tokens, already in the KV cache
+        reason: FinishReason | None = None
+        while reason is None:
+            token = ready.popleft() if ready else pending
+            if tok.is_eog(token):
+                reason = FinishReason.STOP
+                break
+            stats.num_generated_tokens += 1
+            text = utf8.decode(tok.piece(token))
+            if heal and text:
+                text, heal = _heal(text, heal)
+            out, reason = filt.push(text)
+            self._emit(job, out)
+            if reason is not None:
+                break
+            if stats.num_generated_tokens >= req.max_new_tokens:
+                reason = FinishReason.LENGTH
+                break
+            reason = self._stopped(job)
+            if reason is not None or ready:
+                continue
+            left = req.max_new_tokens - stats.num_generated_tokens
+            draft: list[int] = []
+            if speculate and self._drafter is not None and left > 1:
+                draft = self._drafter.propose([*session.tokens, pending], min(k, left - 1))
+            if draft:
+                new, n_ok = verify_greedy(session, pending, draft)
+                proposed += len(draft)
+                accepted += n_ok
+                ready.extend(new[:-1])
+                pending = new[-1]
+            else:
+                session.decode([pending])
+                pending = session.argmax()
+        self._emit(job, filt.flush() if reason != FinishReason.STOP else "")
+        decode_ms = (time.monotonic() - t0) * 1000
+        stats.decode_ms = decode_ms
+        stats.num_draft_tokens = proposed
+        stats.num_draft_accepted = accepted
+        stats.num_draft_rejected = proposed - accepted
+        stats.speculation_used = speculate
+        if speculate:
+            self._governor.record_speculative(
+                stats.num_generated_tokens, decode_ms, proposed, accepted
+            )
+        elif self._drafter is not None and stats.num_generated_tokens >= 4:
+            self._governor.record_plain(stats.num_generated_tokens, decode_ms)
+        stats.speculation_note = self._governor.note
+        self._finish(job, reason, filt.text)
+
+    def _prompt_tokens(self, req: GenerationRequest) -> tuple[list[int], str]:
+        """Token ids of the request's prompt, and the blanks cut from the prefix's end.
+
+        Spaces or tabs at the end of the prefix (after ``return ``, an indent) are cut from the
+        prompt: BPE vocabularies fold them into the next word's token, so a prompt that ends in
+        a lone space token leads the model astray (seen with Qwen2.5-Coder: ``return `` gave a
+        wrong line, ``return`` the right one). The model then writes them itself; the decode
+        loop removes them from the output again.
+        """
+        assert self._tokenizer is not None
+        if req.prompt is not None:
+            parts = req.prompt
+            prefix = parts.prefix.rstrip(" \t")
+            heal = parts.prefix[len(prefix) :]
+            if heal:
+                parts = replace(parts, prefix=prefix)
+            pieces = self._profile.render(parts)
+            tokens = self._tokenizer.tokenize_pieces(pieces, add_bos=self._profile.add_bos)
+            return tokens, heal
+        if req.prompt_text is not None:
+            bos = list(self._tokenizer.bos) if self._profile.add_bos else []
+            return bos + self._tokenizer.tokenize_text(req.prompt_text), ""
+        raise InputError("a request needs prompt or prompt_text")
+
+    def _stopped(self, job: _Job) -> FinishReason | None:
+        """Why ``job`` must stop now (cancel, close, deadline), or None."""
+        if job.request.request_id in self._cancelled or self._closing:
+            return FinishReason.CANCELLED
+        deadline = job.request.deadline
+        if deadline is not None and time.monotonic() >= deadline:
+            return FinishReason.DEADLINE
+        return None
+
+    # --- events ------------------------------------------------------------------------------
+
+    def _emit(self, job: _Job, text: str) -> None:
+        if not text:
+            return
+        if not job.stats.first_token_ms:
+            job.stats.first_token_ms = (time.monotonic() - job.submitted) * 1000
+        self._safe_sink(job, TextChunk(job.request.request_id, text))
+
+    def _finish(self, job: _Job, reason: FinishReason, text: str, error: str = "", code: str = "") -> None:
+        job.stats.total_ms = (time.monotonic() - job.submitted) * 1000
+        self._stats.requests += 1
+        with self._cond:
+            self._cancelled.discard(job.request.request_id)
+            self._active.discard(job.request.request_id)
+        event = Finished(job.request.request_id, reason, text, job.stats, error, code)
+        self._safe_sink(job, event)
+
+    def _fail(self, job: _Job, exc: NospinError) -> None:
+        self._finish(job, FinishReason.ERROR, "", str(exc), exc.code)
+
+    @staticmethod
+    def _safe_sink(job: _Job, event: TextChunk | Finished) -> None:
+        try:
+            job.sink(event)
+        except Exception:  # a broken sink must not kill the engine
+            log.exception("event sink of %s failed", job.request.request_id)
+
+    def _reap_cancelled_locked(self) -> None:
+        """Finish queued requests that were cancelled before they ran (lock held)."""
+        if not self._cancelled:
+            return
+        for queue in (self._interactive, self._background):
+            for job in [j for j in queue if j.request.request_id in self._cancelled]:
+                queue.remove(job)
+                self._cond.release()
+                try:
+                    self._finish(job, FinishReason.CANCELLED, "")
+                finally:
+                    self._cond.acquire()
+
+    def _drain(self, reason: FinishReason, error: EngineDied | None = None) -> None:
+        with self._cond:
+            jobs = [*self._interactive, *self._background]
+            self._interactive.clear()
+            self._background.clear()
+        for job in jobs:
+            if error is not None:
+                self._fail(job, error)
+            else:
+                self._finish(job, reason, "")
+
+    def _die(self, current: _Job | None, message: str) -> None:
+        with self._cond:
+            self._dead = True
+            self._death = message
+        error = EngineDied(message)
+        if current is not None:
+            self._fail(current, error)
+        self._drain(FinishReason.ERROR, error)
+
+
+def _heal(text: str, heal: str) -> tuple[str, str]:
+    """Drop from ``text`` the leading blanks that the prompt had and the model rewrites.
+
+    Returns the text to keep and the blanks still expected; stops expecting at the first
+    character that is not the expected blank.
+    """
+    i = 0
+    while i < len(text) and i < len(heal) and text[i] == heal[i]:
+        i += 1
+    if i == len(text):
+        return "", heal[i:]
+    return text[i:], ""

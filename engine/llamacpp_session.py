@@ -1,0 +1,302 @@
+"""The KV-cache side of the llamacpp engine: one llama.cpp context, its tokens, prefix reuse and
+saved KV states of recent documents.
+
+Everything here runs on the engine thread (``count_tokens`` excepted: tokenizing only reads the
+vocabulary). We drive llama-cpp-python's ``Llama`` at its low level (``_ctx``, ``_batch``,
+``input_ids``, ``n_tokens``) instead of ``Llama.generate``: we need logits of every drafted token
+for speculative verification, greedy argmax without a sampler chain, and KV states without the
+n_batch x n_vocab score matrix that ``Llama.save_state`` copies.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.errors import EngineError, InputError, ModelError
+from engine.profiles import ModelProfile, Pieces
+
+ShouldStop = Callable[[], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class SavedState:
+    """A document's KV cache, saved with llama_state_seq_get_data (KV cells only, no logits)."""
+
+    tokens: tuple[int, ...]  # the tokens whose keys/values the state holds
+    data: Any  # ctypes byte array with the state
+    num_bytes: int
+
+
+@dataclass(slots=True)
+class PrefillResult:
+    num_prompt_tokens: int
+    num_cached_tokens: int  # tokens not evaluated: already in the KV cache (prefix or state)
+    restored_state: bool  # a saved KV state was loaded
+    complete: bool  # False when should_stop interrupted the prefill
+
+
+def load_llama(
+    path: Path, *, n_ctx: int, n_threads: int, n_batch: int = 512, logits_all: bool = False
+) -> Any:
+    """Load a GGUF model with a Q8_0 KV cache and flash attention; raise ModelError on failure."""
+    try:
+        import llama_cpp
+    except ImportError as exc:  # pragma: no cover - installed with nospin
+        raise ModelError("llama-cpp-python is not installed") from exc
+    try:
+        return llama_cpp.Llama(
+            str(path),
+            n_ctx=n_ctx,
+            n_batch=n_batch,
+            n_ubatch=n_batch,
+            n_threads=n_threads or None,
+            n_threads_batch=n_threads or None,
+            type_k=llama_cpp.GGML_TYPE_Q8_0,
+            type_v=llama_cpp.GGML_TYPE_Q8_0,
+            flash_attn=True,
+            logits_all=logits_all,
+            verbose=False,
+        )
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise ModelError(f"cannot load model {path}", detail=str(exc)) from exc
+
+
+class Tokenizer:
+    """Exact tokenizer of a loaded model; safe to call from any thread (reads the vocab only)."""
+
+    def __init__(self, llm: Any, profile: ModelProfile) -> None:
+        import llama_cpp
+
+        self._lib = llama_cpp
+        self._vocab = llm._model.vocab
+        self._llm = llm
+        self._lock = threading.Lock()
+        self.bos: tuple[int, ...] = tuple(llm.tokenize(b"", add_bos=True, special=False))
+        self.special_ids: dict[str, int] = {}
+        markers = {profile.fim_prefix, profile.fim_suffix, profile.fim_middle}
+        markers |= {profile.repo_name, profile.file_sep, *profile.stop_tokens}
+        for marker in sorted(m for m in markers if m):
+            ids = llm.tokenize(marker.encode("utf-8"), add_bos=False, special=True)
+            if len(ids) == 1:
+                self.special_ids[marker] = ids[0]
+            elif marker not in profile.stop_tokens:
+                raise ModelError(
+                    f"profile {profile.name!r} does not fit this model: "
+                    f"{marker!r} is not one special token"
+                )
+        self.stop_ids: frozenset[int] = frozenset(
+            self.special_ids[m] for m in profile.stop_tokens if m in self.special_ids
+        )
+        self._count = lru_cache(maxsize=4096)(self._count_uncached)
+
+    def tokenize_text(self, text: str) -> list[int]:
+        """Token ids of source text, special-token parsing OFF (markers stay plain text)."""
+        if not text:
+            return []
+        data = text.encode("utf-8")
+        cap = len(data) + 8
+        buf = (self._lib.llama_token * cap)()
+        n = self._lib.llama_tokenize(self._vocab, data, len(data), buf, cap, False, False)
+        if n < 0:  # pragma: no cover - cannot happen: a token covers at least one byte
+            raise EngineError("tokenizer buffer too small")
+        return list(buf[:n])
+
+    def tokenize_pieces(self, pieces: Pieces, *, add_bos: bool) -> list[int]:
+        """Tokenize a rendered prompt piece by piece; specials by id, text with parsing OFF."""
+        out: list[int] = list(self.bos) if add_bos else []
+        for piece in pieces:
+            if piece.is_special:
+                try:
+                    out.append(self.special_ids[piece.text])
+                except KeyError:
+                    raise ModelError(f"special token {piece.text!r} is unknown") from None
+            else:
+                out.extend(self.tokenize_text(piece.text))
+        return out
+
+    def count(self, text: str) -> int:
+        """Exact token count of plain source text (cached: segments repeat across requests)."""
+        if len(text) > 20_000:
+            return len(self.tokenize_text(text))
+        return self._count(text)
+
+    def _count_uncached(self, text: str) -> int:
+        return len(self.tokenize_text(text))
+
+    def is_eog(self, token: int) -> bool:
+        return token in self.stop_ids or bool(self._lib.llama_vocab_is_eog(self._vocab, token))
+
+    def piece(self, token: int) -> bytes:
+        """The bytes of one token; special tokens render as nothing."""
+        buf = ctypes.create_string_buffer(64)
+        n = self._lib.llama_token_to_piece(self._vocab, token, buf, 64, 0, False)
+        if n < 0:
+            buf = ctypes.create_string_buffer(-n)
+            n = self._lib.llama_token_to_piece(self._vocab, token, buf, -n, 0, False)
+        return buf.raw[:n]
+
+
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """Length of the longest common prefix of two token sequences."""
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0
+    x = np.asarray(a[:n], dtype=np.int64)
+    y = np.asarray(b[:n], dtype=np.int64)
+    diff = np.nonzero(x != y)[0]
+    return int(diff[0]) if diff.size else n
+
+
+class KVSession:
+    """One llama.cpp context: the tokens in its KV cache, prefix reuse, and a KV state LRU.
+
+    Engine thread only. ``tokens`` mirrors the KV cache: position i holds tokens[i].
+    """
+
+    def __init__(self, llm: Any, *, state_slots: int) -> None:
+        import llama_cpp
+
+        self._lib = llama_cpp
+        self.llm = llm
+        self.ctx = llm._ctx
+        self.n_ctx: int = llm.n_ctx()
+        self.n_batch: int = llm.n_batch
+        self.n_vocab: int = llm.n_vocab()
+        self.tokens: list[int] = []
+        self.key = ""  # cache_key of the document whose tokens are in the KV cache
+        self.state_slots = state_slots
+        self.states: OrderedDict[str, SavedState] = OrderedDict()
+        self.last_state_bytes = 0
+        self.last_save_ms = 0.0
+        self.last_restore_ms = 0.0
+
+    # --- KV cache contents ---------------------------------------------------------------
+
+    def truncate(self, n: int) -> None:
+        """Drop KV cells from position n on."""
+        if n < len(self.tokens):
+            if not self.ctx.kv_cache_seq_rm(0, n, -1):
+                raise EngineError("llama.cpp refused to remove KV cells")
+            del self.tokens[n:]
+        self.llm.n_tokens = len(self.tokens)
+
+    def decode(self, tokens: Sequence[int], *, all_logits: bool = False) -> None:
+        """Evaluate ``tokens`` after the current ones, in one batch (len <= n_batch).
+
+        Logits are kept for the last token, or for every token when ``all_logits``.
+        """
+        n_past = len(self.tokens)
+        if n_past + len(tokens) > self.n_ctx:
+            raise InputError(f"prompt and output exceed the context of {self.n_ctx} tokens")
+        batch = self.llm._batch
+        batch.set_batch(batch=list(tokens), n_past=n_past, logits_all=all_logits)
+        try:
+            self.ctx.decode(batch)
+        except RuntimeError as exc:
+            self.truncate(n_past)
+            raise EngineError("llama.cpp decode failed", detail=str(exc)) from exc
+        self.llm.input_ids[n_past : n_past + len(tokens)] = tokens
+        self.tokens.extend(tokens)
+        self.llm.n_tokens = len(self.tokens)
+
+    def logits(self, i: int = -1) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """Logits of the i-th output of the last decode (-1: the last)."""
+        ptr = self.ctx.get_logits_ith(i)
+        arr: np.ndarray[Any, np.dtype[np.float32]] = np.ctypeslib.as_array(
+            ptr, shape=(self.n_vocab,)
+        )
+        return arr
+
+    def argmax(self, i: int = -1) -> int:
+        return int(self.logits(i).argmax())
+
+    # --- prefill with prefix reuse and state restore --------------------------------------
+
+    def prefill(
+        self, prompt: Sequence[int], *, key: str, chunk: int, should_stop: ShouldStop
+    ) -> PrefillResult:
+        """Make the KV cache hold ``prompt`` with logits for its last token.
+
+        Keeps the longest common prefix with the cached tokens (or with the saved state of
+        ``key`` when that shares more), evaluates only the tail in chunks of ``chunk`` tokens
+        and checks ``should_stop`` between chunks (partial work stays in the cache).
+        """
+        if not prompt:
+            raise InputError("empty prompt")
+        if len(prompt) >= self.n_ctx:
+            raise InputError(f"prompt of {len(prompt)} tokens exceeds the context of {self.n_ctx}")
+        common = common_prefix(self.tokens, prompt)
+        restored = False
+        if key != self.key:
+            self._save_current(common)
+            saved = self.states.get(key) if key else None
+            if saved is not None:
+                saved_common = common_prefix(saved.tokens, prompt)
+                if saved_common > common + 16:
+                    self._restore(key, saved)
+                    common = saved_common
+                    restored = True
+            self.key = key
+        # Logits are needed for the last prompt token: re-evaluate it when all is cached.
+        keep = min(common, len(prompt) - 1)
+        self.truncate(keep)
+        cached = keep
+        pos = keep
+        while pos < len(prompt):
+            if pos > keep and should_stop():
+                return PrefillResult(len(prompt), cached, restored, complete=False)
+            step = prompt[pos : pos + min(chunk, self.n_batch)]
+            self.decode(step)
+            pos += len(step)
+        return PrefillResult(len(prompt), cached, restored, complete=True)
+
+    def _save_current(self, common_with_next: int) -> None:
+        """Save the current document's KV state before another document overwrites it."""
+        if not self.key or self.state_slots <= 0 or len(self.tokens) < 32:
+            return
+        if common_with_next >= len(self.tokens) - 8:
+            return  # the next prompt keeps nearly all of it anyway
+        import time
+
+        t0 = time.monotonic()
+        size = self._lib.llama_state_seq_get_size(self.ctx.ctx, 0)
+        buf = (ctypes.c_uint8 * size)()
+        n = self._lib.llama_state_seq_get_data(self.ctx.ctx, buf, size, 0)
+        if n <= 0:
+            return
+        self.states[self.key] = SavedState(tuple(self.tokens), buf, int(n))
+        self.states.move_to_end(self.key)
+        while len(self.states) > self.state_slots:
+            self.states.popitem(last=False)
+        self.last_state_bytes = int(n)
+        self.last_save_ms = (time.monotonic() - t0) * 1000
+
+    def _restore(self, key: str, saved: SavedState) -> None:
+        import time
+
+        t0 = time.monotonic()
+        self.ctx.kv_cache_seq_rm(0, 0, -1)
+        self.tokens = []
+        n = self._lib.llama_state_seq_set_data(self.ctx.ctx, saved.data, saved.num_bytes, 0)
+        if n != saved.num_bytes:
+            self.ctx.kv_cache_seq_rm(0, 0, -1)
+            self.llm.n_tokens = 0
+            del self.states[key]
+            return
+        self.tokens = list(saved.tokens)
+        self.llm.input_ids[: len(self.tokens)] = self.tokens
+        self.llm.n_tokens = len(self.tokens)
+        self.states.move_to_end(key)
+        self.last_restore_ms = (time.monotonic() - t0) * 1000
+
+    def states_bytes(self) -> int:
+        return sum(s.num_bytes for s in self.states.values())

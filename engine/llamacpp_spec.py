@@ -1,0 +1,159 @@
+"""Speculative decoding for the llamacpp engine: drafters and the switch-off rule.
+
+A drafter proposes up to k next tokens given the tokens so far; the engine verifies them in one
+batch with the main model (greedy: a draft token is accepted while it equals the main model's
+argmax). Two drafters: ``PromptLookupDrafter`` (copies what followed the last n-gram earlier in
+the context; free) and ``DraftModelDrafter`` (a small model of the same family with its own
+llama.cpp context and prefix reuse). ``SpeculationGovernor`` tracks acceptance and speed and turns
+speculation off below the configured acceptance or when it is slower than plain decoding, with a
+note for the stats. All of it runs on the engine thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from engine.llamacpp_session import KVSession
+
+
+class Drafter(Protocol):
+    """Proposes draft tokens; called on the engine thread before each verification step."""
+
+    name: str
+
+    def propose(self, tokens: Sequence[int], k: int) -> list[int]: ...
+
+
+class PromptLookupDrafter:
+    """Draft by prompt lookup: find the last n-gram earlier in the context, propose what followed."""
+
+    name = "prompt-lookup"
+
+    def __init__(self, max_ngram: int = 3, min_ngram: int = 2) -> None:
+        self.max_ngram = max_ngram
+        self.min_ngram = min_ngram
+
+    def propose(self, tokens: Sequence[int], k: int) -> list[int]:
+        arr = np.asarray(tokens, dtype=np.int64)
+        n = arr.shape[0]
+        for size in range(min(self.max_ngram, n - 1), self.min_ngram - 1, -1):
+            tail = arr[n - size :]
+            windows = np.lib.stride_tricks.sliding_window_view(arr[: n - 1], size)
+            hits = np.nonzero(np.all(windows == tail, axis=1))[0]
+            # the most recent earlier occurrence predicts best
+            for start in hits[::-1]:
+                follow = int(start) + size
+                if follow < n:
+                    return [int(t) for t in arr[follow : min(follow + k, n)]]
+        return []
+
+
+class DraftModelDrafter:
+    """Draft with a small model (e.g. Qwen2.5-Coder-0.5B for the 1.5B): greedy, own KV cache."""
+
+    name = "draft-model"
+
+    def __init__(self, session: KVSession) -> None:
+        self.session = session
+
+    def propose(self, tokens: Sequence[int], k: int) -> list[int]:
+        s = self.session
+        if len(tokens) + k + 1 >= s.n_ctx:
+            return []
+        s.prefill(tokens, key="", chunk=s.n_batch, should_stop=lambda: False)
+        out: list[int] = []
+        for _ in range(k):
+            tok = s.argmax()
+            out.append(tok)
+            s.decode([tok])
+        return out
+
+
+@dataclass(slots=True)
+class SpeculationGovernor:
+    """Decides whether speculation is used, from measured acceptance and speed.
+
+    Acceptance below ``min_acceptance`` after ``min_proposed`` draft tokens turns it off; so does
+    a measured time per generated token above the plain decoding time. Plain decoding time comes
+    from requests decoded without speculation (the first one after start is always plain).
+    """
+
+    min_acceptance: float
+    enabled: bool = True
+    note: str = ""
+    min_proposed: int = 40
+    proposed: int = 0
+    accepted: int = 0
+    spec_ms: float = 0.0  # decode time of speculative requests
+    spec_tokens: int = 0
+    plain_ms: float = 0.0  # decode time of plain requests
+    plain_tokens: int = 0
+
+    @property
+    def acceptance(self) -> float:
+        return self.accepted / self.proposed if self.proposed else 0.0
+
+    def want(self) -> bool:
+        """True when the next request should speculate (needs a plain baseline first)."""
+        return self.enabled and self.plain_tokens >= 8
+
+    def record_plain(self, num_tokens: int, decode_ms: float) -> None:
+        self.plain_tokens += num_tokens
+        self.plain_ms += decode_ms
+
+    def record_speculative(
+        self, num_tokens: int, decode_ms: float, proposed: int, accepted: int
+    ) -> None:
+        self.proposed += proposed
+        self.accepted += accepted
+        self.spec_tokens += num_tokens
+        self.spec_ms += decode_ms
+        self._judge()
+
+    def _judge(self) -> None:
+        if not self.enabled or self.proposed < self.min_proposed:
+            return
+        if self.acceptance < self.min_acceptance:
+            self.enabled = False
+            self.note = f"off: acceptance {self.acceptance:.2f} < {self.min_acceptance:.2f}"
+            return
+        if self.spec_tokens >= 32 and self.plain_tokens >= 8:
+            spec = self.spec_ms / self.spec_tokens
+            plain = self.plain_ms / self.plain_tokens
+            if spec > plain:
+                self.enabled = False
+                self.note = (
+                    f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})"
+                )
+
+
+def verify_greedy(session: KVSession, pending: int, draft: Sequence[int]) -> tuple[list[int], int]:
+    """Evaluate ``pending`` + ``draft`` in one batch; return (new tokens, accepted drafts).
+
+    The new tokens are the accepted draft tokens followed by the main model's own next token
+    (the correction, or a bonus token when all were accepted). On return the KV cache holds
+    ``pending`` and the accepted drafts; the last returned token is not evaluated yet.
+    """
+    base = len(session.tokens)
+    session.decode([pending, *draft], all_logits=True)
+    out: list[int] = []
+    accepted = 0
+    for i, tok in enumerate(draft):
+        pred = session.argmax(i)
+        if pred != tok:
+            out.append(pred)
+            break
+        out.append(tok)
+        accepted += 1
+    else:
+        out.append(session.argmax(len(draft)))
+    session.truncate(base + 1 + accepted)
+    return out, accepted
+
+
+def draft_kind(drafter: Any) -> str:
+    return str(getattr(drafter, "name", "draft"))

@@ -1,0 +1,346 @@
+"""Post-processing of completions: pure functions over text, plus a streaming stop filter.
+
+Called after generation (``postprocess``) by whoever turns a Finished event into a reply, and
+before it (``decide_multiline``) to set ``GenerationRequest.single_line``. ``StreamFilter`` is used
+by the backends while tokens arrive: it applies stop strings, the single-line rule and the
+degenerate-repetition rule, holding back only the text that could still become a stop string.
+
+Nothing here knows about a particular model: model-specific clean-up is in ``engine.profiles``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from engine.base import FinishReason
+
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = {v: k for k, v in _OPENERS.items()}
+# Line endings after which a new block starts, per language family.
+_COLON_BLOCK = {"python"}
+_MIN_REPEAT_LINE = 3  # identical non-blank lines in a row that count as degenerate repetition
+_MIN_REPEAT_CHUNK = 6  # a short chunk repeated this often at the end is degenerate repetition
+
+
+# --- single-line or multi-line ---------------------------------------------------------------
+
+
+def decide_multiline(prefix: str, suffix: str, language: str) -> bool:
+    """Decide from the text at the cursor whether a multi-line completion is wanted.
+
+    Mid-line (code after the cursor on its line, other than closing brackets or quotes): single
+    line. At the end of a line that opens a block (``:`` in Python, ``{`` elsewhere), or on a
+    blank line right below one, or at the start of a blank line: multi-line. Otherwise (typing
+    a statement) single line. Called before a request is sent to the engine.
+    """
+    line_before = prefix.rsplit("\n", 1)[-1]
+    line_after = suffix.split("\n", 1)[0]
+    if line_after.strip() and line_after.strip().strip(")]}'\"`;,") != "":
+        return False
+    if line_before.strip() == "":
+        return True
+    return _opens_block(line_before, language)
+
+
+def _opens_block(line: str, language: str) -> bool:
+    code = _strip_line_comment(line, language).rstrip()
+    if not code:
+        return False
+    if language in _COLON_BLOCK:
+        return code.endswith(":") or code.endswith('"""') and code.count('"""') % 2 == 1
+    return code.endswith("{")
+
+
+def _strip_line_comment(line: str, language: str) -> str:
+    mark = "#" if language in ("python", "ruby", "shell", "bash", "toml", "yaml") else "//"
+    i = line.find(mark)
+    return line if i == -1 else line[:i]
+
+
+# --- the post-processing pipeline ------------------------------------------------------------
+
+
+def postprocess(completion: str, prefix: str, suffix: str, language: str, multiline: bool) -> str:
+    """Clean a finished completion for display at the cursor; returns the text to insert.
+
+    Steps, in order: keep the first non-empty line when single-line; cut degenerate repetition;
+    cut where the completion starts repeating the line below the cursor; drop closing brackets
+    the suffix already has; drop a tail that repeats the rest of the cursor line; trim trailing
+    whitespace. Returns "" when nothing useful is left.
+    """
+    text = completion.replace("\r\n", "\n")
+    if not multiline:
+        text = first_line(text)
+    text = cut_repetition(text)
+    if multiline:
+        text = cut_line_below(text, suffix)
+    text = drop_suffix_closers(text, prefix, suffix)
+    text = cut_suffix_overlap(text, suffix)
+    text = text.rstrip() if not multiline else _rstrip_lines(text)
+    return text if text.strip() else ""
+
+
+def first_line(text: str) -> str:
+    """Text up to the end of the first non-empty line (leading newlines and indent kept)."""
+    seen = False
+    for i, ch in enumerate(text):
+        if ch == "\n" and seen:
+            return text[:i]
+        if not ch.isspace():
+            seen = True
+    return text
+
+
+def cut_repetition(text: str) -> str:
+    """Cut degenerate repetition: the 2nd.. copies of a line repeated 3+ times in a row, and a
+    short chunk repeated 6+ times at the end (``)))))))``, ``a, a, a, a, a, a``)."""
+    lines = text.split("\n")
+    run = 1
+    for i in range(1, len(lines)):
+        if lines[i].strip() and lines[i] == lines[i - 1]:
+            run += 1
+            if run >= _MIN_REPEAT_LINE:
+                return "\n".join(lines[: i - run + 2])
+        else:
+            run = 1
+    match = re.search(r"(.{1,12}?)\1{%d,}$" % (_MIN_REPEAT_CHUNK - 1), text, flags=re.DOTALL)
+    if match and match.group(1).strip():
+        return text[: match.start() + len(match.group(1))]
+    return text
+
+
+def cut_line_below(text: str, suffix: str) -> str:
+    """Cut a multi-line completion at the first line that repeats the next non-blank suffix line.
+
+    A lone closing bracket is only cut when the completion did not open a bracket that it closes.
+    """
+    below = _next_nonblank_line(suffix)
+    if not below:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if i == 0 or line.strip() != below:
+            continue
+        kept = "\n".join(lines[:i])
+        if len(below) == 1 and below in _CLOSERS and _unclosed_own(kept):
+            continue
+        return kept
+    return text
+
+
+def _next_nonblank_line(suffix: str) -> str:
+    rest = suffix.split("\n", 1)[1] if "\n" in suffix else ""
+    for line in rest.split("\n"):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def drop_suffix_closers(text: str, prefix: str, suffix: str) -> str:
+    """Drop closing brackets that close a prefix bracket the suffix's cursor line already closes.
+
+    The completion may close brackets it opened itself, and prefix brackets the suffix leaves
+    open; the first closer beyond that ends the completion.
+    """
+    open_in_prefix = _open_brackets(prefix[-4000:])
+    suffix_closers = _leading_closers(suffix.split("\n", 1)[0])
+    allowed = max(0, len(open_in_prefix) - len(suffix_closers))
+    stack: list[str] = []
+    outer = 0
+    for i, ch in enumerate(text):
+        if ch in _OPENERS:
+            stack.append(ch)
+        elif ch in _CLOSERS:
+            if stack and stack[-1] == _CLOSERS[ch]:
+                stack.pop()
+            else:
+                outer += 1
+                if outer > allowed:
+                    return text[:i]
+    return text
+
+
+def cut_suffix_overlap(text: str, suffix: str) -> str:
+    """Drop a tail of the completion's last line that repeats the rest of the cursor line."""
+    rest = suffix.split("\n", 1)[0].strip()
+    if not rest:
+        return text
+    stripped = text.rstrip()
+    if stripped.endswith(rest) and len(stripped) > len(rest):
+        return stripped[: -len(rest)]
+    return text
+
+
+def close_own_brackets(text: str, suffix: str) -> str:
+    """Append closers for brackets the completion opened and left open on a single line.
+
+    Used for single-line completions cut by length; never adds a closer the suffix starts with.
+    """
+    stack = _unclosed_own(text)
+    rest = list(_leading_closers(suffix.split("\n", 1)[0]))
+    out = text
+    for opener in reversed(stack):
+        closer = _OPENERS[opener]
+        if rest and rest[0] == closer:
+            rest.pop(0)
+            continue
+        out += closer
+    return out
+
+
+def _unclosed_own(text: str) -> list[str]:
+    stack: list[str] = []
+    for ch in _code_chars(text):
+        if ch in _OPENERS:
+            stack.append(ch)
+        elif ch in _CLOSERS and stack and stack[-1] == _CLOSERS[ch]:
+            stack.pop()
+    return stack
+
+
+def _open_brackets(text: str) -> list[str]:
+    """Brackets left open at the end of ``text`` (strings and comments skipped roughly)."""
+    stack: list[str] = []
+    for ch in _code_chars(text):
+        if ch in _OPENERS:
+            stack.append(ch)
+        elif ch in _CLOSERS and stack and stack[-1] == _CLOSERS[ch]:
+            stack.pop()
+    return stack
+
+
+def _code_chars(text: str) -> Iterator[str]:
+    """Characters outside simple string literals and # / // line comments."""
+    quote = ""
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if text.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+            if ch == "\n" and len(quote) == 1:
+                quote = ""
+            i += 1
+            continue
+        if text.startswith('"""', i) or text.startswith("'''", i):
+            quote = text[i : i + 3]
+            i += 3
+            continue
+        if ch in "\"'`":
+            quote = ch
+            i += 1
+            continue
+        if ch == "#" or text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j == -1 else j
+            continue
+        yield ch
+        i += 1
+
+
+def _leading_closers(line: str) -> str:
+    out = []
+    for ch in line.strip():
+        if ch in _CLOSERS:
+            out.append(ch)
+        elif ch in " \t":
+            continue
+        else:
+            break
+    return "".join(out)
+
+
+def _rstrip_lines(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.rstrip().split("\n"))
+
+
+# --- streaming -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class StreamFilter:
+    """Incremental stop handling for a stream of generated text.
+
+    ``push(text)`` returns the text safe to emit now and, once the stream must end, the reason
+    (STOP, NEWLINE or REPETITION); the text it returns never contains a stop string or anything
+    past the first line when ``single_line``. ``flush()`` returns what was held back when the
+    stream ends for another reason (length, deadline). Called on the engine thread per token.
+    """
+
+    stop: tuple[str, ...] = ()  # stop strings; not included in the output
+    single_line: bool = False  # end at the end of the first non-empty line
+    text: str = ""  # everything accepted so far (emitted + held back)
+    emitted: int = 0  # length of the prefix of ``text`` already returned
+    _max_stop: int = field(default=0)
+
+    def __post_init__(self) -> None:
+        self._max_stop = max((len(s) for s in self.stop), default=0)
+
+    def push(self, piece: str) -> tuple[str, FinishReason | None]:
+        start = max(0, len(self.text) - self._max_stop)
+        self.text += piece
+        end, reason = self._find_end(start)
+        if reason is not None:
+            self.text = self.text[:end]
+            return self._take(len(self.text)), reason
+        hold = self._holdback()
+        return self._take(len(self.text) - hold), None
+
+    def flush(self) -> str:
+        return self._take(len(self.text))
+
+    def _find_end(self, start: int) -> tuple[int, FinishReason | None]:
+        cut, reason = len(self.text), None
+        for s in self.stop:
+            i = self.text.find(s, start)
+            if i != -1 and i < cut:
+                cut, reason = i, FinishReason.STOP
+        if self.single_line:
+            end = len(first_line(self.text[:cut]))
+            if end < cut:
+                cut, reason = end, FinishReason.NEWLINE
+        if reason is None and "\n" in self.text[start:]:
+            repeated = cut_repetition(self.text)
+            if len(repeated) < len(self.text):
+                return len(repeated), FinishReason.REPETITION
+        return cut, reason
+
+    def _holdback(self) -> int:
+        """Length of the longest tail of ``text`` that is a proper prefix of a stop string."""
+        best = 0
+        for s in self.stop:
+            for k in range(min(len(s) - 1, len(self.text)), best, -1):
+                if self.text.endswith(s[:k]):
+                    best = k
+                    break
+        return best
+
+    def _take(self, upto: int) -> str:
+        upto = max(upto, self.emitted)
+        out = self.text[self.emitted : upto]
+        self.emitted = upto
+        return out
+
+
+def filter_stream(
+    pieces: Iterable[str], *, stop: tuple[str, ...] = (), single_line: bool = False
+) -> Iterator[str]:
+    """Generator form of StreamFilter, for tests and text-only backends."""
+    f = StreamFilter(stop=stop, single_line=single_line)
+    for piece in pieces:
+        out, reason = f.push(piece)
+        if out:
+            yield out
+        if reason is not None:
+            return
+    rest = f.flush()
+    if rest:
+        yield rest
