@@ -16,6 +16,12 @@ from app.errors import NospinError
 COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.context",
     "app.commands.bench",
+    "app.commands.model",
+    "app.commands.quantize",  # after model: adds `quantize` to its `model` group
+    "app.commands.daemon",
+    "app.commands.status",
+    "app.commands.complete",
+    "app.commands.snapshot",
 )
 
 

@@ -74,13 +74,17 @@ _TARGET_OWNERS = ("Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "
 _VENV_NAMES = frozenset({"venv", "env", "virtualenv", ".env"})
 
 #: File suffixes that are binary formats; skipped without opening the file.
-BINARY_SUFFIXES = frozenset(
-    ".png .jpg .jpeg .gif .bmp .ico .icns .webp .tif .tiff .psd .svgz "
-    ".pdf .zip .gz .tgz .bz2 .xz .zst .7z .rar .tar .jar .war .whl .egg "
-    ".so .dll .dylib .exe .o .a .lib .obj .pyc .pyo .pyd .class .wasm .bin .dat .db .sqlite "
-    ".woff .woff2 .ttf .otf .eot .mp3 .mp4 .wav .ogg .flac .avi .mov .mkv .webm "
-    ".npy .npz .pkl .pickle .pt .pth .onnx .gguf .safetensors .parquet .h5".split()
-)
+# fmt: off
+BINARY_SUFFIXES = frozenset({
+    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".icns", ".webp", ".tif", ".tiff", ".psd",
+    ".svgz", ".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".jar",
+    ".war", ".whl", ".egg", ".so", ".dll", ".dylib", ".exe", ".o", ".a", ".lib", ".obj", ".pyc",
+    ".pyo", ".pyd", ".class", ".wasm", ".bin", ".dat", ".db", ".sqlite", ".woff", ".woff2",
+    ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".wav", ".ogg", ".flac", ".avi", ".mov", ".mkv",
+    ".webm", ".npy", ".npz", ".pkl", ".pickle", ".pt", ".pth", ".onnx", ".gguf", ".safetensors",
+    ".parquet", ".h5",
+})
+# fmt: on
 #: Generated files that crowd out real code in retrieval.
 _LOCK_FILES = frozenset(
     {
@@ -301,7 +305,9 @@ def walk_project(
         except FileNotFoundError:
             continue  # vanished mid-walk
         except OSError as exc:
-            skip(SkipRecord(rel_dir + "/" if rel_dir else "", f"unreadable folder ({exc.strerror})"))
+            skip(
+                SkipRecord(rel_dir + "/" if rel_dir else "", f"unreadable folder ({exc.strerror})")
+            )
             continue
         subdirs: list[tuple[str, str]] = []
         for entry in entries:
@@ -345,37 +351,54 @@ def iter_project_files(root: Path, *, max_bytes: int) -> Iterator[Path]:
         yield found.path
 
 
-def check_path(root: Path, rel: str, *, rules: IgnoreRules, max_bytes: int) -> str | None:
-    """Why the existing file ``rel`` is left out, or None when it should be read.
-
-    Called by the watcher for each changed path: the same rules as the walk, applied to every
-    folder above the file. A file that does not exist gets "vanished".
-    """
-    parts = rel.split("/")
+def check_dir(root: Path, rel: str, *, rules: IgnoreRules) -> SkipRecord | None:
+    """The record of the folder that makes folder ``rel`` skipped (itself or one above it:
+    path ending in "/"), or None when the walk would enter it. Called by the watcher."""
+    if not rel:
+        return None
     path = str(root)
-    for depth, name in enumerate(parts[:-1], start=1):
+    parts = rel.split("/")
+    for depth, name in enumerate(parts, start=1):
         path = os.path.join(path, name)
+        folder = "/".join(parts[:depth])
         if os.path.islink(path):
-            return _symlink_reason(root, path)
+            return SkipRecord(folder, _symlink_reason(root, path))
         reason = dir_skip_reason(path, name)
+        if reason is None and rules.is_ignored(folder, is_dir=True):
+            reason = "ignored"
         if reason is not None:
-            return f"{reason} ({'/'.join(parts[:depth])}/)"
-        if rules.is_ignored("/".join(parts[:depth]), is_dir=True):
-            return f"ignored ({'/'.join(parts[:depth])}/)"
-    path = os.path.join(path, parts[-1])
+            return SkipRecord(folder + "/", reason)
+    return None
+
+
+def check_path(root: Path, rel: str, *, rules: IgnoreRules, max_bytes: int) -> SkipRecord | None:
+    """Why the file ``rel`` is left out, or None when it should be read (then read_source can
+    still refuse it). Called by the watcher for each changed path; the same rules as the walk.
+
+    The record is the file's own, or that of a skipped folder above it (its path ends in "/").
+    A file that does not exist gets the reason "vanished".
+    """
+    parent, _, name = rel.rpartition("/")
+    record = check_dir(root, parent, rules=rules)
+    if record is not None:
+        return record
+    path = os.path.join(root, rel)
     try:
         st = os.lstat(path)
     except FileNotFoundError:
-        return "vanished"
+        return SkipRecord(rel, "vanished")
     except OSError as exc:
-        return f"unreadable ({exc.strerror})"
+        return SkipRecord(rel, f"unreadable ({exc.strerror})")
     if stat.S_ISLNK(st.st_mode):
-        return _symlink_reason(root, path)
+        return SkipRecord(rel, _symlink_reason(root, path))
+    if stat.S_ISDIR(st.st_mode):
+        return SkipRecord(rel, "a folder")
     if not stat.S_ISREG(st.st_mode):
-        return "not a regular file"
+        return SkipRecord(rel, "not a regular file")
     if rules.is_ignored(rel, is_dir=False):
-        return "ignored"
-    return file_skip_reason(parts[-1], st.st_size, max_bytes=max_bytes)
+        return SkipRecord(rel, "ignored")
+    reason = file_skip_reason(name, st.st_size, max_bytes=max_bytes)
+    return SkipRecord(rel, reason) if reason is not None else None
 
 
 def read_source(path: Path | str, *, max_bytes: int) -> str:
@@ -424,6 +447,7 @@ __all__ = [
     "SKIPPED_DIR_NAMES",
     "IgnoreRules",
     "SourceFile",
+    "check_dir",
     "check_path",
     "dir_skip_reason",
     "file_skip_reason",

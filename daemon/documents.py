@@ -68,12 +68,15 @@ def offset_of(text: str, line: int, col: int) -> int:
     for _ in range(line):
         nl = text.find("\n", pos)
         if nl == -1:
-            raise CursorError(f"line {line} is past the end of the document")
+            raise CursorError(
+                f"cursor line {line} (0-based) is outside the document ({text.count(chr(10)) + 1}"
+                " lines)")
         pos = nl + 1
     end = text.find("\n", pos)
     line_len = (end if end != -1 else len(text)) - pos
     if col > line_len:
-        raise CursorError(f"column {col} is past the end of line {line} ({line_len} characters)")
+        raise CursorError(
+            f"cursor column {col} (0-based) is outside line {line} ({line_len} characters)")
     return pos + col
 
 

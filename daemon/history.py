@@ -38,7 +38,7 @@ import hashlib
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from daemon.symbols import FileSummary
@@ -184,7 +184,9 @@ class EditHistory:
         """
         added = num_lines if kind is EditKind.CREATED else 0
         removed = num_lines if kind is EditKind.DELETED else 0
-        record = EditRecord(path, kind, source, (), added, removed, -1, -1, "", when, when, old_path)
+        record = EditRecord(
+            path, kind, source, (), added, removed, -1, -1, "", when, when, old_path
+        )
         with self._lock:
             self._known.pop(path, None)
             if old_path:

@@ -101,28 +101,27 @@ class ProjectIndex:
                 symbols, duplicates = _build_symbols(files)
             else:
                 touched = set(updates)
+                new_by_name: dict[str, list[SymbolRef]] = {}
+                new_by_digest: dict[str, list[SymbolRef]] = {}
+                for path in touched:
+                    summary = files.get(path)
+                    if summary is None:
+                        continue
+                    for d in summary.definitions:
+                        ref = SymbolRef(path, d)
+                        new_by_name.setdefault(d.name, []).append(ref)
+                        if d.body_digest and d.kind is not DefKind.VARIABLE:
+                            new_by_digest.setdefault(d.body_digest, []).append(ref)
                 for name in changed_names:
                     kept = [r for r in symbols.get(name, ()) if r.path not in touched]
-                    for path in touched:
-                        summary = files.get(path)
-                        if summary is not None:
-                            kept.extend(
-                                SymbolRef(path, d) for d in summary.definitions if d.name == name
-                            )
+                    kept.extend(new_by_name.get(name, ()))
                     if kept:
                         symbols[name] = tuple(sorted(kept, key=_ref_key))
                     else:
                         symbols.pop(name, None)
                 for digest in changed_digests - {""}:
                     refs = [r for r in duplicates.get(digest, ()) if r.path not in touched]
-                    for path in touched:
-                        summary = files.get(path)
-                        if summary is not None:
-                            refs.extend(
-                                SymbolRef(path, d)
-                                for d in summary.definitions
-                                if d.body_digest == digest
-                            )
+                    refs.extend(new_by_digest.get(digest, ()))
                     if len(refs) > 1:
                         duplicates[digest] = tuple(sorted(refs, key=_ref_key))
                     else:

@@ -148,7 +148,7 @@ class RequestLog:
         except (OSError, ValueError, TypeError) as exc:
             self._num_errors += 1
             self._last_error = f"{type(exc).__name__}: {exc}"
-            self.close()
+            self._close(quiet=True)
             return False
 
     @property
@@ -165,11 +165,16 @@ class RequestLog:
 
     def close(self) -> None:
         """Close the file handle (the daemon's shutdown); a later write reopens it."""
+        self._close(quiet=False)
+
+    def _close(self, *, quiet: bool) -> None:
         fh, self._fh = self._fh, None
-        if fh is not None:
-            try:
-                fh.close()
-            except OSError as exc:
+        if fh is None:
+            return
+        try:
+            fh.close()
+        except OSError as exc:  # a buffered line that could not be flushed
+            if not quiet:
                 self._num_errors += 1
                 self._last_error = f"{type(exc).__name__}: {exc}"
 

@@ -156,7 +156,9 @@ def _definition(
     doc = _doc(spec, node, body, data)
     attributes: tuple[str, ...] = ()
     if kind is DefKind.CLASS and body is not None:
-        attributes = tuple(dict.fromkeys(_SELF_ATTR.findall(_text(data, body))))[:24]
+        body_text = _text(data, body)
+        fields = _class_fields(" " * body.start_point[1] + body_text) if spec.doc_in_body else []
+        attributes = tuple(dict.fromkeys([*fields, *_SELF_ATTR.findall(body_text)]))[:32]
     body_start_line = body.start_point[0] if body is not None else node.start_point[0]
     if body is not None and body.type == "block":  # Python: body starts on the next line
         body_start_line = max(body_start_line, node.start_point[0] + (sig_text.count("\n") or 1))
@@ -175,6 +177,32 @@ def _definition(
         attributes=attributes,
         body_digest=digest_text(_text(data, node)),
     )
+
+
+_FIELD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)|^([A-Za-z_][A-Za-z0-9_]*)\s*:")
+
+
+def _class_fields(body_text: str) -> list[str]:
+    """Names assigned or annotated at the top level of a Python class body."""
+    lines = body_text.splitlines()
+    if not lines:
+        return []
+    out: list[str] = []
+    # the body node starts at its first statement: that line has no leading indent in the slice
+    indent = None
+    for line in lines:
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        width = len(line) - len(stripped)
+        if indent is None:
+            indent = width
+        if width != indent:
+            continue
+        m = _FIELD.match(stripped)
+        if m:
+            out.append(m.group(1) or m.group(2))
+    return out
 
 
 def _first_doc_line(raw: str) -> str:

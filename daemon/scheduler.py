@@ -203,7 +203,7 @@ class StartInstruction:
     max_new_tokens: int  # tokens to ask the engine for (capped at tiers CAP and FAST)
     budget_factor: float  # multiply the context budget by this (1.0, or fast_budget_factor)
     speculation: bool  # allow speculative decoding (False at tier FAST)
-    deadline: float | None  # absolute time (the `now` clock) to pass to the engine; None: none
+    deadline: float | None  # engine backstop: soft deadline + hard grace, on the `now` clock
     prediction: Prediction  # the figures behind the decision (for logs and the reply)
 
 
@@ -282,12 +282,19 @@ class LatencyModel:
         old: float = getattr(self, name)
         setattr(self, name, old + self.alpha * (value - old))
 
-    def observe(self, stats: GenerationStats, *, max_new_tokens: int | None = None) -> None:
+    def observe(
+        self,
+        stats: GenerationStats,
+        *,
+        max_new_tokens: int | None = None,
+        extra_ms: float = 0.0,
+    ) -> None:
         """Fold one finished request's figures in (called by Scheduler.update_from_result).
 
         ``max_new_tokens``: what the request asked for, when it ran to its natural end; it
-        teaches ``fill_ratio``. Figures a request did not exercise (no decode for a warm-up)
-        are left alone.
+        teaches ``fill_ratio``. ``extra_ms``: time spent outside the engine (context assembly,
+        post-processing), counted as per-request overhead. Figures a request did not exercise
+        (no decode for a warm-up) are left alone.
         """
         self.num_samples += 1
         uncached = stats.num_prompt_tokens - stats.num_cached_tokens
@@ -299,7 +306,7 @@ class LatencyModel:
             self._blend("decode_ms_per_token", stats.decode_ms / stats.num_generated_tokens)
         if stats.total_ms > 0:
             rest = stats.total_ms - stats.queue_ms - stats.prefill_ms - stats.decode_ms
-            self._blend("overhead_ms", max(0.0, rest))
+            self._blend("overhead_ms", max(0.0, rest) + max(0.0, extra_ms))
         if max_new_tokens:
             ratio = min(1.0, stats.num_generated_tokens / max_new_tokens)
             self._blend("fill_ratio", max(0.05, ratio))
@@ -731,16 +738,24 @@ class Scheduler:
         now: float,
         *,
         reason: FinishReason = FinishReason.STOP,
+        extra_ms: float = 0.0,
     ) -> tuple[RequestEnded, ...]:
         """The engine's Finished arrived: feed the latency model, free the slot, and return the
-        RequestEnded event (empty when it had already ended, e.g. cancelled, or is unknown)."""
+        RequestEnded event (empty when it had already ended, e.g. cancelled, or is unknown).
+
+        ``extra_ms``: time the request spent outside the engine before it was submitted
+        (context assembly); it is learnt as overhead so predictions cover it. Results with
+        reason ERROR teach the model nothing.
+        """
         entry = self._live.get(request_id)
         if entry is None:
             return ()
         natural = reason not in (FinishReason.CANCELLED, FinishReason.DEADLINE, FinishReason.ERROR)
-        if reason is not FinishReason.ERROR and entry.started_at is not None:
+        # a request cancelled before its first token may have stopped mid-prefill: no lesson
+        cut_early = reason is FinishReason.CANCELLED and entry.num_produced == 0
+        if reason is not FinishReason.ERROR and not cut_early and entry.started_at is not None:
             fill = entry.max_new_tokens if natural and not entry.spec.prefill_only else None
-            self._model.observe(stats, max_new_tokens=fill or None)
+            self._model.observe(stats, max_new_tokens=fill or None, extra_ms=extra_ms)
         entry.in_engine = False
         if entry.state.is_terminal:
             self._forget(entry)

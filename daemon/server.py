@@ -152,7 +152,8 @@ class Server:
                    if not peer.gone and now - peer.last_seen < within_s)
 
     async def serve(self, stop: asyncio.Event) -> None:
-        """Receive and dispatch until ``stop`` is set; then close the sockets."""
+        """Receive and dispatch until ``stop`` is set. The sockets stay open (for the final
+        replies of the shutdown) until ``close``."""
         if not self._bound:
             self.bind()
         tasks = [asyncio.create_task(self._recv_loop(i, b)) for i, b in enumerate(self._bound)]
@@ -164,9 +165,12 @@ class Server:
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            for b in self._bound:
-                b.socket.close(linger=0)
-            self._bound.clear()
+
+    def close(self, *, linger_ms: int = 500) -> None:
+        """Close the sockets, giving queued replies ``linger_ms`` to leave."""
+        for b in self._bound:
+            b.socket.close(linger=linger_ms)
+        self._bound.clear()
 
     async def _recv_loop(self, index: int, bound: _Bound) -> None:
         while True:

@@ -43,13 +43,20 @@ from daemon.documents import (
     read_disk_text,
 )
 from daemon.languages import detect_language
-from daemon.lifecycle import EngineFactory, EngineSupervisor
 from daemon.metrics import Metrics, RequestRecord, hash_path
 from daemon.projects import Projects, assemble
-from daemon.scheduler import EndReason, NewRequest, RequestEnded, Scheduler, StartInstruction
+from daemon.scheduler import (
+    EndReason,
+    NewRequest,
+    RequestEnded,
+    Scheduler,
+    StartInstruction,
+    Tier,
+)
 from daemon.server import Peer
 from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
+from daemon.supervisor import EngineFactory, EngineSupervisor
 from engine.base import (
     Engine,
     EngineEvent,
@@ -66,6 +73,7 @@ log = logging.getLogger(__name__)
 
 TICK_S = 0.05  # scheduler step while requests are live (deadlines, expiry)
 HEARTBEAT_S = 1.0  # heartbeat to clients of queued/running requests; detects vanished clients
+WARM_UNCACHED_TOKENS = 64  # prompt tokens a warm document still has to prefill (the edit)
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 
@@ -155,6 +163,7 @@ class Service:
             engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state
         )
         self._live: dict[str, _Live] = {}
+        self._warm_docs: dict[str, None] = {}  # documents the engine served lately, oldest first
         self._subs: dict[str, _Subscription] = {}
         self._started = time.monotonic()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -332,9 +341,24 @@ class Service:
         est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
         self.scheduler.add_request(NewRequest.completion(
             key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
-            deadline_ms=float(opts.deadline_ms)), now)
+            deadline_ms=float(opts.deadline_ms), num_cached_tokens=self._cached_hint(path, est)),
+            now)
         self._live[key] = live
         self._step()
+
+    def _cached_hint(self, path: str, num_prompt_tokens: int) -> int:
+        """Prompt tokens the engine likely still has in its KV cache for this document: most of
+        the prompt when it served the document recently (prefix reuse, KV state slots), none
+        otherwise. Tells the scheduler a cold prefill from a warm one."""
+        if path in self._warm_docs:
+            return max(0, num_prompt_tokens - WARM_UNCACHED_TOKENS)
+        return 0
+
+    def _mark_warm(self, path: str) -> None:
+        self._warm_docs.pop(path, None)
+        self._warm_docs[path] = None
+        while len(self._warm_docs) > max(1, self.config.engine.kv_state_slots):
+            self._warm_docs.pop(next(iter(self._warm_docs)))
 
     def _answer_from_cache(self, peer: Peer, request_id: str, hit: Any, now: float) -> bool:
         """Answer a type-through hit at once (or when its streaming source ends)."""
@@ -346,11 +370,11 @@ class Service:
             source.followers.append(_Follower(peer, request_id, now, hit.offset - len(hit.text)))
             return True
         kind = "type_through" if hit.num_typed else "hit"
-        reply = _done(request_id, hit.text, "stop", 1, "cache", kind, now)
+        reply = _done(request_id, hit.text, "stop", 0, "cache", kind, now)
         peer.send(reply)
         self._record(RequestRecord(
             time=time.time(), request_id=request_id, path_hash="", kind="complete",
-            tier="normal", watch=False, finish_reason="stop", first_token_ms=reply.timings.total_ms,
+            tier="", watch=False, finish_reason="stop", first_token_ms=reply.timings.total_ms,
             total_ms=reply.timings.total_ms, cache_hit=True))
         return True
 
@@ -505,8 +529,12 @@ class Service:
     def _engine_result(self, key: str, fin: Finished) -> None:
         if fin.reason is FinishReason.ERROR and fin.error_code == "engine_died":
             self.supervisor.report_died()
-        ended = self.scheduler.update_from_result(key, fin.stats, time.monotonic(),
-                                                  reason=fin.reason)
+        live = self._live.get(key)
+        if live is not None and live.kind == "complete" and fin.stats.num_prompt_tokens:
+            self._mark_warm(live.path)
+        ended = self.scheduler.update_from_result(
+            key, fin.stats, time.monotonic(), reason=fin.reason,
+            extra_ms=live.context_ms if live is not None else 0.0)
         for e in ended:
             self._ended(e, fin)
         self._step()
@@ -540,7 +568,6 @@ class Service:
                 self._cache.finish(live.key, complete=fin.reason in _COMPLETED, text=text)
             else:
                 self._cache.discard(live.key)
-        tier = ended.tier.value if ended.tier is not None else 0
         tier_label = ended.tier.label if ended.tier is not None else ""
         reply: p.DoneReply | p.ErrorReply
         error_code = ended.error_code
@@ -554,8 +581,6 @@ class Service:
                 retry = 500 if error_code in ("overloaded", "engine_died") else None
                 reply = p.ErrorReply(id=live.request_id, code=error_code, message=message,
                                      retry_after_ms=retry)
-            if live.kind == "generate" or ended.reason is not EndReason.SUPERSEDED:
-                pass
         else:
             reply = self._done_reply(live, ended, fin, stats, text, now)
             if live.kind == "generate":
@@ -564,14 +589,19 @@ class Service:
         self._send_final(live, reply)
         for f in live.followers:
             rest = self._cache.read(live.key, f.offset) if not error_code else ""
-            f.peer.send(_done(f.request_id, rest, "stop", tier, "type-through", "type_through",
-                              f.arrival))
+            reply_f = _done(f.request_id, rest, "stop", 0, "cache",
+                            "type_through" if f.offset else "hit", f.arrival)
+            f.peer.send(reply_f)
+            self._record(RequestRecord(
+                time=time.time(), request_id=f.request_id, path_hash=hash_path(live.path),
+                kind="complete", tier="", watch=False, finish_reason="stop",
+                first_token_ms=reply_f.timings.total_ms, total_ms=reply_f.timings.total_ms,
+                cache_hit=True))
         s = live.start
         self._record(RequestRecord(
             time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
             kind=live.kind, tier=tier_label, watch=bool(s and s.watch),
-            finish_reason=fin.reason.value if fin is not None and not error_code
-            else ended.reason.value,
+            finish_reason=_finish_reason(ended, fin) if not error_code else ended.reason.value,
             first_token_ms=(live.first_chunk_at - live.arrival) * 1000
             if live.first_chunk_at else None,
             total_ms=(now - live.arrival) * 1000,
@@ -598,15 +628,10 @@ class Service:
                 num_prompt_tokens=stats.num_prompt_tokens,
                 num_cached_tokens=stats.num_cached_tokens)
         proposed = stats.num_draft_tokens
-        tier_reason = ""
-        if s is not None:
-            tier_reason = (f"predicted {s.prediction.total_ms:.0f} ms "
-                           f"({s.prediction.num_ahead} ahead)")
-            if self.scheduler_force_fast:
-                tier_reason += ", fast mode forced"
+        tier_reason = _tier_reason(s, self.config.tiers) if s is not None else ""
         return p.DoneReply(
             id=live.request_id, text=text,
-            finish_reason=fin.reason.value if fin is not None else ended.reason.value,
+            finish_reason=_finish_reason(ended, fin),
             tier=ended.tier.value if ended.tier is not None else 0, tier_reason=tier_reason,
             cache="miss", num_tokens=stats.num_generated_tokens,
             timings=p.Timings(
@@ -621,10 +646,6 @@ class Service:
                 num_accepted=stats.num_draft_accepted,
                 acceptance=round(stats.num_draft_accepted / proposed, 3) if proposed else 0.0,
                 note=stats.speculation_note))
-
-    @property
-    def scheduler_force_fast(self) -> bool:
-        return self.config.tiers.force_fast
 
     def _send_final(self, live: _Live, reply: p.DoneReply | p.ErrorReply) -> None:
         live.state = "done"
@@ -725,6 +746,28 @@ class Service:
         log.info("configuration changed: %s", reason)
         self._publish("state", self._state_data())
         return snap_id
+
+
+def _finish_reason(ended: RequestEnded, fin: Finished | None) -> str:
+    """The engine's finish reason as the scheduler settled it (a deadline stop is "deadline")."""
+    if ended.engine_reason is not None:
+        return ended.engine_reason.value
+    return fin.reason.value if fin is not None else ended.reason.value
+
+
+def _tier_reason(s: StartInstruction, tiers: cfg.TierConfig) -> str:
+    """Why a request was served at its tier, from the scheduler's prediction at start."""
+    pred = s.prediction
+    base = f"predicted {pred.normal_total_ms:.0f} ms at full settings, {pred.num_ahead} ahead"
+    if s.tier is Tier.FAST:
+        if tiers.force_fast:
+            return f"fast mode forced; {base}"
+        return f"{base} > {tiers.fast_ms:.0f} ms: fast mode"
+    if s.tier is Tier.CAP:
+        return f"{base} > {tiers.cap_ms:.0f} ms: at most {tiers.cap_tokens} tokens"
+    if s.watch:
+        return f"{base} > {tiers.normal_ms:.0f} ms: normal, watched"
+    return f"{base}: normal"
 
 
 def _describe(changes: dict[str, Any]) -> str:

@@ -71,7 +71,7 @@ def outline_entries(
     for d in summary.definitions:
         if d.parent and d.parent in by_qualname:
             children.setdefault(d.parent, []).append(d)
-        elif "." not in d.qualname or not d.parent and d.qualname.split(".")[0] not in by_qualname:
+        elif "." not in d.qualname or (not d.parent and d.qualname.split(".")[0] not in by_qualname):
             roots.append(d)
 
     def render(d: Definition, depth: int) -> str:
@@ -107,6 +107,25 @@ def outline_entries(
     for d in roots:
         walk(d, 0)
     return out
+
+
+def render_entry(
+    summary: FileSummary, definition: Definition, *, index: IndexSnapshot | None = None
+) -> str:
+    """One definition of ``summary`` as a skeleton, a class with its members' signatures."""
+    members: dict[str, list[Definition]] = {}
+    for d in summary.definitions:
+        if d.parent:
+            members.setdefault(d.parent, []).append(d)
+
+    def nested(d: Definition, depth: int) -> str:
+        text = render_definition(d, summary.language, indent="    " * depth)
+        children = members.get(d.qualname, [])
+        if children and summary.language == "python" and text.rstrip().endswith("..."):
+            text = text.rstrip()[: -len("...")].rstrip() + "\n"
+        return text + "".join(nested(m, depth + 1) for m in children[:24])
+
+    return nested(definition, 0)
 
 
 def render_skeleton(summary: FileSummary, *, index: IndexSnapshot | None = None) -> str:

@@ -206,7 +206,7 @@ def _fmt(value: Any) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.4g}"
-    return json.dumps(value) if not isinstance(value, int) else str(value)
+    return json.dumps(value, default=str)
 
 
 def format_list(snapshots: list[ConfigSnapshot]) -> str:

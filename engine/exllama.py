@@ -24,6 +24,7 @@ this module is the thin shell around the library (exllamav2 0.3.2).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import threading
@@ -117,7 +118,7 @@ def import_backend() -> tuple[Any, Any]:
         )
     try:
         import exllamav2
-        import exllamav2.generator  # noqa: F401  (loads the extension and the generator)
+        import exllamav2.generator  # loads the extension and the generator
     except ImportError as exc:
         raise EngineUnavailable(
             f"exllamav2 is not installed or failed to import: {INSTALL_HINT}", detail=str(exc)
@@ -303,6 +304,8 @@ class ExLlamaV2Engine(Engine):
             self._emit(state, finish_events(state, reason, {}, now, error=error))
             return
         self._inbox.put(_Submit(state))
+        if self._dead:  # the thread died while we queued: answer what it can no longer see
+            self._finish_everything(FinishReason.ERROR, EngineDied("the exllamav2 engine died"))
 
     def cancel(self, request_id: str) -> None:
         if self._thread is not None:
@@ -340,6 +343,7 @@ class ExLlamaV2Engine(Engine):
         self._closing = True
         self._inbox.put(_Stop())
         thread.join()
+        self._finish_everything(FinishReason.CANCELLED, None)  # raced in after the loop ended
 
     def is_alive(self) -> bool:
         thread = self._thread
@@ -469,7 +473,9 @@ class ExLlamaV2Engine(Engine):
             bos_id=rt.vocab.bos_id(profile),
         )
         num_draft = rt.plan.num_draft_tokens if rt.with_draft else 0
-        new_tokens = job_max_new_tokens(1 if request.prefill_only else request.max_new_tokens, num_draft)
+        new_tokens = job_max_new_tokens(
+            1 if request.prefill_only else request.max_new_tokens, num_draft
+        )
         check_prompt_fits(len(ids), new_tokens, rt.plan.max_seq_len)
         state.num_prompt_tokens = len(ids)
         state.speculation_used = rt.with_draft
@@ -501,7 +507,9 @@ class ExLlamaV2Engine(Engine):
                     rt.generator.cancel(job)
                 except Exception:
                     log.exception("exllamav2 cancel failed")
-            self._record_speculation(state, result if result.get("eos") else _job_snapshot(job, rt.generator))
+            self._record_speculation(
+                state, result if result.get("eos") else _job_snapshot(job, rt.generator)
+            )
         self._emit(state, step.events)
 
     def _record_speculation(self, state: RequestState, fields: dict[str, Any]) -> None:
@@ -518,13 +526,7 @@ class ExLlamaV2Engine(Engine):
     def _rebuild_without_draft(self, rt: _Runtime) -> None:
         """Switch speculation off: a new generator on the same model and cache, no draft."""
         self._rebuild_pending = False
-        rt.plan = plan_generator(
-            n_ctx=rt.plan.max_seq_len,
-            model_max_seq_len=rt.plan.max_seq_len,
-            max_batch=rt.plan.max_batch_size,
-            paged_attention=rt.plan.paged,
-            num_draft_tokens=0,
-        )
+        rt.plan = dataclasses.replace(rt.plan, num_draft_tokens=0)
         rt.generator = _make_generator(rt, with_draft=False)
         rt.with_draft = False
         draft = rt.draft_model
@@ -543,7 +545,12 @@ class ExLlamaV2Engine(Engine):
         err = error_for(exc)
         now = time.monotonic()
         for state, job in list(self._active.values()):
-            self._emit(state, finish_events(state, FinishReason.ERROR, _job_snapshot(job, rt.generator), now, error=err))
+            self._emit(
+                state,
+                finish_events(
+                    state, FinishReason.ERROR, _job_snapshot(job, rt.generator), now, error=err
+                ),
+            )
         self._active.clear()
         rt.generator.clear_queue()  # if this raises too, the thread dies and _run answers the rest
 
@@ -577,14 +584,18 @@ class ExLlamaV2Engine(Engine):
         model_dir = check_model_dir(self._config.model)
         cfg = self._config
         want_draft = bool(cfg.speculation and cfg.draft_model)
-        draft_dir = check_model_dir(cfg.draft_model, what="engine.draft_model") if want_draft else None
+        draft_dir = (
+            check_model_dir(cfg.draft_model, what="engine.draft_model") if want_draft else None
+        )
         import exllamav2.attn as attn
         import exllamav2.generator as gen_module
 
         try:
             config = exl.ExLlamaV2Config(str(model_dir))
             config.arch_compat_overrides(quiet=True)
-            paged = bool(getattr(attn, "has_flash_attn_with_paged", False)) and not config.no_flash_attn
+            paged = (
+                bool(getattr(attn, "has_flash_attn_with_paged", False)) and not config.no_flash_attn
+            )
             plan = plan_generator(
                 n_ctx=cfg.n_ctx,
                 model_max_seq_len=int(config.max_seq_len),
@@ -599,7 +610,9 @@ class ExLlamaV2Engine(Engine):
                 dconfig.arch_compat_overrides(quiet=True)
                 dconfig.max_seq_len = plan.max_seq_len
                 draft_model = exl.ExLlamaV2(dconfig)
-                draft_cache = exl.ExLlamaV2Cache_Q8(draft_model, max_seq_len=plan.cache_tokens, lazy=True)
+                draft_cache = exl.ExLlamaV2Cache_Q8(
+                    draft_model, max_seq_len=plan.cache_tokens, lazy=True
+                )
                 draft_model.load_autosplit(draft_cache, progress=False)
             model = exl.ExLlamaV2(config)
             cache = exl.ExLlamaV2Cache_Q8(model, max_seq_len=plan.cache_tokens, lazy=True)
@@ -711,12 +724,16 @@ def _job_snapshot(job: Any, generator: Any) -> dict[str, Any]:
     now = time.time()
     get: Callable[[str], Any] = lambda name: getattr(job, name, None)  # noqa: E731
     t_prefill, t_first = get("time_first_prefill"), get("time_first_token")
+    if t_prefill and t_first:
+        prefill_s = t_first - t_prefill
+    else:
+        prefill_s = now - t_prefill if t_prefill else 0.0
     page_size = int(getattr(generator, "page_size", 0) or 0)
     cached = int(get("cached_pages") or 0) * page_size + int(get("cached_tokens") or 0)
     return {
         "new_tokens": max(0, int(get("new_tokens") or 0)),
         "cached_tokens": cached,
-        "time_prefill": (t_first - t_prefill) if t_prefill and t_first else (now - t_prefill if t_prefill else 0.0),
+        "time_prefill": prefill_s,
         "time_generate": (now - t_first) if t_first else 0.0,
         "accepted_draft_tokens": int(get("accepted_draft_tokens") or 0),
         "rejected_draft_tokens": int(get("rejected_draft_tokens") or 0),

@@ -44,8 +44,14 @@ from engine.base import (
 # exllamav2's dynamic generator pages the cache in blocks of this many tokens
 # (dynamic.PAGED_PAGE_SIZE); the cache length must be a multiple of it in every mode.
 PAGE_SIZE = 256
+# Cache lengths are rounded to this: a multiple of PAGE_SIZE that every Q8 cache's q_block
+# (a power of two up to 512, cache.py) divides, so the model and draft caches come out the same
+# length, as the generator asserts.
+CACHE_ALIGN = 512
 # The generator's default max_q_size (tokens evaluated per sequence per step).
 DEFAULT_MAX_Q_SIZE = 8
+# ExLlamaV2Config.max_input_len default (longest forward pass; also the prefill chunk).
+MAX_INPUT_LEN = 2048
 # Upper bound on the paged cache (tokens shared by all running jobs), so that a large max_batch
 # times n_ctx does not ask for more KV memory than a workstation card has.
 MAX_CACHE_TOKENS = 65_536
@@ -97,13 +103,16 @@ def plan_generator(
     seq_len = max(PAGE_SIZE, _round_up(seq_len, PAGE_SIZE))
     max_q = max(DEFAULT_MAX_Q_SIZE, num_draft_tokens + 1)
     if paged_attention:
-        batch = max(1, max_batch)
-        cache = min(max(seq_len, seq_len * batch), max(seq_len, MAX_CACHE_TOKENS))
-        cache = _round_up(cache, PAGE_SIZE)
+        # The generator asserts max_q_size * max_batch_size <= the model's max_input_len, which
+        # load_autosplit sets to min(2048, max_seq_len).
+        batch = max(1, min(max_batch, min(MAX_INPUT_LEN, seq_len) // max_q))
+        cache = min(seq_len * batch, max(seq_len, MAX_CACHE_TOKENS))
+        cache = _round_up(cache, CACHE_ALIGN)
         note = f"paged: up to {batch} jobs at once in a {cache}-token cache"
         return GeneratorPlan(True, batch, seq_len, cache, max_q, num_draft_tokens, note)
     note = "unpaged: flash-attn >= 2.5.7 not available, one job at a time"
-    return GeneratorPlan(False, 1, seq_len, seq_len, max_q, num_draft_tokens, note)
+    cache = _round_up(seq_len, CACHE_ALIGN)
+    return GeneratorPlan(False, 1, seq_len, cache, max_q, num_draft_tokens, note)
 
 
 def job_max_new_tokens(requested: int, num_draft_tokens: int) -> int:
@@ -292,9 +301,7 @@ class RequestState:
         seq: int = 0,
         extra_stops: Iterable[str] = (),
     ) -> RequestState:
-        cutter = StreamCutter(
-            (*request.stop, *extra_stops), single_line=request.single_line
-        )
+        cutter = StreamCutter((*request.stop, *extra_stops), single_line=request.single_line)
         return cls(request, sink, submitted_at, cutter, seq=seq)
 
     @property
@@ -413,7 +420,9 @@ def _num(fields: Mapping[str, Any], key: str) -> float:
         return 0.0
 
 
-def stats_from_fields(state: RequestState, fields: Mapping[str, Any], now: float) -> GenerationStats:
+def stats_from_fields(
+    state: RequestState, fields: Mapping[str, Any], now: float
+) -> GenerationStats:
     """GenerationStats from generator figures (seconds) and our own clock (monotonic)."""
     accepted = int(_num(fields, "accepted_draft_tokens"))
     rejected = int(_num(fields, "rejected_draft_tokens"))
@@ -512,12 +521,12 @@ class SpeculationGovernor:
             a, p = self._recent.popleft()
             self._win_accepted -= a
             self._win_proposed -= p
-        if self.enabled and self._win_proposed >= self.min_proposed:
-            if self.rate < self.min_acceptance:
-                self.enabled = False
-                self.note = (
-                    f"off: acceptance {self.rate:.2f} < {self.min_acceptance:g} over the last "
-                    f"{self._win_proposed} draft tokens"
-                )
-                return True
+        decided = self._win_proposed >= self.min_proposed
+        if self.enabled and decided and self.rate < self.min_acceptance:
+            self.enabled = False
+            self.note = (
+                f"off: acceptance {self.rate:.2f} < {self.min_acceptance:g} over the last "
+                f"{self._win_proposed} draft tokens"
+            )
+            return True
         return False

@@ -44,7 +44,7 @@ from engine.llamacpp_spec import (
     SpeculationGovernor,
     verify_greedy,
 )
-from engine.postprocess import StreamFilter
+from engine.postprocess import StreamFilter, heal_start, split_trailing_blanks
 from engine.profiles import ModelProfile
 
 log = logging.getLogger(__name__)
@@ -281,25 +281,23 @@ class LlamaCppEngine(Engine):
         stop = tuple(dict.fromkeys(req.stop + self._profile.stop_strings))
         filt = StreamFilter(stop=stop, single_line=req.single_line)
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        speculate = (
-            req.speculation and self._drafter is not None and self._governor.want()
-        )
+        speculate = req.speculation and self._drafter is not None and self._governor.want()
         k = self._config.num_draft_tokens
         heal = job.heal
         proposed = accepted = 0
         t0 = time.monotonic()
-        pending = session.argmax()
-        ready: deque[int] = deque()  # accepted draft tokens, already in the KV cache
+        # Tokens to emit, in order; only the last one is not yet in the KV cache.
+        queue: deque[int] = deque([session.argmax()])
         reason: FinishReason | None = None
         while reason is None:
-            token = ready.popleft() if ready else pending
+            token = queue.popleft()
             if tok.is_eog(token):
                 reason = FinishReason.STOP
                 break
             stats.num_generated_tokens += 1
             text = utf8.decode(tok.piece(token))
             if heal and text:
-                text, heal = _heal(text, heal)
+                text, heal = heal_start(text, heal)
             out, reason = filt.push(text)
             self._emit(job, out)
             if reason is not None:
@@ -308,21 +306,20 @@ class LlamaCppEngine(Engine):
                 reason = FinishReason.LENGTH
                 break
             reason = self._stopped(job)
-            if reason is not None or ready:
+            if reason is not None or queue:
                 continue
             left = req.max_new_tokens - stats.num_generated_tokens
             draft: list[int] = []
             if speculate and self._drafter is not None and left > 1:
-                draft = self._drafter.propose([*session.tokens, pending], min(k, left - 1))
+                draft = self._drafter.propose([*session.tokens, token], min(k, left - 1))
             if draft:
-                new, n_ok = verify_greedy(session, pending, draft)
+                new, n_ok = verify_greedy(session, token, draft)
                 proposed += len(draft)
                 accepted += n_ok
-                ready.extend(new[:-1])
-                pending = new[-1]
+                queue.extend(new)
             else:
-                session.decode([pending])
-                pending = session.argmax()
+                session.decode([token])
+                queue.append(session.argmax())
         self._emit(job, filt.flush() if reason != FinishReason.STOP else "")
         decode_ms = (time.monotonic() - t0) * 1000
         stats.decode_ms = decode_ms
@@ -351,8 +348,7 @@ class LlamaCppEngine(Engine):
         assert self._tokenizer is not None
         if req.prompt is not None:
             parts = req.prompt
-            prefix = parts.prefix.rstrip(" \t")
-            heal = parts.prefix[len(prefix) :]
+            prefix, heal = split_trailing_blanks(parts.prefix)
             if heal:
                 parts = replace(parts, prefix=prefix)
             pieces = self._profile.render(parts)
@@ -381,7 +377,9 @@ class LlamaCppEngine(Engine):
             job.stats.first_token_ms = (time.monotonic() - job.submitted) * 1000
         self._safe_sink(job, TextChunk(job.request.request_id, text))
 
-    def _finish(self, job: _Job, reason: FinishReason, text: str, error: str = "", code: str = "") -> None:
+    def _finish(
+        self, job: _Job, reason: FinishReason, text: str, error: str = "", code: str = ""
+    ) -> None:
         job.stats.total_ms = (time.monotonic() - job.submitted) * 1000
         self._stats.requests += 1
         with self._cond:
@@ -432,17 +430,3 @@ class LlamaCppEngine(Engine):
         if current is not None:
             self._fail(current, error)
         self._drain(FinishReason.ERROR, error)
-
-
-def _heal(text: str, heal: str) -> tuple[str, str]:
-    """Drop from ``text`` the leading blanks that the prompt had and the model rewrites.
-
-    Returns the text to keep and the blanks still expected; stops expecting at the first
-    character that is not the expected blank.
-    """
-    i = 0
-    while i < len(text) and i < len(heal) and text[i] == heal[i]:
-        i += 1
-    if i == len(text):
-        return "", heal[i:]
-    return text[i:], ""

@@ -29,7 +29,8 @@ class Drafter(Protocol):
 
 
 class PromptLookupDrafter:
-    """Draft by prompt lookup: find the last n-gram earlier in the context, propose what followed."""
+    """Draft by prompt lookup: find the last n-gram earlier in the context, propose what
+    followed it."""
 
     name = "prompt-lookup"
 
@@ -126,9 +127,7 @@ class SpeculationGovernor:
             plain = self.plain_ms / self.plain_tokens
             if spec > plain:
                 self.enabled = False
-                self.note = (
-                    f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})"
-                )
+                self.note = f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})"
 
 
 def verify_greedy(session: KVSession, pending: int, draft: Sequence[int]) -> tuple[list[int], int]:

@@ -106,11 +106,11 @@ def embedded_model_path(model: ChunkedModel = EMBEDDED_MODEL) -> Path:
     target = models_dir() / model.filename
     if _stamp_valid(target, model.sha256):
         return target
-    if target.is_file() and target.stat().st_size == model.size:
-        # Present but unstamped (e.g. stamp deleted): hash it once rather than reassemble.
-        if sha256_file(target) == model.sha256:
-            _write_stamp(target, model.sha256)
-            return target
+    # Present but unstamped (e.g. stamp deleted): hash it once rather than reassemble.
+    present = target.is_file() and target.stat().st_size == model.size
+    if present and sha256_file(target) == model.sha256:
+        _write_stamp(target, model.sha256)
+        return target
     assemble(find_chunks(model), target, model.sha256)
     return target
 

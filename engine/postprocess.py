@@ -49,7 +49,7 @@ def _opens_block(line: str, language: str) -> bool:
     if not code:
         return False
     if language in _COLON_BLOCK:
-        return code.endswith(":") or code.endswith('"""') and code.count('"""') % 2 == 1
+        return code.endswith(":") or (code.endswith('"""') and code.count('"""') % 2 == 1)
     return code.endswith("{")
 
 
@@ -105,7 +105,7 @@ def cut_repetition(text: str) -> str:
                 return "\n".join(lines[: i - run + 2])
         else:
             run = 1
-    match = re.search(r"(.{1,12}?)\1{%d,}$" % (_MIN_REPEAT_CHUNK - 1), text, flags=re.DOTALL)
+    match = re.search(rf"(.{{1,12}}?)\1{{{_MIN_REPEAT_CHUNK - 1},}}$", text, flags=re.DOTALL)
     if match and match.group(1).strip():
         return text[: match.start() + len(match.group(1))]
     return text
@@ -262,6 +262,35 @@ def _rstrip_lines(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.rstrip().split("\n"))
 
 
+# --- prompt healing --------------------------------------------------------------------------
+
+
+def split_trailing_blanks(prefix: str) -> tuple[str, str]:
+    """Split spaces/tabs off the end of the prefix: (prefix without them, the blanks).
+
+    Called by backends before rendering: BPE vocabularies fold a space into the next word's
+    token, so a prompt ending in a lone space token leads models astray (Qwen2.5-Coder wrote a
+    wrong line after ``return ``, the right one after ``return``). The model writes the blanks
+    itself; ``heal_start`` removes them from its output.
+    """
+    cut = prefix.rstrip(" \t")
+    return cut, prefix[len(cut) :]
+
+
+def heal_start(text: str, heal: str) -> tuple[str, str]:
+    """Drop from the start of ``text`` the blanks still expected in ``heal``.
+
+    Returns (text to keep, blanks still expected); stops expecting at the first character that
+    is not the expected blank. Called per streamed piece until it returns an empty ``heal``.
+    """
+    i = 0
+    while i < len(text) and i < len(heal) and text[i] == heal[i]:
+        i += 1
+    if i == len(text):
+        return "", heal[i:]
+    return text[i:], ""
+
+
 # --- streaming -------------------------------------------------------------------------------
 
 
@@ -309,8 +338,8 @@ class StreamFilter:
                 cut, reason = end, FinishReason.NEWLINE
         if reason is None and "\n" in self.text[start:]:
             repeated = cut_repetition(self.text)
-            if len(repeated) < len(self.text):
-                return len(repeated), FinishReason.REPETITION
+            if len(repeated) < len(self.text):  # text already emitted stays
+                return max(len(repeated), self.emitted), FinishReason.REPETITION
         return cut, reason
 
     def _holdback(self) -> int:

@@ -90,19 +90,20 @@ class ModelProfile:
     # Marker strings that must never reach the model as text in a text-only prompt, nor the user
     # as output: every special marker of the family.
     markers: tuple[str, ...] = field(default=())
+    extra_stops: tuple[str, ...] = ()  # plain stop strings the family needs (not markers)
     add_bos: bool = True  # let the backend add BOS when the vocabulary asks for it
 
     @property
     def stop_strings(self) -> tuple[str, ...]:
         """Strings that end generation when they appear in decoded text."""
-        return tuple(dict.fromkeys(self.stop_tokens + self.markers))
+        return tuple(dict.fromkeys(self.stop_tokens + self.markers + self.extra_stops))
 
     def render(self, parts: PromptParts) -> Pieces:
         """Render a FIM (or plain, for non-FIM profiles) prompt as pieces, stable parts first."""
         if not self.fim:
             return self.render_prefix_only(parts)
         pieces: list[Piece] = []
-        if self.repo_name and self.file_sep:
+        if self.repo_name and self.file_sep and any(s.path for s in parts.snippets):
             pieces += self._repo_pieces(parts)
             pieces.append(Piece(self.fim_prefix, True))
         else:
@@ -176,7 +177,7 @@ def _snippets_as_comments(parts: PromptParts) -> str:
 
 
 def _merge(pieces: list[Piece]) -> Pieces:
-    """Join adjacent text pieces (tokenizing them apart would change the merges) and drop empties."""
+    """Join adjacent text pieces (tokenized apart they would merge differently); drop empties."""
     out: list[Piece] = []
     for piece in pieces:
         if not piece.text:
@@ -218,6 +219,9 @@ QWEN25_CODER = ModelProfile(
         "<|fim_middle|>",
         "<|im_end|>",
     ),
+    # The embedded model is the Instruct build: after the middle it tends to close a markdown
+    # fence and chat on ("```\n\nThis code defines..."). Source rarely holds a fence.
+    extra_stops=("```",),
     markers=_QWEN_MARKERS,
 )
 

@@ -13,6 +13,8 @@ from typing import Any
 # name -> module; add one line per benchmark
 BENCHMARKS: dict[str, str] = {
     "context": "bench.context",
+    "load": "bench.load",
+    "engine": "bench.engine",
 }
 
 

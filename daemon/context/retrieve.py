@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from daemon.index import IndexSnapshot, SymbolRef
-from daemon.skeleton import outline_entries, render_definition
+from daemon.skeleton import render_definition, render_entry
 from daemon.symbols import Definition, DefKind, FileSummary
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -138,21 +138,10 @@ def _locality(candidate: str, current: str, imported_paths: list[str]) -> float:
 
 
 def _render_related(index: IndexSnapshot, ref: SymbolRef) -> str:
-    d = ref.definition
     summary = index.files.get(ref.path)
     if summary is None:
-        return render_definition(d, "text")
-    for entry, text in outline_entries(summary, index=index, expand=_ancestors(d)):
-        if entry.qualname == d.qualname:
-            return text
-    return render_definition(d, summary.language)
-
-
-def _ancestors(d: Definition) -> tuple[str, ...]:
-    if not d.parent:
-        return ()
-    parts = d.parent.split(".")
-    return tuple(".".join(parts[: i + 1]) for i in range(len(parts)))
+        return render_definition(ref.definition, "text")
+    return render_entry(summary, ref.definition, index=index)
 
 
 @dataclass(frozen=True, slots=True)

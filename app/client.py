@@ -1,0 +1,385 @@
+"""Client library for the nospin daemon: an asyncio core and a thin blocking wrapper.
+
+Used by the CLI, the tray and editor bridges::
+
+    async with AsyncClient() as client:          # starts a daemon when none runs
+        done = await client.complete("/src/app.py", line=10, col=4)
+        print(done.text, done.tier, done.timings.total_ms)
+
+    with Client() as client:                     # the same, blocking (own loop in a thread)
+        print(client.status().metrics)
+
+Error replies become exceptions of the one hierarchy (``app.errors``) chosen by their code.
+A request waits while the daemon sends heartbeats; ``idle_timeout_s`` without any message for it
+raises DaemonError (the daemon died or hangs), so a caller never waits forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import secrets
+import threading
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine
+from typing import Any, Literal, TypeVar
+
+import msgspec
+import zmq
+import zmq.asyncio
+
+from app import errors
+from app.errors import DaemonError, NospinError, ProtocolError
+from daemon import lifecycle
+from daemon import protocol as p
+
+T = TypeVar("T")
+
+_ERRORS: dict[str, type[NospinError]] = {
+    cls.code: cls
+    for name in errors.__all__
+    if isinstance(cls := getattr(errors, name), type) and issubclass(cls, NospinError)
+    and name not in ("SkippedFile",)
+}
+DEFAULT_MAX_MESSAGE_BYTES = 8_000_000
+
+
+def error_from_reply(reply: p.ErrorReply) -> NospinError:
+    """The exception for an error reply (class chosen by its code; NospinError if unknown)."""
+    cls = _ERRORS.get(reply.code, NospinError)
+    exc = cls(reply.message, detail=reply.detail)
+    if cls is NospinError:
+        exc.code = reply.code
+    exc.retry_after_ms = reply.retry_after_ms  # type: ignore[attr-defined]
+    return exc
+
+
+class AsyncClient:
+    """One DEALER connection to the daemon; requests may run concurrently on it."""
+
+    def __init__(
+        self,
+        endpoint: str | None = None,
+        *,
+        token: str | None = None,
+        autostart: bool = True,
+        start_timeout_s: float = 30.0,
+        idle_timeout_s: float = 15.0,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        client_name: str = "nospin-client",
+        context: zmq.asyncio.Context | None = None,
+    ) -> None:
+        self.endpoint = endpoint or default_endpoint()
+        self._token = token
+        self._autostart = autostart
+        self._start_timeout_s = start_timeout_s
+        self.idle_timeout_s = idle_timeout_s
+        self._max_bytes = max_message_bytes
+        self._client_name = client_name
+        self._ctx = context or zmq.asyncio.Context.instance()
+        self._sock: zmq.asyncio.Socket | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._queues: dict[str, asyncio.Queue[p.Reply]] = {}
+        self._ids = itertools.count()
+        self._prefix = secrets.token_hex(3)
+        self.hello: p.HelloReply | None = None
+        self.started_daemon = False  # this client started the daemon it talks to
+        self.num_unexpected_finals = 0  # final replies for no pending request (duplicates)
+
+    # ------------------------------------------------------------------ connection
+    async def __aenter__(self) -> AsyncClient:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> p.HelloReply:
+        """Connect and say hello; start a daemon first when none runs (and autostart is on)."""
+        if self.endpoint.startswith("ipc://") and lifecycle.read_daemon_info() is None:
+            if not self._autostart:
+                raise DaemonError(
+                    "no nospin daemon is running", detail="start one with `nospin daemon`")
+            await asyncio.to_thread(self._start_daemon)
+        if self._token is None and self.endpoint.startswith("tcp://"):
+            self._token = lifecycle.read_token() or ""
+        self._open_socket()
+        self.hello = await self.request(
+            p.HelloRequest(id=self._next_id(), client=self._client_name, token=self._token or ""),
+            p.HelloReply, timeout_s=min(self.idle_timeout_s, 10.0))
+        if self.hello.protocol != p.PROTOCOL_VERSION:
+            raise ProtocolError(f"the daemon speaks protocol {self.hello.protocol}, "
+                                f"this client {p.PROTOCOL_VERSION}")
+        return self.hello
+
+    def _start_daemon(self) -> None:
+        proc, log_file = lifecycle.spawn_daemon()
+        lifecycle.wait_for_socket(proc, log_file, timeout_s=self._start_timeout_s)
+        self.started_daemon = True
+
+    def _open_socket(self) -> None:
+        if self._sock is not None:
+            return
+        sock = self._ctx.socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.RCVHWM, 0)
+        sock.setsockopt(zmq.SNDHWM, 0)
+        if self.endpoint.startswith("tcp://"):
+            sock.setsockopt(zmq.HEARTBEAT_IVL, 2000)
+            sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 6000)
+        sock.connect(self.endpoint)
+        self._sock = sock
+        self._reader = asyncio.get_running_loop().create_task(self._read_loop())
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+            self._reader = None
+        if self._sock is not None:
+            self._sock.close(linger=0)
+            self._sock = None
+
+    async def _read_loop(self) -> None:
+        assert self._sock is not None
+        while True:
+            frames = await self._sock.recv_multipart()
+            try:
+                reply = p.decode_reply(frames[-1])
+            except ProtocolError:
+                continue
+            if reply.id is not None and (queue := self._queues.get(reply.id)) is not None:
+                queue.put_nowait(reply)
+            elif p.is_final(reply):
+                self.num_unexpected_finals += 1  # a second final reply: must stay 0
+
+    def _next_id(self) -> str:
+        return f"{self._prefix}-{next(self._ids)}"
+
+    async def _send(self, message: msgspec.Struct) -> None:
+        if self._sock is None:
+            raise DaemonError("not connected")
+        data = p.encode(message)
+        if len(data) > self._max_bytes:
+            raise ProtocolError(
+                f"message of {len(data)} bytes is over the limit of {self._max_bytes}")
+        await self._sock.send_multipart([data])
+
+    # ------------------------------------------------------------------ core
+    async def stream(self, message: Any, *, timeout_s: float | None = None
+                     ) -> AsyncIterator[p.Reply]:
+        """Send ``message`` and yield every reply for it (chunks, events), the final one last.
+
+        Error replies raise. Heartbeats are consumed here. Leaving the iteration early of a
+        complete/generate request cancels it in the daemon.
+        """
+        request_id: str = message.id
+        queue: asyncio.Queue[p.Reply] = asyncio.Queue()
+        self._queues[request_id] = queue
+        idle = timeout_s if timeout_s is not None else self.idle_timeout_s
+        finished = False
+        try:
+            await self._send(message)
+            while True:
+                try:
+                    reply = await asyncio.wait_for(queue.get(), idle)
+                except TimeoutError:
+                    raise DaemonError(
+                        f"no reply from the daemon within {idle:.0f} s",
+                        detail=f"request {request_id} ({type(message).__name__})") from None
+                if isinstance(reply, p.HeartbeatReply):
+                    continue
+                if isinstance(reply, p.ErrorReply):
+                    finished = True
+                    raise error_from_reply(reply)
+                finished = p.is_final(reply)
+                yield reply
+                if finished:
+                    return
+        finally:
+            del self._queues[request_id]
+            if not finished and isinstance(message, p.CompleteRequest | p.GenerateRequest) \
+                    and self._sock is not None:
+                with contextlib.suppress(Exception):
+                    await self._send(p.CancelRequest(id=self._next_id(), target=request_id))
+
+    async def request(self, message: Any, expect: type[T], *, timeout_s: float | None = None
+                      ) -> T:
+        """Send ``message`` and return its final reply, which must be an ``expect``."""
+        async for reply in self.stream(message, timeout_s=timeout_s):
+            if p.is_final(reply):
+                if not isinstance(reply, expect):
+                    raise ProtocolError(f"expected a {expect.__name__} reply, got "
+                                        f"{type(reply).__name__}")
+                return reply
+        raise ProtocolError("the daemon closed the request without a final reply")
+
+    # ------------------------------------------------------------------ API
+    async def complete(
+        self,
+        path: str,
+        line: int,
+        col: int,
+        *,
+        text: str | None = None,
+        root: str | None = None,
+        max_tokens: int | None = None,
+        multiline: bool | Literal["auto"] = "auto",
+        deadline_ms: int = p.DEFAULT_DEADLINE_MS,
+        on_chunk: Callable[[str], None] | None = None,
+    ) -> p.DoneReply:
+        """A completion at (line, col), 0-based; chunks go to ``on_chunk`` as they come."""
+        msg = p.CompleteRequest(
+            id=self._next_id(), path=path, line=line, col=col, text=text, root=root,
+            options=p.CompleteOptions(max_tokens=max_tokens, multiline=multiline,
+                                      deadline_ms=deadline_ms))
+        async for reply in self.stream(msg):
+            if isinstance(reply, p.ChunkReply) and on_chunk is not None:
+                on_chunk(reply.text)
+            elif isinstance(reply, p.DoneReply):
+                return reply
+        raise ProtocolError("complete ended without a done reply")
+
+    async def generate(self, session: str, instruction: str, *, code: str | None = None,
+                       path: str | None = None, max_tokens: int = 512,
+                       deadline_ms: int = 60_000,
+                       on_chunk: Callable[[str], None] | None = None) -> p.DoneReply:
+        """One conversation round; returns the final code."""
+        msg = p.GenerateRequest(id=self._next_id(), session=session, instruction=instruction,
+                                code=code, path=path, options=p.GenerateOptions(
+                                    max_tokens=max_tokens, deadline_ms=deadline_ms))
+        async for reply in self.stream(msg):
+            if isinstance(reply, p.ChunkReply) and on_chunk is not None:
+                on_chunk(reply.text)
+            elif isinstance(reply, p.DoneReply):
+                return reply
+        raise ProtocolError("generate ended without a done reply")
+
+    async def open(self, path: str, text: str, *, language: str | None = None,
+                   version: int = 0, root: str | None = None) -> None:
+        await self.request(p.OpenRequest(id=self._next_id(), path=path, text=text,
+                                         language=language, version=version, root=root),
+                           p.OkReply)
+
+    async def change(self, path: str, *, text: str | None = None,
+                     edits: list[p.TextEdit] | None = None, version: int = 0) -> None:
+        await self.request(p.ChangeRequest(id=self._next_id(), path=path, text=text,
+                                           edits=edits, version=version), p.OkReply)
+
+    async def close_document(self, path: str) -> None:
+        await self.request(p.CloseRequest(id=self._next_id(), path=path), p.OkReply)
+
+    async def status(self) -> p.StatusReply:
+        return await self.request(p.StatusRequest(id=self._next_id()), p.StatusReply)
+
+    async def config_get(self, key: str | None = None) -> dict[str, Any]:
+        reply = await self.request(p.ConfigGetRequest(id=self._next_id(), key=key), p.ConfigReply)
+        return reply.values
+
+    async def config_set(self, changes: dict[str, Any], *, note: str = "") -> p.ConfigReply:
+        return await self.request(
+            p.ConfigSetRequest(id=self._next_id(), changes=changes, note=note), p.ConfigReply)
+
+    async def fast_mode(self, on: bool) -> None:
+        await self.request(p.FastModeRequest(id=self._next_id(), on=on), p.OkReply)
+
+    async def subscribe(self, topics: tuple[p.Topic, ...] = p.ALL_TOPICS
+                        ) -> AsyncGenerator[p.EventReply, None]:
+        """Events as the daemon pushes them, until the caller stops iterating."""
+        msg = p.SubscribeRequest(id=self._next_id(), topics=list(topics))
+        queue: asyncio.Queue[p.Reply] = asyncio.Queue()
+        self._queues[msg.id] = queue
+        try:
+            await self._send(msg)
+            while True:
+                reply = await queue.get()
+                if isinstance(reply, p.ErrorReply):
+                    raise error_from_reply(reply)
+                if isinstance(reply, p.EventReply):
+                    yield reply
+        finally:
+            self._queues.pop(msg.id, None)
+            if self._sock is not None:
+                with contextlib.suppress(Exception):
+                    await self._send(p.UnsubscribeRequest(id=self._next_id(), target=msg.id))
+
+
+class Client:
+    """Blocking wrapper: the same AsyncClient, driven on a private loop in a thread."""
+
+    def __init__(self, endpoint: str | None = None, **options: Any) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
+                                        name="nospin-client")
+        self._thread.start()
+        self._endpoint = endpoint
+        self._options = options
+        self.aio: AsyncClient = self._run(self._make())
+
+    async def _make(self) -> AsyncClient:
+        # created on the private loop so its zmq.asyncio context binds there
+        return AsyncClient(self._endpoint, context=zmq.asyncio.Context(), **self._options)
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def __enter__(self) -> Client:
+        try:
+            self.connect()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def connect(self) -> p.HelloReply:
+        return self._run(self.aio.connect())
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        with contextlib.suppress(Exception):
+            self._run(self.aio.close())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+        self.aio._ctx.term()
+        self._loop.close()
+
+    def complete(self, path: str, line: int, col: int, **options: Any) -> p.DoneReply:
+        return self._run(self.aio.complete(path, line, col, **options))
+
+    def generate(self, session: str, instruction: str, **options: Any) -> p.DoneReply:
+        return self._run(self.aio.generate(session, instruction, **options))
+
+    def open(self, path: str, text: str, **options: Any) -> None:
+        self._run(self.aio.open(path, text, **options))
+
+    def change(self, path: str, **options: Any) -> None:
+        self._run(self.aio.change(path, **options))
+
+    def close_document(self, path: str) -> None:
+        self._run(self.aio.close_document(path))
+
+    def status(self) -> p.StatusReply:
+        return self._run(self.aio.status())
+
+    def config_get(self, key: str | None = None) -> dict[str, Any]:
+        return self._run(self.aio.config_get(key))
+
+    def config_set(self, changes: dict[str, Any], *, note: str = "") -> p.ConfigReply:
+        return self._run(self.aio.config_set(changes, note=note))
+
+    def fast_mode(self, on: bool) -> None:
+        self._run(self.aio.fast_mode(on))
+
+
+def default_endpoint() -> str:
+    """ipc socket of this user's daemon (``NOSPIN_ENDPOINT`` overrides, e.g. a tcp one)."""
+    return os.environ.get("NOSPIN_ENDPOINT") or lifecycle.ipc_endpoint()
+
+
+__all__ = ["AsyncClient", "Client", "default_endpoint", "error_from_reply"]

@@ -1,0 +1,73 @@
+"""``nospin complete FILE:LINE:COL``: one completion from the daemon (started when none runs).
+
+LINE and COL are 1-based, as editors show them. The daemon reads the file from disk (or uses its
+open buffer when an editor has it open). Prints the completion, then its latency and tier.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+import msgspec
+
+from app.client import Client
+from app.errors import InputError
+from daemon import lifecycle
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "complete", help="complete at FILE:LINE:COL (1-based); starts the daemon if needed")
+    parser.add_argument("location", metavar="FILE:LINE:COL")
+    parser.add_argument("--json", action="store_true", help="print the final reply as JSON")
+    parser.add_argument("--root", default=None, help="project root (default: found from FILE)")
+    parser.add_argument("--max-tokens", type=int, default=None)
+    parser.add_argument("--multiline", choices=("auto", "true", "false"), default="auto")
+    parser.add_argument("--deadline-ms", type=int, default=60_000,
+                        help="answer by then (default 60 s: the first request loads the model)")
+    parser.add_argument("--no-start", action="store_true", help="fail if no daemon runs")
+    parser.set_defaults(func=run)
+
+
+def parse_location(location: str) -> tuple[str, int, int]:
+    """``FILE:LINE:COL`` (1-based) -> (absolute path, 0-based line, 0-based col)."""
+    parts = location.rsplit(":", 2)
+    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        raise InputError(f"expected FILE:LINE:COL, got {location!r}")
+    line, col = int(parts[1]), int(parts[2])
+    if line < 1 or col < 1:
+        raise InputError("LINE and COL are 1-based")
+    return os.path.abspath(parts[0]), line - 1, col - 1
+
+
+def run(args: argparse.Namespace) -> int:
+    path, line, col = parse_location(args.location)
+    multiline: Any = {"auto": "auto", "true": True, "false": False}[args.multiline]
+    with Client(autostart=not args.no_start, idle_timeout_s=max(15.0, args.deadline_ms / 1000),
+                client_name="nospin-cli") as client:
+        if client.aio.started_daemon:
+            info = lifecycle.read_daemon_info()
+            print(f"nospin: started a daemon (pid {info.pid if info else '?'}, log "
+                  f"{lifecycle.log_path()})", file=sys.stderr)
+        done = client.complete(path, line, col, root=args.root, max_tokens=args.max_tokens,
+                               multiline=multiline, deadline_ms=args.deadline_ms)
+    if args.json:
+        data = msgspec.to_builtins(done)
+        print(json.dumps(data, indent=2))
+        return 0
+    print(done.text)
+    t = done.timings
+    tier_names = {1: "normal", 2: "cap", 3: "fast"}
+    summary = (f"-- tier {done.tier} ({tier_names.get(done.tier, '?')}), first token "
+               f"{t.first_token_ms:.0f} ms, total {t.total_ms:.0f} ms, {done.num_tokens} tokens, "
+               f"{done.finish_reason}, cache {done.cache}")
+    if done.context is not None:
+        c = done.context
+        summary += (f", context {c.num_tokens}/{c.budget_tokens} tokens "
+                    f"(saved {c.num_tokens_saved}, {len(c.dropped)} dropped)")
+    print(summary, file=sys.stderr)
+    return 0

@@ -1,0 +1,137 @@
+"""``nospin context FILE:LINE:COL``: show the assembled context, segment by segment.
+
+Needs no daemon and no model: it indexes ``--root`` (default: the nearest folder above FILE
+holding .git, pyproject.toml, package.json, go.mod or Cargo.toml), assembles the context for the
+cursor and prints each segment with its tier, source and tokens (or JSON with ``--json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from app.config import load
+from app.errors import InputError
+from daemon.context import AssembledContext, ContextRequest, assemble_context
+from daemon.index import ProjectIndex
+
+_MARKERS = (".git", "pyproject.toml", "package.json", "go.mod", "Cargo.toml", "setup.py")
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("context", help="show the context nospin would send for a cursor")
+    p.add_argument("location", help="FILE:LINE:COL (1-based line and column)")
+    p.add_argument("--root", type=Path, default=None, help="project root (default: detected)")
+    p.add_argument("--budget", type=int, default=None, help="token budget (default: config)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--no-index", action="store_true", help="current file only (no project index)")
+    p.set_defaults(func=run)
+
+
+def parse_location(location: str) -> tuple[Path, int, int]:
+    """Split FILE:LINE:COL (1-based) into (path, line0, col0); raise InputError when malformed."""
+    try:
+        file_part, line_s, col_s = location.rsplit(":", 2)
+        line, col = int(line_s), int(col_s)
+    except ValueError as exc:
+        raise InputError(f"expected FILE:LINE:COL, got {location!r}") from exc
+    if line < 1 or col < 1:
+        raise InputError("LINE and COL are 1-based")
+    return Path(file_part), line - 1, col - 1
+
+
+def find_root(path: Path) -> Path:
+    for parent in [path.parent, *path.parent.parents]:
+        if any((parent / marker).exists() for marker in _MARKERS):
+            return parent
+    return path.parent
+
+
+def build_context(
+    location: str, *, root: Path | None, budget: int | None, use_index: bool = True
+) -> AssembledContext:
+    from daemon.history import EditHistory
+    from daemon.indexer import ProjectIndexer
+
+    config = load()
+    path, line, col = parse_location(location)
+    path = path.resolve()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path}", detail=str(exc)) from exc
+    root = (root or find_root(path)).resolve()
+    index: ProjectIndex | None = None
+    if use_index:
+        index = ProjectIndex(root)
+        ProjectIndexer(root, config, index, EditHistory()).build()
+    try:
+        rel = path.relative_to(root).as_posix()
+    except ValueError:
+        rel = str(path)
+    request = ContextRequest(
+        path=rel, text=text, line=line, column=col,
+        budget_tokens=budget or config.context.budget_tokens,
+    )
+    return assemble_context(request, index=index, config=config.context)
+
+
+def context_to_json(ctx: AssembledContext) -> dict[str, Any]:
+    return {
+        "path": ctx.path,
+        "language": ctx.language,
+        "budget_tokens": ctx.budget_tokens,
+        "num_tokens": ctx.num_tokens,
+        "num_tokens_before_trim": ctx.num_tokens_before_trim,
+        "num_tokens_saved": ctx.num_tokens_saved,
+        "assemble_ms": round(ctx.assemble_ms, 3),
+        "segments": [
+            {
+                "kind": s.kind.value,
+                "tier": s.tier.name,
+                "role": s.role.value,
+                "source": s.source,
+                "num_tokens": s.num_tokens,
+                "text": s.text,
+            }
+            for s in ctx.segments
+        ],
+        "dropped": [
+            {
+                "kind": d.kind.value,
+                "tier": d.tier.name,
+                "source": d.source,
+                "num_tokens": d.num_tokens,
+                "reason": d.reason,
+            }
+            for d in ctx.dropped
+        ],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    ctx = build_context(
+        args.location, root=args.root, budget=args.budget, use_index=not args.no_index
+    )
+    if args.json:
+        print(json.dumps(context_to_json(ctx), indent=2))
+        return 0
+    out = sys.stdout
+    out.write(
+        f"{ctx.path} [{ctx.language}]  {ctx.num_tokens}/{ctx.budget_tokens} tokens "
+        f"({ctx.num_tokens_saved} saved by trimming, {len(ctx.dropped)} segments dropped, "
+        f"{ctx.assemble_ms:.1f} ms)\n"
+    )
+    for s in ctx.segments:
+        out.write(f"\n--- {s.kind.value} {s.tier.name} {s.role.value} {s.source} "
+                  f"({s.num_tokens} tokens)\n")
+        out.write(s.text if s.text.endswith("\n") or not s.text else s.text + "\n")
+    if ctx.dropped:
+        out.write("\n--- dropped\n")
+        for d in ctx.dropped:
+            out.write(f"{d.kind.value} {d.tier.name} {d.source} ({d.num_tokens} tokens): "
+                      f"{d.reason}\n")
+    return 0

@@ -1,0 +1,60 @@
+"""``nospin daemon``: run the per-user daemon in the foreground, logging to the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import logging
+import os
+from typing import Any
+
+from app import config as cfg
+from app.errors import ConfigError
+from daemon.supervisor import EngineFactory
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("daemon", help="run the daemon in the foreground (logs to stderr)")
+    parser.add_argument("--config", default=None, help="config file (default: the user's)")
+    parser.add_argument("--log-file", default="", help=argparse.SUPPRESS)  # set by auto-start
+    parser.add_argument("--no-index", action="store_true",
+                        help="do not index project folders (context from the current file only)")
+    # tests: "module:callable" taking the Config and returning an Engine; the environment
+    # variable NOSPIN_ENGINE_FACTORY sets it for daemons that clients start on demand
+    parser.add_argument("--engine-factory", default=os.environ.get("NOSPIN_ENGINE_FACTORY", ""),
+                        help=argparse.SUPPRESS)
+    parser.set_defaults(func=run)
+
+
+def engine_factory(config: cfg.Config, spec: str = "") -> EngineFactory:
+    """The factory the supervisor calls (again after each engine death)."""
+    if spec:
+        module_name, _, attr = spec.partition(":")
+        try:
+            make = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ConfigError(f"cannot load engine factory {spec!r}", detail=str(exc)) from exc
+        return lambda: make(config)
+
+    def create() -> Any:
+        from engine.factory import create_engine
+
+        return create_engine(config)
+
+    return create
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from daemon.runner import run_daemon
+
+    logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    path = Path(args.config) if args.config else cfg.default_config_path()
+    config = cfg.load(path)
+    asyncio.run(run_daemon(
+        config, engine_factory=engine_factory(config, args.engine_factory), config_path=path,
+        log_file=args.log_file, index_projects=not args.no_index,
+    ))
+    return 0

@@ -1,0 +1,74 @@
+"""``nospin model path|verify|info``: where the model is, whether it is intact, what it is.
+
+``path`` assembles the embedded model on first use and prints its path; ``verify`` rehashes it
+fully (or a configured GGUF file against ``--sha256``); ``info`` prints the GGUF metadata and the
+prompt profile the factory would choose, as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from app import config as config_mod
+from app.errors import ModelError
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("model", help="the model: path, verify, info")
+    model_sub = parser.add_subparsers(dest="model_command", metavar="ACTION")
+    p = model_sub.add_parser(
+        "path", help="print the model file's path (assembles the embedded one)"
+    )
+    p.add_argument("--model", default=None, help="a GGUF file instead of the configured model")
+    p.set_defaults(func=_path)
+    v = model_sub.add_parser("verify", help="rehash the model file and compare its sha256")
+    v.add_argument("--model", default=None, help="a GGUF file instead of the embedded model")
+    v.add_argument("--sha256", default=None, help="expected hash for --model")
+    v.set_defaults(func=_verify)
+    i = model_sub.add_parser("info", help="GGUF metadata and the chosen prompt profile (JSON)")
+    i.add_argument("--model", default=None, help="a GGUF file instead of the configured model")
+    i.set_defaults(func=_info)
+    parser.set_defaults(func=lambda _args: (parser.print_help(), 2)[1])
+
+
+def _model_spec(args: argparse.Namespace) -> str:
+    if args.model is not None:
+        return str(args.model)
+    return config_mod.load().engine.model
+
+
+def _path(args: argparse.Namespace) -> int:
+    from engine.models import resolve_model_path
+
+    print(resolve_model_path(_model_spec(args)))
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from engine.models import EMBEDDED_MODEL, embedded_model_path, verify_model
+
+    if args.model:
+        if not args.sha256:
+            raise ModelError("--sha256 is required with --model")
+        path, expected = Path(args.model), str(args.sha256)
+    else:
+        path, expected = embedded_model_path(), EMBEDDED_MODEL.sha256
+    verify_model(path, expected)
+    print(f"ok {path} sha256 {expected}")
+    return 0
+
+
+def _info(args: argparse.Namespace) -> int:
+    from engine.factory import profile_for
+    from engine.models import read_gguf_metadata, resolve_model_path
+
+    cfg = config_mod.load().engine
+    path = resolve_model_path(_model_spec(args))
+    metadata = read_gguf_metadata(path) if path.is_file() else {}
+    profile = profile_for(cfg, path)
+    out = {"path": str(path), "profile": profile.name, "fim": profile.fim, "metadata": metadata}
+    print(json.dumps(out, indent=2))
+    return 0

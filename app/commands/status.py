@@ -1,0 +1,76 @@
+"""``nospin status [--json]``: is the daemon running, its engine, latency and tiers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import msgspec
+
+from app.client import Client
+from app.errors import DaemonError
+from daemon import lifecycle
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("status", help="show the daemon's state, latency and tiers")
+    parser.add_argument("--json", action="store_true", help="print the status as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if lifecycle.read_daemon_info() is None:
+        if args.json:
+            print(json.dumps({"running": False, "socket": str(lifecycle.socket_path())}))
+        else:
+            print(f"nospin daemon: not running (socket {lifecycle.socket_path()})")
+        return 3
+    try:
+        with Client(autostart=False, idle_timeout_s=5.0) as client:
+            status = client.status()
+    except DaemonError as exc:
+        print(f"nospin daemon: not answering ({exc})")
+        return 3
+    data = msgspec.to_builtins(status)
+    data.pop("type", None)
+    data.pop("id", None)
+    if args.json:
+        print(json.dumps({"running": True, **data}, indent=2))
+        return 0
+    print(format_status(data))
+    return 0
+
+
+def _ms(value: Any) -> str:
+    return f"{value:.0f} ms" if isinstance(value, int | float) else "-"
+
+
+def format_status(data: dict[str, Any]) -> str:
+    engine = data["engine"]
+    m = data["metrics"]
+    lines = [
+        f"nospin daemon {data['version']}: running, pid {data['pid']}, "
+        f"up {data['uptime_s']:.0f} s",
+        f"  listening  {', '.join(data['endpoints'])}",
+        f"  log        {data['log_path'] or '(terminal)'}",
+        f"  engine     {engine.get('kind')} {engine.get('model', '')} - {engine.get('state')}"
+        + (f", {engine['restarts']} restarts" if engine.get("restarts") else "")
+        + (f" ({engine['last_error']})" if engine.get("last_error") else ""),
+        f"  fast mode  {'on' if data['fast_mode'] else 'off'}"
+        + ("   completions PAUSED" if data["paused"] else ""),
+        f"  clients    {data['num_clients']}, documents {data['num_documents']}, "
+        f"queued {data['num_queued']}",
+    ]
+    if m.get("num_requests"):
+        ft, tt = m.get("first_token_ms") or {}, m.get("total_ms") or {}
+        tiers = m.get("tiers") or {}
+        lines += [
+            f"  requests   {m['num_requests']} in the window",
+            f"  first tok  p50 {_ms(ft.get('p50'))}, p95 {_ms(ft.get('p95'))}",
+            f"  finished   p50 {_ms(tt.get('p50'))}, p95 {_ms(tt.get('p95'))}",
+            "  tiers      " + ", ".join(f"{k} {v}" for k, v in tiers.items()),
+        ]
+    else:
+        lines.append("  requests   none yet")
+    return "\n".join(lines)

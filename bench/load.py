@@ -1,0 +1,249 @@
+"""Load on the daemon: N concurrent clients x M completions on the real socket.
+
+Starts its own daemon process (private NOSPIN_HOME, embedded model unless ``--engine fake``),
+waits for the engine, then runs N clients, each with its own connection, each typing through
+lines of real source files (seeded): a request, 1-3 more characters of the line, the next
+request, and so on (so prefix reuse and type-through are exercised as in an editor). Reports
+replies lost (no final reply) and duplicated (must both be 0), errors by code, p50/p95 of the
+time to the final reply and to the first chunk, tier counts and shares, cache hits, and the
+daemon's peak RSS (VmHWM).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.client import AsyncClient
+from app.errors import DaemonError, NospinError
+from daemon import lifecycle
+from daemon.metrics import percentile
+
+REPO = Path(__file__).resolve().parents[1]
+TIER_NAMES = {0: "none", 1: "normal", 2: "cap", 3: "fast"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--requests", type=int, default=100, help="per client")
+    parser.add_argument("--deadline-ms", type=int, default=2500)
+    parser.add_argument("--think-ms", type=int, default=0, help="pause between a client's requests")
+    parser.add_argument("--engine", choices=("embedded", "fake"), default="embedded")
+    parser.add_argument("--files", default=str(REPO / "daemon"),
+                        help="folder of source files to type through")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--max-tokens", type=int, default=24)
+
+
+@dataclass(slots=True)
+class Result:
+    client: int
+    ok: bool  # a done reply
+    code: str  # error code, "" when done
+    tier: int
+    cache: str
+    total_ms: float  # client-side, send to final reply
+    first_ms: float | None  # client-side, send to first chunk
+    lost: bool  # no final reply (client timed out)
+
+
+def _typing_points(files: list[Path], rng: random.Random, count: int
+                   ) -> list[tuple[str, str, int, int]]:
+    """(path, buffer, line, col) points: a user typing through lines of code."""
+    points: list[tuple[str, str, int, int]] = []
+    while len(points) < count:
+        path = rng.choice(files)
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        candidates = [i for i, ln in enumerate(lines) if len(ln.strip()) > 12]
+        if not candidates:
+            continue
+        line = rng.choice(candidates)
+        text = lines[line].rstrip("\n")
+        col = len(text) - len(text.lstrip())
+        while col < len(text) and len(points) < count:
+            buffer = "".join(lines[:line]) + text[:col] + "\n" + "".join(lines[line + 1:])
+            points.append((str(path), buffer, line, col))
+            col += rng.randint(1, 3)
+    return points
+
+
+async def _client(index: int, points: list[tuple[str, str, int, int]], args: argparse.Namespace,
+                  results: list[Result], dup: list[int]) -> None:
+    client = AsyncClient(autostart=False, idle_timeout_s=30.0, client_name=f"load-{index}")
+    await client.connect()
+    try:
+        for real_path, buffer, line, col in points:
+            # each client edits its own copies: one client's request must not supersede another's
+            path = f"/nospin-load/client{index}/{Path(real_path).name}"
+            start = time.monotonic()
+            first: list[float] = []
+
+            def on_chunk(_: str, first: list[float] = first, start: float = start) -> None:
+                if not first:
+                    first.append((time.monotonic() - start) * 1000)
+
+            try:
+                done = await client.complete(path, line, col, text=buffer,
+                                             max_tokens=args.max_tokens,
+                                             deadline_ms=args.deadline_ms, on_chunk=on_chunk)
+                results.append(Result(index, True, "", done.tier, done.cache,
+                                      (time.monotonic() - start) * 1000,
+                                      first[0] if first else None, False))
+            except DaemonError as exc:  # no reply in time: lost
+                results.append(Result(index, False, exc.code, 0, "",
+                                      (time.monotonic() - start) * 1000, None,
+                                      "no reply" in str(exc)))
+            except NospinError as exc:
+                results.append(Result(index, False, exc.code, 0, "",
+                                      (time.monotonic() - start) * 1000, None, False))
+            if args.think_ms:
+                await asyncio.sleep(args.think_ms / 1000)
+        await asyncio.sleep(0.5)  # late duplicates would arrive now
+    finally:
+        dup.append(client.num_unexpected_finals)
+        await client.close()
+
+
+def _peak_rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def _start_daemon(home: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO)}
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    if args.engine == "fake":
+        env["NOSPIN_ENGINE_FACTORY"] = "tests.daemon.fakes:make_engine"
+        env.setdefault("NOSPIN_FAKE_TOKEN_DELAY_S", "0.03")
+    else:
+        from engine.models import embedded_model_path
+
+        saved = os.environ.pop("NOSPIN_HOME", None)
+        try:
+            model = embedded_model_path()  # the user's assembled copy
+        finally:
+            if saved is not None:
+                os.environ["NOSPIN_HOME"] = saved
+        (home / "config" / "config.toml").write_text(f'[engine]\nmodel = "{model}"\n')
+    log = open(home / "daemon.log", "wb")  # noqa: SIM115 - the child keeps it
+    try:
+        return subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
+                                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    finally:
+        log.close()
+
+
+async def _wait_ready(timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if lifecycle.read_daemon_info() is not None:
+            client = AsyncClient(autostart=False, idle_timeout_s=5.0)
+            try:
+                await client.connect()
+                status = await client.status()
+                if status.engine.get("state") == "ready":
+                    return
+                if status.engine.get("state") == "failed":
+                    raise DaemonError(f"engine failed: {status.engine.get('last_error')}")
+            finally:
+                await client.close()
+        await asyncio.sleep(0.2)
+    raise DaemonError("the daemon's engine did not become ready")
+
+
+async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
+    await _wait_ready(180)
+    rng = random.Random(args.seed)
+    files = sorted(Path(args.files).rglob("*.py"))
+    warm = AsyncClient(autostart=False, idle_timeout_s=60)
+    await warm.connect()
+    path, buffer, line, col = _typing_points(files, rng, 1)[0]
+    await warm.complete(path, line, col, text=buffer, max_tokens=args.max_tokens,
+                        deadline_ms=60_000)
+    await warm.close()
+    results: list[Result] = []
+    dup: list[int] = []
+    start = time.monotonic()
+    await asyncio.gather(*[
+        _client(i, _typing_points(files, random.Random(args.seed * 1000 + i), args.requests),
+                args, results, dup)
+        for i in range(args.clients)
+    ])
+    wall = time.monotonic() - start
+    status_client = AsyncClient(autostart=False)
+    await status_client.connect()
+    status = await status_client.status()
+    await status_client.close()
+    total = args.clients * args.requests
+    totals = [r.total_ms for r in results]
+    served = [r for r in results if r.ok]
+    firsts = [r.first_ms for r in served if r.first_ms is not None]
+    tiers = Counter(TIER_NAMES.get(r.tier, str(r.tier)) for r in served)
+    codes = Counter(r.code for r in results if not r.ok)
+
+    def pct(values: list[float], q: float) -> float | None:
+        v = percentile(values, q)
+        return None if v is None else round(v, 1)
+
+    return {
+        "clients": args.clients,
+        "requests_per_client": args.requests,
+        "requests": total,
+        "engine": args.engine,
+        "deadline_ms": args.deadline_ms,
+        "wall_s": round(wall, 1),
+        "replies_final": len(results) - sum(r.lost for r in results),
+        "replies_lost": sum(r.lost for r in results) + (total - len(results)),
+        "replies_duplicated": sum(dup),
+        "served": len(served),
+        "errors": dict(codes),
+        "total_ms": {"p50": pct(totals, 50), "p95": pct(totals, 95), "max": pct(totals, 100)},
+        "served_total_ms": {"p50": pct([r.total_ms for r in served], 50),
+                            "p95": pct([r.total_ms for r in served], 95)},
+        "first_chunk_ms": {"p50": pct(firsts, 50), "p95": pct(firsts, 95)},
+        "tiers": dict(tiers),
+        "tier_shares": {k: round(v / total, 3) for k, v in tiers.items()}
+        | {"shed_or_error": round(sum(codes.values()) / total, 3)},
+        "cache": dict(Counter(r.cache for r in served)),
+        "daemon_peak_rss_mb": _peak_rss_mb(pid),
+        "daemon_metrics": {k: status.metrics.get(k) for k in
+                           ("first_token_ms", "total_ms", "tiers", "num_shed", "cache")},
+    }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    home = Path(tempfile.mkdtemp(prefix="nsload", dir="/tmp"))
+    saved = os.environ.get("NOSPIN_HOME")
+    proc = _start_daemon(home, args)
+    os.environ["NOSPIN_HOME"] = str(home)
+    try:
+        return asyncio.run(_run(args, proc.pid))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if saved is None:
+            os.environ.pop("NOSPIN_HOME", None)
+        else:
+            os.environ["NOSPIN_HOME"] = saved
+        shutil.rmtree(home, ignore_errors=True)

@@ -1,0 +1,120 @@
+"""Bulk reading and parsing, in this process or in worker processes (``python -m`` this module).
+
+The indexer sends large amounts of work (the initial scan, a branch switch) to a few worker
+processes: parsing holds the GIL, so a thread would slow down serving and cannot use a second
+core. Workers are plain child processes of ``sys.executable`` speaking pickle over their
+stdin/stdout, one task at a time; unlike ``multiprocessing``'s spawn they never re-import the
+parent's ``__main__`` and never fork the daemon's threads.
+
+A task is ``(items, max_bytes, keep_text)`` with items ``(absolute path, rel)``; the answer is
+what :func:`parse_files` returns.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from app.errors import SkippedFile
+from daemon.discovery import read_source
+from daemon.parse import summarize
+from daemon.symbols import FileSummary
+
+#: What one task returns: results in input order, seconds spent reading, seconds parsing.
+TaskResult = tuple[list["Parsed"], float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """The answer for one file: a summary, or the reason it was skipped."""
+
+    rel: str
+    summary: FileSummary | None
+    skip_reason: str  # "" when summary is set
+    text: str | None  # the text read, only when asked for (the watcher keeps texts for diffs)
+
+
+def parse_files(items: Sequence[tuple[str, str]], max_bytes: int, keep_text: bool) -> TaskResult:
+    """Read and summarise ``(absolute path, rel)`` pairs; never raises for one bad file."""
+    results: list[Parsed] = []
+    read_s = parse_s = 0.0
+    for path, rel in items:
+        t0 = time.perf_counter()
+        try:
+            text = read_source(path, max_bytes=max_bytes)
+        except SkippedFile as exc:
+            read_s += time.perf_counter() - t0
+            results.append(Parsed(rel, None, exc.reason, None))
+            continue
+        t1 = time.perf_counter()
+        summary = summarize(rel, text)
+        parse_s += time.perf_counter() - t1
+        read_s += t1 - t0
+        results.append(Parsed(rel, summary, "", text if keep_text else None))
+    return results, read_s, parse_s
+
+
+class WorkerProcess:
+    """One worker child process; :meth:`run` sends a task and waits for its answer."""
+
+    def __init__(self) -> None:
+        package_root = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "daemon.parse_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+
+    def run(self, items: Sequence[tuple[str, str]], max_bytes: int, keep_text: bool) -> TaskResult:
+        """Send one task; raise OSError or EOFError when the worker died."""
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        pickle.dump((list(items), max_bytes, keep_text), self._proc.stdin, pickle.HIGHEST_PROTOCOL)
+        self._proc.stdin.flush()
+        result: TaskResult = pickle.load(self._proc.stdout)
+        return result
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Let the worker finish (end of its input) or kill it after ``timeout``."""
+        try:
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
+            self._proc.wait(timeout)
+        except (OSError, subprocess.TimeoutExpired):
+            self._proc.kill()
+            self._proc.wait()
+        finally:
+            if self._proc.stdout is not None:
+                self._proc.stdout.close()
+
+
+def _serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
+    while True:
+        try:
+            items, max_bytes, keep_text = pickle.load(stdin)
+        except EOFError:
+            return
+        pickle.dump(parse_files(items, max_bytes, keep_text), stdout, pickle.HIGHEST_PROTOCOL)
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    # Run the imported module's copy, so that answers pickle as daemon.parse_worker.Parsed.
+    from daemon.parse_worker import _serve as serve
+
+    # Answers go to a private copy of stdout; anything a library prints goes to stderr.
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    serve(sys.stdin.buffer, answers)
+
+
+__all__ = ["Parsed", "TaskResult", "WorkerProcess", "parse_files"]

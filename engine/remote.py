@@ -1,0 +1,284 @@
+"""The ``remote`` engine: an OpenAI-compatible ``/v1/completions`` server (vLLM, TabbyAPI,
+llama.cpp server) with streaming (server-sent events), timeouts and cancellation.
+
+The prompt is sent as raw FIM text rendered by the model profile (marker strings removed from the
+source first, since the server tokenizes with special-token parsing on). Each request runs on its
+own worker thread (the server batches); ``cancel`` closes the request's connection. Stop strings,
+the single-line rule and repetition are applied here as well, whatever the server supports.
+Standard library only (``http.client``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import socket
+import threading
+import time
+import urllib.parse
+from dataclasses import replace
+from typing import Any
+
+from app.config import EngineConfig
+from app.errors import ConfigError, InputError, NospinError, RemoteError
+from engine.base import (
+    Capabilities,
+    Engine,
+    EngineStats,
+    EventSink,
+    Finished,
+    FinishReason,
+    GenerationRequest,
+    GenerationStats,
+    TextChunk,
+)
+from engine.postprocess import StreamFilter, heal_start, split_trailing_blanks
+from engine.profiles import ModelProfile
+
+CHARS_PER_TOKEN = 3.3  # estimate for count_tokens: the server's tokenizer is not available here
+
+
+class RemoteEngine(Engine):
+    """Client of an OpenAI-compatible completions server; see the module docstring."""
+
+    name = "remote"
+
+    def __init__(self, *, config: EngineConfig, profile: ModelProfile) -> None:
+        if not config.remote_url:
+            raise ConfigError("engine.remote_url is required for engine.kind = 'remote'")
+        url = urllib.parse.urlsplit(config.remote_url)
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise ConfigError(
+                f"engine.remote_url must be an http(s) URL, not {config.remote_url!r}"
+            )
+        self._url = url
+        self._config = config
+        self._profile = profile
+        self._lock = threading.Lock()
+        self._socks: dict[str, socket.socket] = {}  # open connections, closed by cancel()
+        self._cancelled: set[str] = set()
+        self._active: set[str] = set()
+        self._slots = threading.BoundedSemaphore(max(1, config.max_batch))
+        self._closing = False
+        self._stats = EngineStats(model=config.remote_model or config.remote_url)
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            fim=self._profile.fim,
+            speculation=False,  # whatever the server does is invisible here
+            batching=True,
+            max_batch=max(1, self._config.max_batch),
+            exact_tokenizer=False,
+            kv_state_cache=False,
+            n_ctx=self._config.n_ctx,
+        )
+
+    def start(self) -> None:
+        """Nothing to load; the server is contacted per request."""
+
+    def count_tokens(self, text: str) -> int:
+        """Estimate: characters / CHARS_PER_TOKEN (the server's tokenizer is remote)."""
+        return 0 if not text else max(1, round(len(text) / CHARS_PER_TOKEN))
+
+    def submit(self, request: GenerationRequest, sink: EventSink) -> None:
+        with self._lock:
+            self._active.add(request.request_id)
+        worker = threading.Thread(
+            target=self._serve,
+            args=(request, sink, time.monotonic()),
+            name=f"nospin-remote-{request.request_id}",
+            daemon=True,
+        )
+        worker.start()
+
+    def cancel(self, request_id: str) -> None:
+        with self._lock:
+            if request_id not in self._active:
+                return
+            self._cancelled.add(request_id)
+            sock = self._socks.get(request_id)
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def stats(self) -> EngineStats:
+        return self._stats
+
+    def close(self) -> None:
+        with self._lock:
+            self._closing = True
+            ids = list(self._active)
+        for request_id in ids:
+            self.cancel(request_id)
+
+    # --- worker ------------------------------------------------------------------------------
+
+    def _serve(self, request: GenerationRequest, sink: EventSink, submitted: float) -> None:
+        stats = GenerationStats()
+        filt = StreamFilter(
+            stop=tuple(dict.fromkeys(request.stop + self._profile.stop_strings)),
+            single_line=request.single_line,
+        )
+        reason = FinishReason.ERROR
+        error: NospinError | None = None
+        with self._slots:
+            stats.queue_ms = (time.monotonic() - submitted) * 1000
+            try:
+                reason = self._stream(request, sink, submitted, stats, filt)
+            except NospinError as exc:
+                error = exc
+            except (OSError, http.client.HTTPException, ValueError) as exc:
+                error = RemoteError("the remote server failed", detail=str(exc))
+        with self._lock:
+            cancelled = request.request_id in self._cancelled or self._closing
+            self._cancelled.discard(request.request_id)
+            self._active.discard(request.request_id)
+            self._socks.pop(request.request_id, None)
+        if cancelled:
+            reason, error = FinishReason.CANCELLED, None
+        elif error is None and reason not in (FinishReason.STOP, FinishReason.NEWLINE):
+            rest = filt.flush()
+            if rest:
+                sink(TextChunk(request.request_id, rest))
+        deadline = request.deadline
+        if error is not None and deadline is not None and time.monotonic() >= deadline:
+            reason, error = FinishReason.DEADLINE, None
+        stats.total_ms = (time.monotonic() - submitted) * 1000
+        self._stats.requests += 1
+        if error is not None:
+            sink(
+                Finished(request.request_id, FinishReason.ERROR, "", stats, str(error), error.code)
+            )
+        else:
+            sink(Finished(request.request_id, reason, filt.text, stats))
+
+    def _body(self, request: GenerationRequest) -> tuple[dict[str, Any], str]:
+        if request.prompt is not None:
+            prefix, heal = split_trailing_blanks(request.prompt.prefix)
+            prompt = self._profile.render_text(replace(request.prompt, prefix=prefix))
+        elif request.prompt_text is not None:
+            prompt, heal = request.prompt_text, ""
+        else:
+            raise InputError("a request needs prompt or prompt_text")
+        body: dict[str, Any] = {
+            "prompt": prompt,
+            "max_tokens": 1 if request.prefill_only else request.max_new_tokens,
+            "temperature": 0.0,
+            "stream": True,
+            "stop": list(dict.fromkeys(request.stop + self._profile.stop_strings))[:16],
+        }
+        if self._config.remote_model:
+            body["model"] = self._config.remote_model
+        return body, heal
+
+    def _connect(self, timeout: float) -> http.client.HTTPConnection:
+        host = self._url.hostname or ""
+        if self._url.scheme == "https":
+            return http.client.HTTPSConnection(host, self._url.port, timeout=timeout)
+        return http.client.HTTPConnection(host, self._url.port, timeout=timeout)
+
+    def _stream(
+        self,
+        request: GenerationRequest,
+        sink: EventSink,
+        submitted: float,
+        stats: GenerationStats,
+        filt: StreamFilter,
+    ) -> FinishReason:
+        body, heal = self._body(request)
+        timeout = self._config.remote_timeout_s
+        if request.deadline is not None:
+            timeout = max(0.05, min(timeout, request.deadline - time.monotonic()))
+        conn = self._connect(timeout)
+        conn.connect()  # keep the socket: http.client hands it to the response (sock = None)
+        with self._lock:
+            if request.request_id in self._cancelled or self._closing:
+                conn.close()
+                return FinishReason.CANCELLED
+            sock = conn.sock
+            if sock is not None:
+                self._socks[request.request_id] = sock
+        headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
+        if self._config.remote_api_key:
+            headers["Authorization"] = f"Bearer {self._config.remote_api_key}"
+        path = self._url.path.rstrip("/")
+        path = path + "/completions" if path.endswith("/v1") else path + "/v1/completions"
+        t0 = time.monotonic()
+        resp: http.client.HTTPResponse | None = None
+        try:
+            conn.request("POST", path, json.dumps(body).encode("utf-8"), headers)
+            resp = conn.getresponse()
+            if resp.status != 200:
+                detail = resp.read(2000).decode("utf-8", "replace")
+                raise RemoteError(f"the remote server answered HTTP {resp.status}", detail=detail)
+            for data in _sse_data(resp):
+                if data == "[DONE]":
+                    break
+                text, finish = _choice(data)
+                if request.prefill_only:
+                    continue
+                if text:
+                    if not stats.first_token_ms:
+                        stats.first_token_ms = (time.monotonic() - submitted) * 1000
+                        stats.prefill_ms = (time.monotonic() - t0) * 1000
+                    stats.num_generated_tokens += 1  # one event per token on common servers
+                    if heal:
+                        text, heal = heal_start(text, heal)
+                    out, reason = filt.push(text)
+                    if out:
+                        sink(TextChunk(request.request_id, out))
+                    if reason is not None:
+                        return reason
+                if request.deadline is not None and time.monotonic() >= request.deadline:
+                    return FinishReason.DEADLINE
+                if finish == "length":
+                    return FinishReason.LENGTH
+                if finish == "stop":
+                    return FinishReason.STOP
+        finally:
+            stats.decode_ms = (time.monotonic() - t0) * 1000 - stats.prefill_ms
+            if resp is not None:
+                resp.close()
+            conn.close()
+            if sock is not None:
+                sock.close()
+        return FinishReason.PREFILLED if request.prefill_only else FinishReason.STOP
+
+
+def _sse_data(resp: http.client.HTTPResponse) -> Any:
+    """Yield the ``data:`` payloads of a server-sent event stream."""
+    lines: list[str] = []
+    while True:
+        raw = resp.readline()
+        if not raw:
+            if lines:
+                yield "\n".join(lines)
+            return
+        line = raw.decode("utf-8").rstrip("\r\n")
+        if not line:
+            if lines:
+                yield "\n".join(lines)
+                lines = []
+            continue
+        if line.startswith("data:"):
+            lines.append(line[5:].lstrip(" "))
+
+
+def _choice(data: str) -> tuple[str, str | None]:
+    """(text, finish_reason) of the first choice of one streamed completion chunk."""
+    try:
+        obj = json.loads(data)
+    except ValueError as exc:
+        raise RemoteError("malformed event from the remote server", detail=data[:200]) from exc
+    if isinstance(obj, dict) and "error" in obj:
+        raise RemoteError("the remote server reported an error", detail=data[:500])
+    try:
+        choice = obj["choices"][0]
+        choice.get("text")
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise RemoteError("malformed event from the remote server", detail=data[:200]) from exc
+    text = choice.get("text") or ""
+    finish = choice.get("finish_reason")
+    return str(text), (str(finish) if finish else None)

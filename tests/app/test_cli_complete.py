@@ -1,0 +1,119 @@
+"""``nospin complete FILE:LINE:COL``: the newcomer's path, with a daemon started on demand."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.commands.complete import parse_location
+from app.errors import InputError
+from daemon import lifecycle
+from tests.daemon.harness import short_home, write_project
+
+REPO = Path(__file__).parents[2]
+
+
+@pytest.fixture
+def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    with short_home(monkeypatch) as path:
+        yield path
+        info = lifecycle.read_daemon_info()
+        if info is not None:  # stop the daemon a test started
+            os.kill(info.pid, signal.SIGTERM)
+            deadline = time.monotonic() + 20
+            while lifecycle.read_daemon_info() is not None and time.monotonic() < deadline:
+                time.sleep(0.1)
+
+
+def nospin(home: Path, *args: str, fake: bool = True, timeout: float = 120
+           ) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO)}
+    if fake:
+        env["NOSPIN_ENGINE_FACTORY"] = "tests.daemon.fakes:make_engine"
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_parse_location() -> None:
+    path, line, col = parse_location("a/b.py:3:7")
+    assert path.endswith("/a/b.py") and (line, col) == (2, 6)
+    for bad in ("a.py", "a.py:0:1", "a.py:x:1"):
+        with pytest.raises(InputError):
+            parse_location(bad)
+
+
+def test_complete_starts_a_daemon_then_reuses_it(home: Path) -> None:
+    src = write_project(home / "proj")
+    first = nospin(home, "complete", f"{src}:2:5", "--json", "--multiline", "false")
+    assert first.returncode == 0, first.stderr
+    assert "started a daemon" in first.stderr and str(lifecycle.log_path()) in first.stderr
+    done = json.loads(first.stdout)
+    assert done["type"] == "done" and done["text"] == "return a + b"
+    assert done["tier"] in (1, 2, 3) and done["timings"]["total_ms"] > 0
+    second = nospin(home, "complete", f"{src}:2:5")
+    assert second.returncode == 0, second.stderr
+    assert "started a daemon" not in second.stderr
+    assert second.stdout.startswith("return a + b")
+    assert "-- tier" in second.stderr and "total" in second.stderr
+    status = nospin(home, "status", "--json")
+    data = json.loads(status.stdout)
+    assert data["running"] is True and data["metrics"]["num_requests"] >= 2
+    text = nospin(home, "status")
+    assert "running, pid" in text.stdout and "p95" in text.stdout
+
+
+def test_status_when_not_running(home: Path) -> None:
+    result = nospin(home, "status")
+    assert result.returncode == 3 and "not running" in result.stdout
+
+
+def test_failed_start_names_the_log(home: Path) -> None:
+    src = write_project(home / "proj")
+    (home / "config").mkdir()
+    (home / "config" / "config.toml").write_text("[tiers]\nnormal_ms = -5\n")
+    result = nospin(home, "complete", f"{src}:2:5", timeout=60)
+    assert result.returncode == 1
+    assert "the daemon exited with status 1 while starting" in result.stderr
+    assert str(lifecycle.log_path()) in result.stderr
+
+
+def test_bad_cursor_is_a_clear_error(home: Path) -> None:
+    src = write_project(home / "proj")
+    result = nospin(home, "complete", f"{src}:40:1")
+    assert result.returncode == 1 and "outside" in result.stderr
+
+
+@pytest.mark.slow
+def test_complete_with_the_embedded_model(home: Path) -> None:
+    """End to end: CLI -> auto-started daemon -> real llama.cpp engine and embedded model."""
+    pytest.importorskip("llama_cpp")
+    from engine.models import embedded_model_path
+
+    old_home = os.environ.pop("NOSPIN_HOME")
+    try:
+        model = embedded_model_path()  # the user's assembled copy (not re-assembled per test)
+    except Exception as exc:
+        pytest.skip(f"embedded model not installed: {exc}")
+    finally:
+        os.environ["NOSPIN_HOME"] = old_home
+    (home / "config").mkdir()
+    (home / "config" / "config.toml").write_text(f'[engine]\nmodel = "{model}"\n')
+    src = write_project(home / "proj")
+    result = nospin(home, "complete", f"{src}:2:5", "--json", "--multiline", "false",
+                    fake=False, timeout=300)
+    assert result.returncode == 0, result.stderr
+    done = json.loads(result.stdout)
+    assert done["type"] == "done" and done["finish_reason"] in ("stop", "newline", "length")
+    assert done["text"].strip(), "the model produced nothing"
+    assert done["context"]["num_prompt_tokens"] > 0
+    print("embedded model:", json.dumps(done))
+    status = json.loads(nospin(home, "status", "--json", fake=False).stdout)
+    assert status["engine"]["state"] == "ready" and status["engine"]["name"] != "fake"

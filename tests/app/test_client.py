@@ -1,0 +1,117 @@
+"""The client library (asyncio core and blocking wrapper) against a real daemon socket."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.client import AsyncClient, Client
+from app.errors import ConfigError, CursorError, DaemonError, InputError, ProtocolError
+from tests.daemon.harness import DaemonHandle, running_daemon, short_home, write_project
+
+
+@pytest.fixture
+def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    with short_home(monkeypatch) as path:
+        yield path
+
+
+@pytest.fixture
+def daemon(home: Path) -> Iterator[DaemonHandle]:
+    with running_daemon() as handle:
+        yield handle
+
+
+def test_async_complete_streams_and_maps_errors(daemon: DaemonHandle, home: Path) -> None:
+    src = write_project(home / "proj")
+
+    async def main() -> None:
+        async with AsyncClient(autostart=False) as client:
+            assert client.hello is not None and client.hello.protocol == 1
+            chunks: list[str] = []
+            done = await client.complete(str(src), 1, 4, multiline=True, on_chunk=chunks.append)
+            assert done.text.startswith("return a + b") and "".join(chunks).startswith("return")
+            # concurrent requests on one connection
+            results = await asyncio.gather(*[
+                client.status() for _ in range(5)])
+            assert all(r.pid == results[0].pid for r in results)
+            with pytest.raises(CursorError):
+                await client.complete(str(src), 50, 0)
+            with pytest.raises(InputError):
+                await client.complete(str(home / "missing.py"), 0, 0)
+            with pytest.raises(ConfigError):
+                await client.config_set({"tiers.normal_ms": -1})
+            reply = await client.config_set({"tiers.cap_tokens": 12}, note="test")
+            assert reply.snapshot and reply.values["tiers"]["cap_tokens"] == 12
+            assert await client.config_get("tiers.cap_tokens") == {"tiers.cap_tokens": 12}
+
+    asyncio.run(main())
+
+
+def test_async_subscribe_receives_pushed_events(daemon: DaemonHandle, home: Path) -> None:
+    src = write_project(home / "proj")
+
+    async def main() -> None:
+        async with AsyncClient(autostart=False) as client:
+            events = client.subscribe(("requests", "state"))
+            first = await asyncio.wait_for(anext(events), 5)
+            assert first.topic == "state"
+            await client.complete(str(src), 1, 4)
+            seqs = [first.seq]
+            while True:
+                event = await asyncio.wait_for(anext(events), 5)
+                seqs.append(event.seq)
+                if event.topic == "requests":
+                    break
+            await client.fast_mode(True)
+            while True:
+                event = await asyncio.wait_for(anext(events), 5)
+                seqs.append(event.seq)
+                if event.topic == "state" and event.data["fast_mode"] is True:
+                    break
+            assert seqs == list(range(len(seqs)))  # no gaps
+            await events.aclose()
+
+    asyncio.run(main())
+
+
+def test_blocking_client_is_the_same_api(daemon: DaemonHandle, home: Path) -> None:
+    src = write_project(home / "proj")
+    with Client(autostart=False) as client:
+        client.open(str(src), "def mul(a, b):\n    \n")
+        done = client.complete(str(src), 1, 4, multiline=False)
+        assert done.text == "return a + b" and done.tier in (1, 2, 3)
+        status = client.status()
+        assert status.num_documents == 1
+        client.close_document(str(src))
+        assert client.status().num_documents == 0
+
+
+def test_no_daemon_and_no_autostart_is_a_clear_error(home: Path) -> None:
+    with pytest.raises(DaemonError, match="no nospin daemon is running"), Client(
+        autostart=False
+    ):
+        pass
+
+
+def test_oversized_request_refused_locally(daemon: DaemonHandle) -> None:
+    async def main() -> None:
+        async with AsyncClient(autostart=False, max_message_bytes=1000) as client:
+            with pytest.raises(ProtocolError, match="over the limit"):
+                await client.open("/x.py", "x" * 5000)
+            assert (await client.status()).pid
+
+    asyncio.run(main())
+
+
+def test_idle_timeout_when_daemon_stops_answering(home: Path) -> None:
+    with running_daemon() as d:
+        client = Client(autostart=False, idle_timeout_s=1.0)
+        client.connect()
+        d.call(lambda: setattr(d.service, "dispatch", lambda peer, req: None))
+        with pytest.raises(DaemonError, match="no reply from the daemon"):
+            client.status()
+        client.close()

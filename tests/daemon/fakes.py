@@ -1,0 +1,135 @@
+"""A small in-test Engine: scripted text, one engine thread, cancel/deadline, and a crash switch.
+
+Good for the server's unit tests; the end-to-end tests use the real embedded model.
+``make_engine`` is the ``--engine-factory tests.daemon.fakes:make_engine`` of a daemon process.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+
+from app.config import Config
+from engine.base import (
+    Capabilities,
+    Engine,
+    EngineStats,
+    EventSink,
+    Finished,
+    FinishReason,
+    GenerationRequest,
+    GenerationStats,
+    TextChunk,
+)
+
+DEFAULT_PIECES = ("return", " a", " +", " b", "\n", "\n", "print", "(add", "(1, 2))", "\n")
+
+
+class FakeEngine(Engine):
+    name = "fake"
+
+    def __init__(self, *, pieces: tuple[str, ...] = DEFAULT_PIECES, token_delay_s: float = 0.005,
+                 fail_start: bool = False) -> None:
+        self.pieces = pieces
+        self.token_delay_s = token_delay_s
+        self.fail_start = fail_start
+        self._jobs: queue.Queue[tuple[GenerationRequest, EventSink] | None] = queue.Queue()
+        self._cancelled: set[str] = set()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._dead = False
+        self._crash = threading.Event()
+        self.submitted: list[GenerationRequest] = []
+        self.num_requests = 0
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(fim=True, speculation=False, batching=False, max_batch=1,
+                            exact_tokenizer=False, kv_state_cache=False, n_ctx=4096)
+
+    def start(self) -> None:
+        if self.fail_start:
+            from app.errors import ModelNotInstalled
+
+            raise ModelNotInstalled("fake model missing")
+        self._thread = threading.Thread(target=self._loop, daemon=True, name="fake-engine")
+        self._thread.start()
+
+    def count_tokens(self, text: str) -> int:
+        return max(1, len(text) // 3)
+
+    def submit(self, request: GenerationRequest, sink: EventSink) -> None:
+        self.submitted.append(request)
+        self._jobs.put((request, sink))
+
+    def cancel(self, request_id: str) -> None:
+        with self._lock:
+            self._cancelled.add(request_id)
+
+    def stats(self) -> EngineStats:
+        return EngineStats(requests=self.num_requests, model="fake")
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        if self._thread is not None:
+            self._thread.join(2)
+
+    def is_alive(self) -> bool:
+        return not self._dead and self._thread is not None and self._thread.is_alive()
+
+    def crash(self) -> None:
+        """Make the engine thread die mid-request without a Finished event."""
+        self._crash.set()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            request, sink = job
+            if not self._run(request, sink):
+                self._dead = True
+                return  # crashed: pending requests never finish here
+
+    def _run(self, req: GenerationRequest, sink: EventSink) -> bool:
+        self.num_requests += 1
+        start = time.monotonic()
+        stats = GenerationStats(num_prompt_tokens=100, prefill_ms=1.0)
+        text = ""
+        reason = FinishReason.LENGTH
+        for i, piece in enumerate(self.pieces):
+            if self._crash.is_set():
+                return False
+            with self._lock:
+                if req.request_id in self._cancelled:
+                    self._cancelled.discard(req.request_id)
+                    reason = FinishReason.CANCELLED
+                    break
+            if req.deadline is not None and time.monotonic() > req.deadline:
+                reason = FinishReason.DEADLINE
+                break
+            if i >= req.max_new_tokens:
+                reason = FinishReason.LENGTH
+                break
+            if req.single_line and "\n" in piece and text.strip():
+                reason = FinishReason.NEWLINE
+                break
+            time.sleep(self.token_delay_s)
+            text += piece
+            stats.num_generated_tokens += 1
+            if i == 0:
+                stats.first_token_ms = (time.monotonic() - start) * 1000
+            sink(TextChunk(req.request_id, piece))
+        else:
+            reason = FinishReason.STOP
+        stats.total_ms = (time.monotonic() - start) * 1000
+        stats.decode_ms = stats.total_ms
+        sink(Finished(req.request_id, reason, text, stats))
+        return True
+
+
+def make_engine(config: Config) -> FakeEngine:
+    delay = float(os.environ.get("NOSPIN_FAKE_TOKEN_DELAY_S", "0.005"))
+    return FakeEngine(token_delay_s=delay)

@@ -1,0 +1,159 @@
+"""Run a real daemon (real ipc socket, in a thread of the test process) and talk raw ZeroMQ."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zmq
+
+from app.config import Config, default_config_path
+from daemon import lifecycle
+from daemon.runner import run_daemon
+from daemon.service import Service
+from engine.base import Engine
+from tests.daemon.fakes import FakeEngine
+
+
+@contextmanager
+def short_home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """NOSPIN_HOME in a short /tmp folder (ipc paths must stay under ~100 bytes)."""
+    home = Path(tempfile.mkdtemp(prefix="ns", dir="/tmp"))
+    monkeypatch.setenv("NOSPIN_HOME", str(home))
+    try:
+        yield home
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@dataclass
+class DaemonHandle:
+    service: Service
+    endpoint: str
+    engines: list[Engine] = field(default_factory=list)
+    loop: asyncio.AbstractEventLoop | None = None
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` on the daemon's loop and return its result."""
+        assert self.loop is not None
+        done = threading.Event()
+        box: list[Any] = []
+
+        def run() -> None:
+            box.append(fn())
+            done.set()
+
+        self.loop.call_soon_threadsafe(run)
+        assert done.wait(5)
+        return box[0]
+
+
+@contextmanager
+def running_daemon(
+    config: Config | None = None,
+    *,
+    engine_factory: Callable[[], Engine] | None = None,
+    index_projects: bool = False,
+) -> Iterator[DaemonHandle]:
+    """A daemon serving on the real ipc socket of NOSPIN_HOME until the block ends."""
+    config = config or Config()
+    engines: list[Engine] = []
+
+    def factory() -> Engine:
+        engine = engine_factory() if engine_factory else FakeEngine()
+        engines.append(engine)
+        return engine
+
+    ready = threading.Event()
+    handles: list[DaemonHandle] = []
+    errors: list[BaseException] = []
+    holder: dict[str, Any] = {}
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        holder["stop"] = stop
+        holder["loop"] = asyncio.get_running_loop()
+
+        def on_ready(service: Service) -> None:
+            handles.append(DaemonHandle(service, service.endpoints[0], engines,
+                                        asyncio.get_running_loop()))
+            ready.set()
+
+        await run_daemon(config, engine_factory=factory, stop=stop, handle_signals=False,
+                         config_path=default_config_path(),
+                         index_projects=index_projects, on_ready=on_ready)
+
+    def thread_main() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:
+            errors.append(exc)
+            ready.set()
+
+    thread = threading.Thread(target=thread_main, daemon=True)
+    thread.start()
+    assert ready.wait(15), "daemon did not start"
+    if errors:
+        raise errors[0]
+    try:
+        yield handles[0]
+    finally:
+        holder["loop"].call_soon_threadsafe(holder["stop"].set)
+        thread.join(15)
+        assert not thread.is_alive(), "daemon did not stop"
+        if errors:
+            raise errors[0]
+
+
+class RawClient:
+    """A plain DEALER socket: send bytes, receive decoded JSON replies."""
+
+    def __init__(self, endpoint: str | None = None) -> None:
+        self.ctx = zmq.Context()
+        self.sock = self.ctx.socket(zmq.DEALER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.connect(endpoint or lifecycle.ipc_endpoint())
+
+    def send(self, data: bytes | dict[str, Any]) -> None:
+        if isinstance(data, dict):
+            data = json.dumps(data).encode()
+        self.sock.send(data)
+
+    def recv(self, timeout_s: float = 5.0) -> dict[str, Any]:
+        if not self.sock.poll(int(timeout_s * 1000)):
+            raise TimeoutError("no reply")
+        reply: dict[str, Any] = json.loads(self.sock.recv())
+        return reply
+
+    def until_final(self, request_id: str, timeout_s: float = 10.0) -> list[dict[str, Any]]:
+        """Every reply for ``request_id`` up to and including its final one (others dropped)."""
+        out: list[dict[str, Any]] = []
+        while True:
+            reply = self.recv(timeout_s)
+            if reply.get("id") != request_id:
+                continue
+            out.append(reply)
+            if reply["type"] not in ("chunk", "heartbeat", "event"):
+                return out
+
+    def close(self) -> None:
+        self.sock.close(0)
+        self.ctx.term()
+
+
+def write_project(root: Path) -> Path:
+    """A tiny Python project; returns the file to complete in."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    src = root / "calc.py"
+    src.write_text("def add(a, b):\n    \n\n\ndef sub(a, b):\n    return a - b\n")
+    return src

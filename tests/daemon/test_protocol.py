@@ -1,0 +1,133 @@
+"""Protocol v1 codecs: every message round-trips, bad input is a ProtocolError with the id."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from app import errors
+from app.errors import ProtocolError
+from daemon import protocol as p
+
+MAX = 1_000_000
+REQUESTS: list[Any] = [
+    p.HelloRequest(id="1", client="t"),
+    p.OpenRequest(id="2", path="/a.py", text="x = 1\n", language="python"),
+    p.ChangeRequest(id="3", path="/a.py", edits=[p.TextEdit(
+        p.Range(p.Position(0, 0), p.Position(0, 1)), "y")]),
+    p.ChangeRequest(id="3b", path="/a.py", text="full\n"),
+    p.CloseRequest(id="4", path="/a.py"),
+    p.CompleteRequest(id="5", path="/a.py", line=0, col=1, options=p.CompleteOptions(
+        max_tokens=16, multiline=False, deadline_ms=900)),
+    p.CancelRequest(id="6", target="5"),
+    p.GenerateRequest(id="7", session="s", instruction="write a csv reader"),
+    p.StatusRequest(id="8"),
+    p.ConfigGetRequest(id="9", key="tiers"),
+    p.ConfigSetRequest(id="10", changes={"tiers.force_fast": True}),
+    p.FastModeRequest(id="11", on=True),
+    p.SubscribeRequest(id="12", topics=["metrics"]),
+    p.UnsubscribeRequest(id="13", target="12"),
+]
+
+
+@pytest.mark.parametrize("message", REQUESTS, ids=lambda m: type(m).__name__)
+def test_requests_round_trip(message: Any) -> None:
+    data = p.encode(message)
+    assert json.loads(data)["type"]
+    assert p.decode_request(data, max_bytes=MAX) == message
+
+
+def test_request_types_are_the_documented_ones() -> None:
+    tags = {json.loads(p.encode(m))["type"] for m in REQUESTS}
+    assert tags == {"hello", "open", "change", "close", "complete", "cancel", "generate",
+                    "status", "config.get", "config.set", "fast_mode", "subscribe",
+                    "unsubscribe"}
+
+
+def test_defaults_of_complete() -> None:
+    req = p.decode_request(b'{"type":"complete","id":"a","path":"/x","line":0,"col":0}',
+                           max_bytes=MAX)
+    assert isinstance(req, p.CompleteRequest)
+    assert req.options == p.CompleteOptions(max_tokens=None, multiline="auto",
+                                            deadline_ms=p.DEFAULT_DEADLINE_MS)
+    assert req.text is None and req.root is None
+
+
+@pytest.mark.parametrize(("data", "needle"), [
+    (b"{not json", "malformed JSON"),
+    (b"", "malformed JSON"),
+    (b"[]", "invalid message"),
+    (b'{"id":"a"}', "invalid message"),
+    (b'{"type":"nope","id":"a"}', "invalid message"),
+    (b'{"type":"complete","id":"a","path":"/x","line":"1","col":0}', "invalid message"),
+    (b'{"type":"complete","id":"a","path":"/x","line":-1,"col":0}', "invalid message"),
+    (b'{"type":"complete","id":"a","path":"/x","line":0,"col":0,"extra":1}', "invalid message"),
+    (b'{"type":"complete","id":"a","path":"/x","line":0,"col":0,'
+     b'"options":{"multiline":"maybe"}}', "invalid message"),
+    (b'{"type":"status","id":""}', "invalid message"),
+    (b'{"type":"status","id":7}', "invalid message"),
+    (b'{"type":"status","id":"' + b"x" * 200 + b'"}', "invalid message"),
+])
+def test_bad_messages_raise_protocol_error(data: bytes, needle: str) -> None:
+    with pytest.raises(ProtocolError, match=needle) as info:
+        p.decode_request(data, max_bytes=MAX)
+    assert info.value.code == "bad_message"
+
+
+def test_oversized_message_is_refused_before_parsing() -> None:
+    data = p.encode(p.OpenRequest(id="big", path="/a", text="x" * 2000))
+    with pytest.raises(ProtocolError, match="over the limit"):
+        p.decode_request(data, max_bytes=1000)
+    assert p.recover_id(data) == "big"
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (b'{"type":"nope","id":"a"}', "a"),
+    (b'{"id":"a","line":"x"}', "a"),
+    (b'{"id":5}', None),
+    (b"garbage", None),
+    (b'{"id":""}', None),
+])
+def test_recover_id(data: bytes, expected: str | None) -> None:
+    assert p.recover_id(data) == expected
+
+
+def test_replies_round_trip_and_finality() -> None:
+    timings = p.Timings(queue_ms=1, context_ms=2, first_token_ms=3, prefill_ms=4, decode_ms=5,
+                        total_ms=6)
+    replies: list[Any] = [
+        p.HelloReply(id="a", protocol=1, version="0", pid=1, engine="x", engine_state="ready"),
+        p.OkReply(id="a"),
+        p.ChunkReply(id="a", index=0, text="x"),
+        p.HeartbeatReply(id="a", state="queued"),
+        p.DoneReply(id="a", text="x", finish_reason="stop", tier=1, tier_reason="", cache="miss",
+                    num_tokens=1, timings=timings),
+        p.ErrorReply(id=None, code="bad_message", message="m"),
+        p.ConfigReply(id="a", values={}),
+        p.EventReply(id="a", topic="metrics", seq=0, data={}),
+    ]
+    for reply in replies:
+        back = p.decode_reply(p.encode(reply))
+        assert back == reply
+        assert p.is_final(back) == (json.loads(p.encode(reply))["type"] in p.FINAL_REPLY_TYPES)
+
+
+def test_error_reply_always_has_all_fields() -> None:
+    data = json.loads(p.encode(p.error_reply(None, ProtocolError("bad"))))
+    assert data == {"type": "error", "id": None, "code": "bad_message", "message": "bad",
+                    "detail": None, "retry_after_ms": None}
+
+
+def test_protocol_doc_covers_every_message_and_error_code() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    for message in REQUESTS:
+        assert f"`{json.loads(p.encode(message))['type']}`" in doc
+    for name in errors.__all__:
+        cls = getattr(errors, name)
+        assert f"`{cls.code}`" in doc, f"error code {cls.code} missing from docs/protocol.md"
+    for field in msgspec.structs.fields(p.DoneReply):
+        assert f"`{field.name}`" in doc

@@ -1,0 +1,425 @@
+"""The daemon on its real ipc socket with a scripted in-test engine (tests/daemon/fakes.py)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.config import Config, TierConfig
+from daemon import lifecycle
+from tests.daemon.fakes import FakeEngine
+from tests.daemon.harness import DaemonHandle, RawClient, running_daemon, short_home, write_project
+
+
+@pytest.fixture
+def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    with short_home(monkeypatch) as path:
+        yield path
+
+
+@pytest.fixture
+def daemon(home: Path) -> Iterator[DaemonHandle]:
+    with running_daemon() as handle:
+        yield handle
+
+
+@pytest.fixture
+def raw(daemon: DaemonHandle) -> Iterator[RawClient]:
+    client = RawClient(daemon.endpoint)
+    yield client
+    client.close()
+
+
+def complete_msg(rid: str, path: Path, line: int = 1, col: int = 4, **extra: object
+                 ) -> dict[str, object]:
+    return {"type": "complete", "id": rid, "path": str(path), "line": line, "col": col, **extra}
+
+
+def test_hello_and_status(raw: RawClient) -> None:
+    raw.send({"type": "hello", "id": "h1", "client": "test"})
+    reply = raw.recv()
+    assert reply["type"] == "hello" and reply["id"] == "h1" and reply["protocol"] == 1
+    assert reply["pid"] == os.getpid()
+    raw.send({"type": "status", "id": "s1"})
+    status = raw.recv()
+    assert status["type"] == "status" and status["id"] == "s1"
+    assert status["engine"]["state"] in ("loading", "ready")
+
+
+def test_socket_and_runtime_dir_are_private(daemon: DaemonHandle, home: Path) -> None:
+    sock = lifecycle.socket_path()
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+    assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700
+    assert daemon.endpoint == f"ipc://{sock}"
+
+
+def test_complete_streams_chunks_then_one_done(raw: RawClient, home: Path) -> None:
+    src = write_project(home / "proj")
+    raw.send(complete_msg("c1", src, options={"multiline": True, "deadline_ms": 5000}))
+    replies = raw.until_final("c1")
+    kinds = [r["type"] for r in replies if r["type"] != "heartbeat"]
+    assert kinds[-1] == "done" and kinds.count("done") == 1
+    assert set(kinds[:-1]) <= {"chunk"} and kinds[:-1]
+    done = replies[-1]
+    assert done["tier"] in (1, 2, 3) and done["tier_reason"]
+    assert done["text"].startswith("return a + b")
+    assert done["timings"]["total_ms"] >= done["timings"]["first_token_ms"] > 0
+    assert done["context"]["num_tokens"] <= done["context"]["budget_tokens"]
+    assert done["cache"] == "miss"
+    chunks = [r for r in replies if r["type"] == "chunk"]
+    assert [c["index"] for c in chunks] == list(range(len(chunks)))
+
+
+def test_single_line_completion_is_postprocessed(raw: RawClient, home: Path) -> None:
+    src = write_project(home / "proj")
+    raw.send(complete_msg("c1", src, options={"multiline": False}))
+    done = raw.until_final("c1")[-1]
+    assert done["type"] == "done" and done["text"] == "return a + b"
+
+
+def test_unsaved_buffer_overrides_disk(raw: RawClient, daemon: DaemonHandle, home: Path) -> None:
+    src = write_project(home / "proj")
+    buffer = "def mul(a, b):\n    \n"
+    raw.send({"type": "open", "id": "o1", "path": str(src), "text": buffer})
+    assert raw.recv()["type"] == "ok"
+    raw.send(complete_msg("c1", src, line=1, col=4))
+    assert raw.until_final("c1")[-1]["type"] == "done"
+    engine = daemon.engines[0]
+    assert isinstance(engine, FakeEngine)
+    prompt = engine.submitted[-1].prompt
+    assert prompt is not None and "def mul" in prompt.prefix and "def add" not in prompt.prefix
+    # incremental edit: insert on line 0
+    raw.send({"type": "change", "id": "e1", "path": str(src), "edits": [
+        {"range": {"start": {"line": 0, "col": 4}, "end": {"line": 0, "col": 7}},
+         "text": "times"}]})
+    assert raw.recv()["type"] == "ok"
+    raw.send(complete_msg("c2", src, line=1, col=4))
+    assert raw.until_final("c2")[-1]["type"] == "done"
+    prompt = engine.submitted[-1].prompt
+    assert prompt is not None and "def times(a, b)" in prompt.prefix
+    raw.send({"type": "close", "id": "x1", "path": str(src)})
+    assert raw.recv()["type"] == "ok"
+    raw.send(complete_msg("c3", src, line=1, col=4))
+    assert raw.until_final("c3")[-1]["type"] == "done"
+    prompt = engine.submitted[-1].prompt
+    assert prompt is not None and "def add" in prompt.prefix
+
+
+def test_bad_edit_range_is_an_error(raw: RawClient, home: Path) -> None:
+    src = write_project(home / "proj")
+    raw.send({"type": "open", "id": "o1", "path": str(src), "text": "x\n"})
+    raw.recv()
+    raw.send({"type": "change", "id": "e1", "path": str(src), "edits": [
+        {"range": {"start": {"line": 9, "col": 0}, "end": {"line": 9, "col": 0}}, "text": "y"}]})
+    reply = raw.recv()
+    assert reply == {**reply, "type": "error", "id": "e1", "code": "bad_cursor"}
+
+
+def test_cursor_outside_document(raw: RawClient, home: Path) -> None:
+    src = write_project(home / "proj")
+    raw.send(complete_msg("c1", src, line=99, col=0))
+    reply = raw.recv()
+    assert reply["type"] == "error" and reply["id"] == "c1" and reply["code"] == "bad_cursor"
+
+
+def test_missing_file_is_bad_input(raw: RawClient, home: Path) -> None:
+    raw.send(complete_msg("c1", home / "nope.py", line=0, col=0))
+    reply = raw.recv()
+    assert reply["code"] == "bad_input" and reply["id"] == "c1"
+
+
+def test_cancel_gets_exactly_one_final_reply(home: Path) -> None:
+    slow = lambda: FakeEngine(token_delay_s=0.2)  # noqa: E731
+    with running_daemon(engine_factory=slow) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        raw.send(complete_msg("c1", src, options={"multiline": True, "deadline_ms": 20000}))
+        time.sleep(0.3)
+        raw.send({"type": "cancel", "id": "k1", "target": "c1"})
+        finals = []
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                r = raw.recv(0.5)
+            except TimeoutError:
+                continue
+            if r["type"] not in ("chunk", "heartbeat"):
+                finals.append((r["id"], r["type"], r.get("code")))
+            if len(finals) == 2:
+                break
+        assert ("k1", "ok", None) in finals
+        assert ("c1", "error", "cancelled") in finals
+        with pytest.raises(TimeoutError):  # nothing more for c1
+            while True:
+                r = raw.recv(0.6)
+                assert r["type"] == "heartbeat" or r["id"] != "c1"
+        raw.close()
+
+
+def test_newer_request_supersedes_older_for_same_document(home: Path) -> None:
+    slow = lambda: FakeEngine(token_delay_s=0.1)  # noqa: E731
+    with running_daemon(engine_factory=slow) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        opts = {"multiline": True, "deadline_ms": 20000}
+        raw.send(complete_msg("c1", src, options=opts))
+        time.sleep(0.25)
+        typed = src.read_text().replace("b):\n    ", "b):\n    x", 1)  # not the completion
+        raw.send(complete_msg("c2", src, col=5, text=typed, options=opts))
+        finals: dict[str, dict[str, Any]] = {}
+        while len(finals) < 2:
+            r = raw.recv(10)
+            if r["type"] not in ("chunk", "heartbeat"):
+                assert r["id"] not in finals, "two final replies"
+                finals[r["id"]] = r
+        assert finals["c1"]["type"] == "error" and finals["c1"]["code"] == "cancelled"
+        assert finals["c2"]["type"] == "done"
+        raw.close()
+
+
+def test_overload_sheds_with_reason_and_nothing_lost(home: Path) -> None:
+    slow = lambda: FakeEngine(token_delay_s=0.05)  # noqa: E731
+    with running_daemon(engine_factory=slow) as d:
+        clients = [RawClient(d.endpoint) for _ in range(6)]
+        root = home / "proj"
+        root.mkdir()
+        files = []
+        for i in range(6):
+            f = root / f"m{i}.py"
+            f.write_text("def add(a, b):\n    \n")
+            files.append(f)
+        for i, c in enumerate(clients):
+            for j in range(5):
+                c.send(complete_msg(f"r{j}", files[i], options={"multiline": True,
+                                                                "deadline_ms": 600}))
+                time.sleep(0.01)
+        counts: dict[str, int] = {}
+        for c in clients:
+            seen: dict[str, str] = {}
+            while len(seen) < 5:
+                r = c.recv(10)
+                if r["type"] in ("chunk", "heartbeat"):
+                    continue
+                assert r["id"] not in seen
+                seen[r["id"]] = r["type"]
+                key = r["type"] if r["type"] == "done" else r["code"]
+                counts[key] = counts.get(key, 0) + 1
+                if r["type"] == "error":
+                    assert r["message"]
+            c.close()
+        assert sum(counts.values()) == 30
+        assert counts.get("done", 0) >= 1
+
+
+def test_engine_death_answers_pending_and_restarts(home: Path) -> None:
+    slow = lambda: FakeEngine(token_delay_s=0.2)  # noqa: E731
+    with running_daemon(engine_factory=slow) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        raw.send(complete_msg("c1", src, options={"multiline": True, "deadline_ms": 20000}))
+        time.sleep(0.3)
+        engine = d.engines[0]
+        assert isinstance(engine, FakeEngine)
+        engine.crash()
+        final = raw.until_final("c1", timeout_s=5)[-1]
+        assert final["type"] == "error" and final["code"] == "engine_died"
+        deadline = time.monotonic() + 10
+        while len(d.engines) < 2 or d.service.supervisor.state != "ready":
+            assert time.monotonic() < deadline, "engine not restarted"
+            time.sleep(0.05)
+        raw.send(complete_msg("c2", src, options={"multiline": False, "deadline_ms": 20000}))
+        assert raw.until_final("c2")[-1]["type"] == "done"
+        raw.send({"type": "status", "id": "s"})
+        assert raw.until_final("s")[-1]["engine"]["restarts"] == 1
+        raw.close()
+
+
+def test_engine_that_cannot_load_answers_with_its_error(home: Path) -> None:
+    broken = lambda: FakeEngine(fail_start=True)  # noqa: E731
+    with running_daemon(engine_factory=broken) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        time.sleep(0.2)
+        raw.send(complete_msg("c1", src))
+        final = raw.until_final("c1", timeout_s=5)[-1]
+        assert final["type"] == "error" and final["code"] == "model_missing"
+        raw.close()
+
+
+def test_client_vanishing_mid_stream_cancels_its_work(home: Path) -> None:
+    slow = lambda: FakeEngine(token_delay_s=0.1)  # noqa: E731
+    with running_daemon(engine_factory=slow) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        raw.send(complete_msg("c1", src, options={"multiline": True, "deadline_ms": 20000}))
+        raw.recv()  # first chunk: it is running
+        raw.close()
+        deadline = time.monotonic() + 5
+        while d.call(lambda: len(d.service._live)):
+            assert time.monotonic() < deadline, "work of a vanished client still live"
+            time.sleep(0.05)
+        metrics = d.call(lambda: d.service.metrics.snapshot(time.time()))
+        assert metrics["num_cancelled"] >= 1
+
+
+def test_config_set_get_fast_mode_and_snapshot(raw: RawClient, home: Path) -> None:
+    raw.send({"type": "config.set", "id": "s1", "changes": {"tiers.cap_tokens": 20}})
+    reply = raw.recv()
+    assert reply["type"] == "config" and reply["values"]["tiers"]["cap_tokens"] == 20
+    assert reply["snapshot"]
+    raw.send({"type": "config.get", "id": "g1", "key": "tiers.cap_tokens"})
+    assert raw.recv()["values"] == {"tiers.cap_tokens": 20}
+    raw.send({"type": "config.set", "id": "s2", "changes": {"tiers.cap_tokens": 0}})
+    bad = raw.recv()
+    assert bad["type"] == "error" and bad["code"] == "config"
+    raw.send({"type": "config.set", "id": "s3", "changes": {"no.such": 1}})
+    assert raw.recv()["code"] == "config"
+    raw.send({"type": "fast_mode", "id": "f1", "on": True})
+    assert raw.recv()["type"] == "ok"
+    src = write_project(home / "proj")
+    raw.send(complete_msg("c1", src))
+    assert raw.until_final("c1")[-1]["tier"] == 3
+    saved = (home / "config" / "config.toml").read_text()
+    assert "force_fast = true" in saved and "cap_tokens = 20" in saved
+    assert stat.S_IMODE((home / "config" / "config.toml").stat().st_mode) == 0o600
+    assert len(list((home / "config" / "snapshots").glob("*.json"))) == 2
+
+
+def test_subscribe_pushes_request_and_metrics_events(raw: RawClient, home: Path) -> None:
+    raw.send({"type": "subscribe", "id": "sub", "topics": ["requests", "metrics", "state"]})
+    assert raw.recv()["type"] == "ok"
+    state = raw.recv()
+    assert state["type"] == "event" and state["topic"] == "state" and state["seq"] == 0
+    src = write_project(home / "proj")
+    raw.send(complete_msg("c1", src))
+    topics: set[str] = set()
+    deadline = time.monotonic() + 5
+    while not {"requests", "metrics"} <= topics:
+        assert time.monotonic() < deadline
+        r = raw.recv()
+        if r["type"] == "event":
+            topics.add(r["topic"])
+            if r["topic"] == "requests":
+                assert r["data"]["request_id"] == "c1" and r["data"]["tier"] in ("normal", "cap")
+            if r["topic"] == "metrics":
+                assert r["data"]["num_requests"] >= 1
+    raw.send({"type": "fast_mode", "id": "f1", "on": True})
+    while True:
+        r = raw.recv()
+        if r["type"] == "event" and r["topic"] == "state":
+            assert r["data"]["fast_mode"] is True
+            break
+
+
+def test_generate_session_keeps_rounds(raw: RawClient, daemon: DaemonHandle) -> None:
+    raw.send({"type": "generate", "id": "g1", "session": "s", "instruction": "write add",
+              "code": "def add(a, b):\n    pass\n"})
+    done = raw.until_final("g1")[-1]
+    assert done["type"] == "done" and done["text"]
+    raw.send({"type": "generate", "id": "g2", "session": "s", "instruction": "now sub"})
+    assert raw.until_final("g2")[-1]["type"] == "done"
+    engine = daemon.engines[0]
+    assert isinstance(engine, FakeEngine)
+    prompt = engine.submitted[-1].prompt_text or ""
+    assert "Request: write add" in prompt and "Request: now sub" in prompt
+
+
+def test_type_through_cache_hit(raw: RawClient, home: Path) -> None:
+    src = write_project(home / "proj")
+    raw.send(complete_msg("c1", src, options={"multiline": False}))
+    first = raw.until_final("c1")[-1]
+    assert first["text"] == "return a + b"
+    text = src.read_text().replace("def add(a, b):\n    ", "def add(a, b):\n    ret", 1)
+    raw.send(complete_msg("c2", src, col=7, text=text, options={"multiline": False}))
+    second = raw.until_final("c2")[-1]
+    assert second["cache"] == "type_through" and second["text"] == "urn a + b"
+
+
+def test_second_daemon_says_where_the_first_is(daemon: DaemonHandle) -> None:
+    from app.errors import AlreadyRunning
+
+    lock = lifecycle.DaemonLock()
+    with pytest.raises(AlreadyRunning, match=r"pid \d+.*ipc://"):
+        lock.acquire()
+
+
+def test_tcp_listener_requires_token(home: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = Config(daemon=Config().daemon.__class__(tcp_port=port), tiers=TierConfig())
+    with running_daemon(config):
+        token_file = lifecycle.token_path()
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+        raw = RawClient(f"tcp://127.0.0.1:{port}")
+        raw.send({"type": "status", "id": "s0"})
+        assert raw.recv()["code"] == "bad_message"
+        raw.send({"type": "hello", "id": "h0", "token": "wrong"})
+        assert raw.recv()["code"] == "bad_message"
+        raw.send({"type": "hello", "id": "h1", "token": token_file.read_text()})
+        assert raw.recv()["type"] == "hello"
+        raw.send({"type": "status", "id": "s1"})
+        assert raw.recv()["type"] == "status"
+        raw.close()
+
+
+@pytest.mark.slow
+def test_real_engine_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real socket, the real llama.cpp engine from engine.factory and the embedded model:
+    open an unsaved buffer, edit it incrementally, complete, cancel, status."""
+    pytest.importorskip("llama_cpp")
+    from app.config import EngineConfig
+    from engine.factory import create_engine
+    from engine.models import embedded_model_path
+
+    try:
+        model = embedded_model_path()  # resolved before NOSPIN_HOME moves the cache
+    except Exception as exc:
+        pytest.skip(f"embedded model not installed: {exc}")
+    config = Config(engine=EngineConfig(model=str(model)))
+    with short_home(monkeypatch) as home, running_daemon(
+        config, engine_factory=lambda: create_engine(config), index_projects=True
+    ) as d:
+        src = write_project(home / "proj")
+        raw = RawClient(d.endpoint)
+        raw.send({"type": "open", "id": "o", "path": str(src),
+                  "text": "def mul(a, b):\n    \n"})
+        assert raw.recv()["type"] == "ok"
+        raw.send({"type": "change", "id": "e", "path": str(src), "edits": [
+            {"range": {"start": {"line": 1, "col": 4}, "end": {"line": 1, "col": 4}},
+             "text": '"""Multiply a and b."""\n    '}]})
+        assert raw.recv()["type"] == "ok"
+        raw.send(complete_msg("c1", src, line=2, col=4,
+                              options={"multiline": False, "deadline_ms": 120_000}))
+        replies = raw.until_final("c1", timeout_s=120)
+        done = replies[-1]
+        assert done["type"] == "done", done
+        assert done["text"].strip() and "\n" not in done["text"], (done, replies)
+        assert done["context"]["num_prompt_tokens"] > 0
+        assert done["timings"]["prefill_ms"] > 0 and done["num_tokens"] >= 1
+        assert any(r["type"] == "chunk" for r in replies)
+        # cancel a long multi-line one while it runs
+        raw.send(complete_msg("c2", src, line=2, col=4,
+                              options={"multiline": True, "max_tokens": 200,
+                                       "deadline_ms": 120_000}))
+        raw.send({"type": "cancel", "id": "k", "target": "c2"})
+        finals: dict[str, dict[str, Any]] = {}
+        while len(finals) < 2:
+            r = raw.recv(120)
+            if r["type"] not in ("chunk", "heartbeat"):
+                finals[r["id"]] = r
+        assert finals["k"]["type"] == "ok"
+        assert finals["c2"]["type"] in ("error", "done")  # cancelled, or done before the cancel
+        raw.send({"type": "status", "id": "s"})
+        status = raw.until_final("s")[-1]
+        assert status["engine"]["state"] == "ready" and status["engine"]["name"] != "fake"
+        assert status["num_documents"] == 1
+        raw.close()

@@ -1,0 +1,882 @@
+"""The exllamav2 engine: pure logic and the engine thread on the CPU, the real thing on a GPU.
+
+CPU tests drive ``engine.exllama_logic`` with hand-built generator result dicts shaped like
+exllamav2 0.3.2's ``ExLlamaV2DynamicGenerator.iterate()`` output, and the engine thread of
+``ExLlamaV2Engine`` with a fake generator that follows the library's job semantics (a job ends at
+``max_new_tokens - num_draft_tokens``; ``cancel`` drops a job; ``eos`` results carry the figures).
+The ``gpu`` tests load a small random model made by ``bench/gpu_check.py`` and skip with a reason
+where there is no CUDA or no exllamav2.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.config import EngineConfig
+from app.errors import EngineUnavailable, InputError, ModelError
+from engine.base import (
+    ContextSnippet,
+    EngineEvent,
+    Finished,
+    FinishReason,
+    GenerationRequest,
+    Priority,
+    PromptParts,
+    TextChunk,
+    generate_sync,
+)
+from engine.exllama import ExLlamaV2Engine, Vocabulary, _Runtime, check_model_dir
+from engine.exllama_logic import (
+    CACHE_ALIGN,
+    PAGE_SIZE,
+    RequestState,
+    SpeculationGovernor,
+    StreamCutter,
+    finish_events,
+    handle_result,
+    job_max_new_tokens,
+    plan_generator,
+    render_token_ids,
+    stop_token_ids,
+    strip_markers,
+)
+from engine.profiles import PLAIN, QWEN25_CODER, Piece
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+class Events:
+    """An EventSink collecting events, with a wait for Finished."""
+
+    def __init__(self) -> None:
+        self.events: list[EngineEvent] = []
+        self.cond = threading.Condition()
+
+    def __call__(self, event: EngineEvent) -> None:
+        with self.cond:
+            self.events.append(event)
+            self.cond.notify_all()
+
+    def finished(self, rid: str) -> list[Finished]:
+        return [e for e in self.events if isinstance(e, Finished) and e.request_id == rid]
+
+    def text(self, rid: str) -> str:
+        return "".join(
+            e.text for e in self.events if isinstance(e, TextChunk) and e.request_id == rid
+        )
+
+    def wait(self, *rids: str, timeout: float = 5.0) -> None:
+        end = time.monotonic() + timeout
+        with self.cond:
+            while not all(self.finished(r) for r in rids):
+                left = end - time.monotonic()
+                assert left > 0, f"no Finished for {rids}: {self.events}"
+                self.cond.wait(left)
+
+
+def state_for(request: GenerationRequest, extra_stops: tuple[str, ...] = ()) -> RequestState:
+    return RequestState.create(request, Events(), submitted_at=100.0, extra_stops=extra_stops)
+
+
+def streaming(rid: str, text: str = "", **eos: Any) -> dict[str, Any]:
+    ended = "eos_reason" in eos
+    r: dict[str, Any] = {"stage": "streaming", "identifier": rid, "serial": 0, "eos": ended}
+    if text:
+        r["text"] = text
+    r.update(eos)
+    return r
+
+
+EOS_LENGTH = dict(
+    eos_reason="max_new_tokens",
+    new_tokens=4,
+    prompt_tokens=30,
+    cached_tokens=12,
+    time_enqueued=0.001,
+    time_prefill=0.020,
+    time_generate=0.040,
+)
+
+
+# --------------------------------------------------------------------------- import, start
+
+
+def test_import_needs_neither_torch_nor_exllamav2() -> None:
+    code = (
+        "import sys, engine.exllama, app.commands.quantize\n"
+        "print('torch' in sys.modules, 'exllamav2' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "False"]
+
+
+def _cuda_ready() -> bool:
+    if importlib.util.find_spec("torch") is None:
+        return False
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+@pytest.mark.skipif(_cuda_ready(), reason="this machine has CUDA: start() would load a model")
+def test_start_raises_engine_unavailable_here() -> None:
+    engine = ExLlamaV2Engine(EngineConfig(kind="exllamav2", model="/nowhere"))
+    with pytest.raises(EngineUnavailable) as info:
+        engine.start()
+    message = str(info.value)
+    assert "exllamav2" in message
+    assert "CUDA" in message or "pip install" in message
+    assert not engine.is_alive()
+    events = Events()
+    engine.submit(GenerationRequest("r1", prompt_text="x"), events)
+    (fin,) = events.finished("r1")
+    assert fin.reason is FinishReason.ERROR and fin.error_code == "engine_died"
+    engine.close()
+
+
+def test_check_model_dir(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="empty"):
+        check_model_dir("")
+    gguf = tmp_path / "m.gguf"
+    gguf.write_bytes(b"GGUF")
+    with pytest.raises(ModelError, match="GGUF"):
+        check_model_dir(str(gguf))
+    with pytest.raises(ModelError, match="does not exist"):
+        check_model_dir(str(tmp_path / "nope"))
+    folder = tmp_path / "model"
+    folder.mkdir()
+    with pytest.raises(ModelError, match=r"config\.json"):
+        check_model_dir(str(folder))
+    (folder / "config.json").write_text("{}")
+    with pytest.raises(ModelError, match="safetensors"):
+        check_model_dir(str(folder))
+    (folder / "model.safetensors").write_bytes(b"")
+    with pytest.raises(ModelError, match=r"tokenizer\.json"):
+        check_model_dir(str(folder))
+    (folder / "tokenizer.json").write_text("{}")
+    assert check_model_dir(str(folder)) == folder
+
+
+# --------------------------------------------------------------------------- plan, ids
+
+
+@pytest.mark.parametrize(
+    ("n_ctx", "model_max", "max_batch", "paged", "draft", "expect"),
+    [
+        # no flash-attn: unpaged, one job, cache = one sequence
+        (4096, 32768, 16, False, 5, (False, 1, 4096, 4096, 8)),
+        # paged: batch * n_ctx tokens, capped at 64k
+        (4096, 32768, 16, True, 5, (True, 16, 4096, 65536, 8)),
+        (2048, 32768, 8, True, 0, (True, 8, 2048, 16384, 8)),
+        # n_ctx above the model's context, and not a page multiple
+        (5000, 4096, 4, True, 0, (True, 4, 4096, 16384, 8)),
+        (1000, 32768, 1, False, 0, (False, 1, 1024, 1024, 8)),
+        # 12 draft tokens need max_q 13; batch limited by max_input_len // max_q
+        (512, 32768, 64, True, 12, (True, 39, 512, 19968, 13)),
+    ],
+)
+def test_plan_generator(
+    n_ctx: int,
+    model_max: int,
+    max_batch: int,
+    paged: bool,
+    draft: int,
+    expect: tuple[bool, int, int, int, int],
+) -> None:
+    plan = plan_generator(
+        n_ctx=n_ctx,
+        model_max_seq_len=model_max,
+        max_batch=max_batch,
+        paged_attention=paged,
+        num_draft_tokens=draft,
+    )
+    got = (plan.paged, plan.max_batch_size, plan.max_seq_len, plan.cache_tokens, plan.max_q_size)
+    assert got == expect
+    assert plan.max_seq_len % PAGE_SIZE == 0 and plan.cache_tokens % CACHE_ALIGN == 0
+    assert plan.max_q_size * plan.max_batch_size <= min(2048, plan.max_seq_len) or not paged
+    assert ("one job at a time" in plan.note) == (not paged)
+
+
+def test_job_asks_for_the_draft_length_on_top() -> None:
+    # dynamic.py ends a job at new_tokens >= max_new_tokens - num_draft_tokens
+    assert job_max_new_tokens(64, 5) == 69
+    assert job_max_new_tokens(64, 0) == 64
+    assert job_max_new_tokens(0, 4) == 5
+
+
+def test_stop_token_ids_dedupes_and_skips_missing() -> None:
+    assert stop_token_ids(2, [2, 7], [None, 9, 7, -1]) == [2, 7, 9]
+    assert stop_token_ids(None, None, []) == []
+
+
+SPECIALS = {"<|fim_prefix|>": 1001, "<|fim_suffix|>": 1002, "<|fim_middle|>": 1003}
+
+
+def fake_encode(text: str) -> list[int]:
+    return [ord(c) for c in text]
+
+
+def test_render_token_ids_piece_by_piece() -> None:
+    parts = PromptParts(
+        path="a.py",
+        language="python",
+        snippets=(),
+        prefix="x = '<|fim_prefix|>'\n",
+        suffix="\n",
+    )
+    pieces = QWEN25_CODER.render(parts)
+    ids = render_token_ids(pieces, encode_text=fake_encode, special_id=SPECIALS.get)
+    assert ids[0] == 1001 and ids[-1] == 1003 and ids.count(1002) == 1
+    # the marker inside the source was encoded as text, not as its special id
+    assert ids.count(1001) == 1
+    assert ids[1 : 1 + len(parts.prefix)] == fake_encode(parts.prefix)
+    with_bos = render_token_ids(pieces, encode_text=fake_encode, special_id=SPECIALS.get, bos_id=7)
+    assert with_bos == [7, *ids]
+
+
+def test_render_token_ids_unknown_marker_is_a_model_error() -> None:
+    with pytest.raises(ModelError, match="model_profile"):
+        render_token_ids(
+            (Piece("<fim_prefix>", True),), encode_text=fake_encode, special_id=SPECIALS.get
+        )
+
+
+class FakeTensor:
+    def __init__(self, rows: list[list[int]]) -> None:
+        self.rows = rows
+
+    def __getitem__(self, i: int) -> FakeTensor:
+        return FakeTensor([self.rows[i]])
+
+    def tolist(self) -> list[int]:
+        return self.rows[0]
+
+
+class FakeHF:
+    """The HF tokenizers object: turns special strings into ids unless encode_special_tokens."""
+
+    def __init__(self) -> None:
+        self.encode_special_tokens = False
+
+
+class FakeTokenizer:
+    """Enough of ExLlamaV2Tokenizer: encode goes through the HF object like exllamav2's does."""
+
+    def __init__(self, *, hf: bool = True) -> None:
+        self.extended_piece_to_id = dict(SPECIALS) | {"<|endoftext|>": 1000}
+        self.tokenizer_model = SimpleNamespace(hf_tokenizer=FakeHF()) if hf else SimpleNamespace()
+        self.tokenizer_config_dict: dict[str, Any] = {"add_bos_token": True}
+        self.bos_token_id = 5
+        self.eos_token_id = 1000
+
+    def encode(self, text: str, encode_special_tokens: bool = False) -> FakeTensor:
+        hf = getattr(self.tokenizer_model, "hf_tokenizer", None)
+        split_specials = hf is not None and hf.encode_special_tokens
+        ids: list[int] = []
+        i = 0
+        while i < len(text):
+            for marker, tid in self.extended_piece_to_id.items():
+                if not split_specials and text.startswith(marker, i):
+                    ids.append(tid)
+                    i += len(marker)
+                    break
+            else:
+                ids.append(ord(text[i]))
+                i += 1
+        return FakeTensor([ids])
+
+    def single_id(self, token: str) -> int | None:
+        return self.extended_piece_to_id.get(token)
+
+
+def test_vocabulary_keeps_markers_in_source_as_text() -> None:
+    vocab = Vocabulary(FakeTokenizer())
+    assert vocab.plain_text_safe
+    assert vocab.encode_text("a<|fim_prefix|>b") == fake_encode("a<|fim_prefix|>b")
+    assert vocab.special_id("<|fim_middle|>") == 1003
+    assert vocab.bos_id(QWEN25_CODER) == 5  # the tokenizer config asks for BOS here
+
+
+def test_vocabulary_strips_markers_without_the_hf_switch() -> None:
+    vocab = Vocabulary(FakeTokenizer(hf=False))
+    assert not vocab.plain_text_safe
+    assert vocab.encode_text("a<|fim_prefix|>b") == fake_encode("ab")
+    assert strip_markers("<|a|><|a|>x", ["<|a|>"]) == "x"
+
+
+# --------------------------------------------------------------------------- stream cutting
+
+
+@pytest.mark.parametrize(
+    ("chunks", "stops", "single_line", "shown", "reason"),
+    [
+        (["ab", "c"], (), False, "abc", None),
+        (["foo\nde", "f bar"], ("\ndef",), False, "foo", FinishReason.STOP),
+        # a stop string split over chunks is held back, never shown
+        (["x = 1\n", "\n", "y"], ("\n\n",), False, "x = 1", FinishReason.STOP),
+        (["return a", " + b\n", "    pass"], (), True, "return a + b", FinishReason.NEWLINE),
+        # leading blank lines are kept: the first non-empty line ends the completion
+        (["\n    ", "return 1", "\nx"], (), True, "\n    return 1", FinishReason.NEWLINE),
+        (["a<|fim", "_pad|>zzz"], ("<|fim_pad|>",), False, "a", FinishReason.STOP),
+    ],
+)
+def test_stream_cutter(
+    chunks: list[str],
+    stops: tuple[str, ...],
+    single_line: bool,
+    shown: str,
+    reason: FinishReason | None,
+) -> None:
+    cutter = StreamCutter(stops, single_line=single_line)
+    out, got = "", None
+    for chunk in chunks:
+        text, got = cutter.feed(chunk)
+        out += text
+    if got is None:
+        out += cutter.flush()
+    assert (out, got) == (shown, reason)
+    assert cutter.emitted == out
+
+
+def test_stream_cutter_releases_held_text_at_a_natural_end() -> None:
+    cutter = StreamCutter(("\n\n",))
+    assert cutter.feed("x\n") == ("x", None)
+    assert cutter.flush() == "\n"
+
+
+@given(
+    chunks=st.lists(st.text(alphabet="ab\n ", max_size=6), max_size=12),
+    stop=st.text(alphabet="ab\n", min_size=1, max_size=3),
+    single_line=st.booleans(),
+)
+def test_stream_cutter_never_shows_a_stop(chunks: list[str], stop: str, single_line: bool) -> None:
+    cutter = StreamCutter((stop,), single_line=single_line)
+    shown = ""
+    for chunk in chunks:
+        text, reason = cutter.feed(chunk)
+        shown += text
+        if reason is not None:
+            break
+    else:
+        shown += cutter.flush()
+    full = "".join(chunks)
+    assert stop not in shown
+    assert full.startswith(shown)
+    if single_line:
+        assert "\n" not in shown.lstrip(" \n")
+    if cutter.stopped is None:
+        assert shown == full
+
+
+# --------------------------------------------------------------------------- result mapping
+
+
+def test_results_to_events_until_length() -> None:
+    s = state_for(GenerationRequest("r", prompt_text="p", max_new_tokens=4))
+    assert (
+        handle_result(s, {"stage": "started", "identifier": "r", "eos": False}, 100.01).events == []
+    )
+    assert s.started_at == 100.01
+    prefill = {"stage": "prefill", "identifier": "r", "eos": False, "curr_progress": 10}
+    assert handle_result(s, prefill, 100.02).events == []
+    step = handle_result(s, streaming("r", "def"), 100.03)
+    assert step.events == [TextChunk("r", "def")] and not step.finished
+    step = handle_result(s, streaming("r", " f", **EOS_LENGTH), 100.1)
+    assert step.finished and not step.cancel_job
+    chunk, fin = step.events
+    assert chunk == TextChunk("r", " f")
+    assert isinstance(fin, Finished) and fin.reason is FinishReason.LENGTH and fin.text == "def f"
+    st_ = fin.stats
+    assert (st_.num_prompt_tokens, st_.num_cached_tokens, st_.num_generated_tokens) == (30, 12, 4)
+    assert st_.prefill_ms == pytest.approx(20.0) and st_.decode_ms == pytest.approx(40.0)
+    assert st_.queue_ms == pytest.approx(10.0) and st_.first_token_ms == pytest.approx(30.0)
+    assert st_.total_ms == pytest.approx(100.0)
+    # anything after the end is ignored
+    assert handle_result(s, streaming("r", "more"), 100.2).events == []
+
+
+@pytest.mark.parametrize(
+    ("eos_reason", "expect"),
+    [
+        ("stop_token", FinishReason.STOP),
+        ("max_new_tokens", FinishReason.LENGTH),
+        ("stop_string", FinishReason.STOP),
+        ("end_filter", FinishReason.STOP),
+    ],
+)
+def test_eos_reason_table(eos_reason: str, expect: FinishReason) -> None:
+    s = state_for(GenerationRequest("r", prompt_text="p"))
+    step = handle_result(s, streaming("r", eos_reason=eos_reason, new_tokens=1), 100.1)
+    assert isinstance(step.events[-1], Finished) and step.events[-1].reason is expect
+
+
+def test_stop_string_found_by_us_cancels_the_job() -> None:
+    s = state_for(GenerationRequest("r", prompt_text="p", stop=("\ndef",)))
+    assert handle_result(s, streaming("r", "x = 1\nd"), 100.1).events == [TextChunk("r", "x = 1")]
+    step = handle_result(
+        s, streaming("r", "ef g", accepted_draft_tokens=3, rejected_draft_tokens=1), 100.2
+    )
+    assert step.finished and step.cancel_job
+    (fin,) = step.events
+    assert isinstance(fin, Finished) and fin.reason is FinishReason.STOP and fin.text == "x = 1"
+
+
+def test_single_line_and_profile_markers() -> None:
+    s = state_for(
+        GenerationRequest("r", prompt_text="p", single_line=True),
+        extra_stops=QWEN25_CODER.stop_strings,
+    )
+    step = handle_result(s, streaming("r", "a + b\n    c"), 100.1)
+    assert step.finished and step.cancel_job
+    assert step.events[0] == TextChunk("r", "a + b")
+    assert isinstance(step.events[1], Finished) and step.events[1].reason is FinishReason.NEWLINE
+    s2 = state_for(GenerationRequest("q", prompt_text="p"), extra_stops=QWEN25_CODER.stop_strings)
+    step = handle_result(s2, streaming("q", "ok<|file_sep|>junk"), 100.1)
+    assert isinstance(step.events[-1], Finished) and step.events[-1].text == "ok"
+
+
+def test_prefill_only_finishes_prefilled_without_text() -> None:
+    s = state_for(GenerationRequest("w", prompt_text="p", prefill_only=True))
+    step = handle_result(s, streaming("w", "tok", **EOS_LENGTH), 100.1)
+    (fin,) = step.events
+    assert isinstance(fin, Finished) and fin.reason is FinishReason.PREFILLED and fin.text == ""
+
+
+def test_cancel_drops_held_text_deadline_keeps_it() -> None:
+    for reason, text in ((FinishReason.CANCELLED, "a"), (FinishReason.DEADLINE, "a\n")):
+        s = state_for(GenerationRequest("r", prompt_text="p", stop=("\n\n",)))
+        handle_result(s, streaming("r", "a\n"), 100.1)
+        events = finish_events(s, reason, {"new_tokens": 2}, 100.2)
+        fin = events[-1]
+        assert isinstance(fin, Finished) and fin.reason is reason and fin.text == text
+        shown = "a" + "".join(e.text for e in events if isinstance(e, TextChunk))
+        assert shown == fin.text
+
+
+def test_error_finish_carries_code() -> None:
+    s = state_for(GenerationRequest("r", prompt_text="p"))
+    (fin,) = finish_events(s, FinishReason.ERROR, {}, 100.1, error=InputError("empty prompt"))
+    assert isinstance(fin, Finished)
+    assert (fin.reason, fin.error_code, fin.error) == (
+        FinishReason.ERROR,
+        "bad_input",
+        "empty prompt",
+    )
+
+
+# --------------------------------------------------------------------------- speculation
+
+
+def test_governor_switches_off_below_threshold_after_min_sample() -> None:
+    gov = SpeculationGovernor(enabled=True, min_acceptance=0.4, min_proposed=100, window=400)
+    assert not gov.record(10, 40)  # 0.2, but only 50 proposed
+    assert gov.enabled
+    assert gov.record(10, 40)  # 100 proposed at 0.2: off
+    assert not gov.enabled and "acceptance 0.20 < 0.4" in gov.note
+    assert not gov.record(0, 50)  # already off: no second switch
+    assert (gov.total_accepted, gov.total_proposed) == (20, 150)
+
+
+def test_governor_stays_on_when_drafts_are_good_and_window_rolls() -> None:
+    gov = SpeculationGovernor(enabled=True, min_acceptance=0.4, min_proposed=100, window=200)
+    for _ in range(10):
+        assert not gov.record(60, 40)
+    assert gov.enabled and gov.rate == pytest.approx(0.6)
+    assert gov.sample <= 300  # old requests fall out of the window
+    assert not gov.record(0, 0)  # no draft tokens: nothing to learn
+
+
+# --------------------------------------------------------------------------- engine thread
+
+
+@dataclass
+class FakeJob:
+    """ExLlamaV2DynamicJob's constructor arguments and measurement attributes."""
+
+    input_ids: Any
+    max_new_tokens: int
+    stop_conditions: list[int] = field(default_factory=list)
+    gen_settings: Any = None
+    identifier: Any = None
+    decode_special_tokens: bool = False
+    new_tokens: int = 0
+    cached_pages: int = 0
+    cached_tokens: int = 0
+    accepted_draft_tokens: int = 0
+    rejected_draft_tokens: int = 0
+    time_first_prefill: float | None = None
+    time_first_token: float | None = None
+
+
+class FakeGenerator:
+    """Follows ExLlamaV2DynamicGenerator's job semantics; text comes from ``script``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.kwargs = kwargs
+        self.max_batch_size = kwargs["max_batch_size"]
+        self.num_draft_tokens = (
+            kwargs.get("num_draft_tokens", 0) if kwargs.get("draft_model") else 0
+        )
+        self.page_size = PAGE_SIZE
+        self.pending: list[FakeJob] = []
+        self.active: list[FakeJob] = []
+        self.script: dict[str, list[str]] = {}
+        self.accept_per_step = (1, 4)  # (accepted, rejected) draft tokens per step
+        self.fail_next = False
+        self.started_order: list[str] = []
+        self.cancelled: list[str] = []
+        self.delay_s = 0.0
+
+    def warmup(self) -> None:
+        pass
+
+    def enqueue(self, job: FakeJob) -> int:
+        self.pending.append(job)
+        return len(self.pending)
+
+    def cancel(self, job: FakeJob) -> None:
+        for q in (self.pending, self.active):
+            if job in q:
+                q.remove(job)
+                self.cancelled.append(job.identifier)
+
+    def clear_queue(self) -> None:
+        self.pending.clear()
+        self.active.clear()
+
+    def num_remaining_jobs(self) -> int:
+        return len(self.pending) + len(self.active)
+
+    def iterate(self) -> list[dict[str, Any]]:
+        if self.fail_next:
+            self.fail_next = False
+            raise RuntimeError("CUDA error: an illegal memory access was encountered")
+        time.sleep(self.delay_s)
+        results: list[dict[str, Any]] = []
+        while self.pending and len(self.active) < self.max_batch_size:
+            job = self.pending.pop(0)
+            self.active.append(job)
+            self.started_order.append(job.identifier)
+            job.time_first_prefill = time.time()
+            results.append(
+                {"job": job, "stage": "started", "eos": False, "identifier": job.identifier}
+            )
+        for job in list(self.active):
+            job.time_first_token = job.time_first_token or time.time()
+            pieces = self.script.get(job.identifier, [])
+            text = pieces[job.new_tokens] if job.new_tokens < len(pieces) else "x"
+            job.new_tokens += 1
+            if self.num_draft_tokens:
+                job.accepted_draft_tokens += self.accept_per_step[0]
+                job.rejected_draft_tokens += self.accept_per_step[1]
+            r: dict[str, Any] = {"job": job, "stage": "streaming", "eos": False, "text": text}
+            r["identifier"] = job.identifier
+            if job.new_tokens >= job.max_new_tokens - self.num_draft_tokens:
+                self.active.remove(job)
+                r.update(
+                    eos=True,
+                    eos_reason="max_new_tokens",
+                    new_tokens=job.new_tokens,
+                    prompt_tokens=len(job.input_ids[0]),
+                    cached_tokens=0,
+                    time_enqueued=0.0,
+                    time_prefill=0.001,
+                    time_generate=0.002,
+                )
+                if self.num_draft_tokens:
+                    r["accepted_draft_tokens"] = job.accepted_draft_tokens
+                    r["rejected_draft_tokens"] = job.rejected_draft_tokens
+            results.append(r)
+        return results
+
+
+class FakeEngine(ExLlamaV2Engine):
+    """ExLlamaV2Engine whose _load builds a runtime around FakeGenerator (no torch)."""
+
+    def __init__(self, config: EngineConfig, *, paged: bool = False, draft: bool = False) -> None:
+        super().__init__(config, profile=PLAIN)
+        self.paged = paged
+        self.draft = draft
+        self.unloaded: list[str] = []
+
+    def _load(self) -> _Runtime:
+        plan = plan_generator(
+            n_ctx=self._config.n_ctx,
+            model_max_seq_len=32768,
+            max_batch=self._config.max_batch,
+            paged_attention=self.paged,
+            num_draft_tokens=self._config.num_draft_tokens if self.draft else 0,
+        )
+        torch = SimpleNamespace(
+            tensor=lambda data, dtype=None: data,
+            long="long",
+            cuda=SimpleNamespace(empty_cache=lambda: None),
+        )
+        gen_module = SimpleNamespace(
+            ExLlamaV2DynamicGenerator=FakeGenerator,
+            ExLlamaV2DynamicJob=FakeJob,
+            ExLlamaV2Sampler=SimpleNamespace(Settings=SimpleNamespace(greedy=lambda: "greedy")),
+        )
+        unloaded = self.unloaded
+        model = SimpleNamespace(unload=lambda: unloaded.append("model"))
+        draft = SimpleNamespace(unload=lambda: unloaded.append("draft")) if self.draft else None
+        rt = _Runtime(
+            torch=torch,
+            exl=None,
+            gen_module=gen_module,
+            model=model,
+            cache="cache",
+            draft_model=draft,
+            draft_cache="draft_cache" if self.draft else None,
+            vocab=Vocabulary(FakeTokenizer()),
+            plan=plan,
+            generator=None,
+            stop_ids=[1000],
+            with_draft=self.draft,
+        )
+        from engine.exllama import _make_generator
+
+        rt.generator = _make_generator(rt, with_draft=self.draft)
+        with self._lock:
+            self._governor.enabled = self.draft
+        self._update_capabilities(rt)
+        return rt
+
+    @property
+    def gen(self) -> FakeGenerator:
+        assert self._rt is not None
+        generator: FakeGenerator = self._rt.generator
+        return generator
+
+
+def make_engine(**kw: Any) -> FakeEngine:
+    paged = kw.pop("paged", False)
+    draft = kw.pop("draft", False)
+    engine = FakeEngine(EngineConfig(kind="exllamav2", model="/m", **kw), paged=paged, draft=draft)
+    engine.start()
+    return engine
+
+
+def test_engine_streams_and_finishes_with_length() -> None:
+    engine = make_engine()
+    try:
+        assert engine.capabilities.max_batch == 1 and not engine.capabilities.batching
+        assert engine.count_tokens("ab<|fim_prefix|>") == len("ab<|fim_prefix|>")
+        fin, ttft = generate_sync(
+            engine, GenerationRequest("r", prompt_text="hello", max_new_tokens=3), timeout_s=5
+        )
+        assert fin.reason is FinishReason.LENGTH and fin.text == "xxx" and ttft is not None
+        job_args = engine.gen.kwargs
+        assert job_args["paged"] is False and job_args["max_batch_size"] == 1
+        assert "draft_model" not in job_args
+        assert fin.stats.num_prompt_tokens == 6 and not fin.stats.speculation_used  # BOS + 5
+    finally:
+        engine.close()
+    assert engine.unloaded == ["model"] and not engine.is_alive()
+
+
+def test_engine_stop_cancels_the_job_in_the_generator() -> None:
+    engine = make_engine()
+    try:
+        gen = engine.gen
+        gen.script["r"] = ["a", "b", "\n", "\n", "z"]
+        fin, _ = generate_sync(
+            engine,
+            GenerationRequest("r", prompt_text="p", max_new_tokens=50, stop=("\n\n",)),
+            timeout_s=5,
+        )
+        assert fin.reason is FinishReason.STOP and fin.text == "ab"
+        assert gen.cancelled == ["r"] and gen.num_remaining_jobs() == 0
+    finally:
+        engine.close()
+
+
+def test_engine_cancel_deadline_and_priority() -> None:
+    engine = make_engine()
+    try:
+        gen = engine.gen
+        gen.delay_s = 0.01
+        events = Events()
+        engine.submit(GenerationRequest("long", prompt_text="p", max_new_tokens=3000), events)
+        time.sleep(0.05)
+        engine.submit(
+            GenerationRequest(
+                "bg", prompt_text="p", max_new_tokens=2, priority=Priority.BACKGROUND
+            ),
+            events,
+        )
+        engine.submit(GenerationRequest("fg", prompt_text="p", max_new_tokens=2), events)
+        engine.submit(
+            GenerationRequest(
+                "late", prompt_text="p", max_new_tokens=2, deadline=time.monotonic() + 0.05
+            ),
+            events,
+        )
+        engine.cancel("no-such-request")
+        time.sleep(0.1)
+        engine.cancel("long")
+        events.wait("long", "bg", "fg", "late")
+        assert events.finished("long")[0].reason is FinishReason.CANCELLED
+        assert events.finished("late")[0].reason is FinishReason.DEADLINE
+        assert events.finished("fg")[0].reason is FinishReason.LENGTH
+        # one job at a time, interactive before background
+        assert gen.started_order == ["long", "fg", "bg"]
+        for rid in ("long", "bg", "fg", "late"):
+            assert len(events.finished(rid)) == 1
+            assert events.text(rid) == events.finished(rid)[0].text
+    finally:
+        engine.close()
+
+
+def test_engine_paged_runs_jobs_together() -> None:
+    engine = make_engine(paged=True, max_batch=4)
+    try:
+        assert engine.capabilities.batching and engine.capabilities.max_batch == 4
+        events = Events()
+        for i in range(8):
+            engine.submit(GenerationRequest(f"r{i}", prompt_text="p", max_new_tokens=3), events)
+        events.wait(*[f"r{i}" for i in range(8)])
+        assert all(events.finished(f"r{i}")[0].text == "xxx" for i in range(8))
+        assert engine.gen.kwargs["paged"] is True
+    finally:
+        engine.close()
+
+
+def test_engine_speculation_switches_off_and_rebuilds_without_draft() -> None:
+    engine = make_engine(draft=True, num_draft_tokens=4, speculation_min_acceptance=0.4)
+    try:
+        first = engine.gen
+        assert engine.capabilities.speculation and first.kwargs["num_draft_tokens"] == 4
+        fin, _ = generate_sync(
+            engine, GenerationRequest("a", prompt_text="p", max_new_tokens=64), timeout_s=5
+        )
+        # the job asked for 64 + 4 and ended after exactly 64 tokens
+        assert fin.reason is FinishReason.LENGTH and fin.stats.num_generated_tokens == 64
+        assert fin.stats.speculation_used and fin.stats.num_draft_accepted == 64
+        assert fin.stats.num_draft_tokens == 320
+        st_ = engine.stats()
+        assert not st_.speculation_enabled and "acceptance 0.20 < 0.4" in st_.speculation_note
+        fin2, _ = generate_sync(
+            engine, GenerationRequest("b", prompt_text="p", max_new_tokens=8), timeout_s=5
+        )
+        assert fin2.reason is FinishReason.LENGTH and not fin2.stats.speculation_used
+        assert "acceptance" in fin2.stats.speculation_note
+        assert engine.gen is not first and "draft_model" not in engine.gen.kwargs
+        assert engine.unloaded == ["draft"] and not engine.capabilities.speculation
+    finally:
+        engine.close()
+
+
+def test_engine_survives_an_iterate_error_and_rejects_oversized_prompts() -> None:
+    engine = make_engine(n_ctx=512)
+    try:
+        engine.gen.fail_next = True
+        fin, _ = generate_sync(engine, GenerationRequest("r", prompt_text="p"), timeout_s=5)
+        assert fin.reason is FinishReason.ERROR and fin.error_code == "engine"
+        assert "illegal memory access" in fin.error
+        fin, _ = generate_sync(
+            engine, GenerationRequest("big", prompt_text="p" * 600, max_new_tokens=8), timeout_s=5
+        )
+        assert fin.reason is FinishReason.ERROR and fin.error_code == "bad_input"
+        fin, _ = generate_sync(
+            engine, GenerationRequest("ok", prompt_text="p", max_new_tokens=2), timeout_s=5
+        )
+        assert fin.reason is FinishReason.LENGTH and engine.is_alive()
+    finally:
+        engine.close()
+
+
+def test_engine_close_cancels_what_is_left() -> None:
+    engine = make_engine()
+    gen = engine.gen
+    gen.delay_s = 0.01
+    events = Events()
+    engine.submit(GenerationRequest("a", prompt_text="p", max_new_tokens=3000), events)
+    engine.submit(GenerationRequest("b", prompt_text="p", max_new_tokens=3000), events)
+    time.sleep(0.05)
+    engine.close()
+    assert [f.reason for f in events.finished("a") + events.finished("b")] == [
+        FinishReason.CANCELLED,
+        FinishReason.CANCELLED,
+    ]
+    engine.submit(GenerationRequest("c", prompt_text="p"), events)
+    assert events.finished("c")[0].reason is FinishReason.CANCELLED
+
+
+# --------------------------------------------------------------------------- GPU
+
+
+def _gpu_skip_reason() -> str | None:
+    if not _cuda_ready():
+        return "needs torch with a CUDA device"
+    if importlib.util.find_spec("exllamav2") is None:
+        return "needs exllamav2 0.3.2 (pip install 'nospin[gpu]')"
+    if (
+        importlib.util.find_spec("tokenizers") is None
+        or importlib.util.find_spec("safetensors") is None
+    ):
+        return "needs tokenizers and safetensors to make the test model"
+    return None
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    reason = _gpu_skip_reason()
+    if reason:
+        pytest.skip(reason)
+    from bench.gpu_check import MAIN, make_tokenizer, write_model
+
+    work = tmp_path_factory.mktemp("exl2")
+    eos = make_tokenizer(work / "tokenizer")
+    return write_model(work / "main", MAIN, tokenizer_dir=work / "tokenizer", eos_id=eos, seed=1)
+
+
+@pytest.mark.gpu
+def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
+    engine = ExLlamaV2Engine(
+        EngineConfig(
+            kind="exllamav2",
+            model=str(tiny_model),
+            draft_model=str(tiny_model),
+            model_profile="qwen2.5-coder",
+            n_ctx=2048,
+            max_batch=4,
+        )
+    )
+    engine.start()
+    try:
+        assert engine.count_tokens("<|fim_prefix|>") > 1
+        parts = PromptParts(
+            path="a.py",
+            language="python",
+            snippets=(ContextSnippet("b.py", "def g(): pass\n"),),
+            prefix="def f(x):\n    ",
+            suffix="\n",
+        )
+        fin, _ = generate_sync(
+            engine, GenerationRequest("g", prompt=parts, max_new_tokens=24), timeout_s=120
+        )
+        assert fin.reason in (FinishReason.LENGTH, FinishReason.STOP)
+        if fin.reason is FinishReason.LENGTH:
+            assert fin.stats.num_generated_tokens == 24
+        assert fin.stats.num_prompt_tokens > 0 and fin.stats.speculation_used
+        assert engine.stats().draft_proposed > 0
+    finally:
+        engine.close()

@@ -1,0 +1,190 @@
+"""The llamacpp engine with the real embedded model (slow: loads the 0.5B model once)."""
+
+from __future__ import annotations
+
+import ast
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from engine.base import (
+    EngineEvent,
+    Finished,
+    FinishReason,
+    GenerationRequest,
+    Priority,
+    PromptParts,
+    generate_sync,
+)
+from engine.postprocess import decide_multiline, postprocess
+
+pytestmark = pytest.mark.slow
+
+PREFIX = (
+    "import math\n\n\n"
+    "def circle_area(radius: float) -> float:\n"
+    '    """Return the area of a circle."""\n'
+    "    return "
+)
+SUFFIX = "\n\n\ndef main() -> None:\n    print(circle_area(2.0))\n"
+
+
+def parts(prefix: str = PREFIX, suffix: str = SUFFIX, path: str = "geo.py") -> PromptParts:
+    return PromptParts(path=path, language="python", snippets=(), prefix=prefix, suffix=suffix)
+
+
+def run(engine: Any, rid: str, **kw: Any) -> Finished:
+    kw.setdefault("prompt", parts())
+    kw.setdefault("max_new_tokens", 16)
+    finished, _first = generate_sync(engine, GenerationRequest(request_id=rid, **kw), timeout_s=120)
+    return finished
+
+
+def test_completion_parses_in_place(llamacpp_engine: Any) -> None:
+    multiline = decide_multiline(PREFIX, SUFFIX, "python")
+    f = run(llamacpp_engine, "parse", single_line=not multiline, max_new_tokens=24)
+    assert f.reason in (FinishReason.NEWLINE, FinishReason.STOP, FinishReason.LENGTH), f.error
+    text = postprocess(f.text, PREFIX, SUFFIX, "python", multiline)
+    assert text.strip()
+    ast.parse(PREFIX + text + SUFFIX)
+
+
+def test_prefix_reuse_same_greedy_text(llamacpp_engine: Any) -> None:
+    first = run(llamacpp_engine, "reuse-1", single_line=True)
+    second = run(llamacpp_engine, "reuse-2", single_line=True)
+    assert second.stats.num_cached_tokens > 0
+    assert second.stats.num_cached_tokens == second.stats.num_prompt_tokens - 1
+    assert second.text == first.text
+    assert second.stats.prefill_ms < first.stats.prefill_ms or first.stats.num_cached_tokens
+
+
+def test_kv_state_restore_after_switching_documents(llamacpp_engine: Any) -> None:
+    doc_a = parts(prefix="# module a\n" + "x = 1\n" * 16 + PREFIX)
+    doc_b = parts(prefix="# module b\n" + "y = 2\n" * 16 + "def f():\n    return ", path="b.py")
+    a1 = run(llamacpp_engine, "a1", prompt=doc_a, cache_key="a.py", single_line=True)
+    run(llamacpp_engine, "b1", prompt=doc_b, cache_key="b.py", single_line=True)
+    a2 = run(llamacpp_engine, "a2", prompt=doc_a, cache_key="a.py", single_line=True)
+    assert a2.stats.restored_state
+    assert a2.stats.num_cached_tokens >= a2.stats.num_prompt_tokens - 1
+    assert a2.text == a1.text
+    assert llamacpp_engine.stats().extra["kv_states"] >= 1
+
+
+def test_single_line_and_stop_strings(llamacpp_engine: Any) -> None:
+    f = run(llamacpp_engine, "single", single_line=True, max_new_tokens=32)
+    assert "\n" not in f.text.strip("\n")
+    g = run(llamacpp_engine, "stop", stop=("pi",), max_new_tokens=32)
+    assert "pi" not in g.text
+
+
+def test_cancel_mid_generation_is_quick(llamacpp_engine: Any) -> None:
+    done = threading.Event()
+    got: list[Finished] = []
+    chunks: list[str] = []
+
+    def sink(event: EngineEvent) -> None:
+        if isinstance(event, Finished):
+            got.append(event)
+            done.set()
+        else:
+            chunks.append(event.text)
+            if len(chunks) == 3:
+                llamacpp_engine.cancel("cancel-me")
+
+    req = GenerationRequest(request_id="cancel-me", prompt=parts(), max_new_tokens=200)
+    t0 = time.monotonic()
+    llamacpp_engine.submit(req, sink)
+    assert done.wait(60)
+    assert got[0].reason == FinishReason.CANCELLED
+    assert got[0].stats.num_generated_tokens < 20
+    assert time.monotonic() - t0 < 30
+
+
+def test_deadline(llamacpp_engine: Any) -> None:
+    f = run(
+        llamacpp_engine,
+        "deadline",
+        prompt=parts(prefix="# deadline\n" + PREFIX),
+        deadline=time.monotonic() + 0.05,
+        max_new_tokens=200,
+    )
+    assert f.reason == FinishReason.DEADLINE
+
+
+def test_prefill_only_warmup_then_request_reuses_it(llamacpp_engine: Any) -> None:
+    doc = parts(prefix="# warm\n" + "z = 3\n" * 12 + PREFIX, path="w.py")
+    warm = run(llamacpp_engine, "warm", prompt=doc, prefill_only=True, priority=Priority.BACKGROUND)
+    assert warm.reason == FinishReason.PREFILLED
+    assert warm.text == ""
+    f = run(llamacpp_engine, "after-warm", prompt=doc, single_line=True)
+    assert f.stats.num_cached_tokens == f.stats.num_prompt_tokens - 1
+
+
+def test_background_yields_to_interactive(llamacpp_engine: Any) -> None:
+    order: list[str] = []
+    done = threading.Event()
+
+    def sink(event: EngineEvent) -> None:
+        if isinstance(event, Finished):
+            order.append(event.request_id)
+            if len(order) == 2:
+                done.set()
+
+    long_doc = parts(prefix="# long\n" + "value = compute(1, 2, 3)\n" * 40 + PREFIX, path="l.py")
+    llamacpp_engine.submit(
+        GenerationRequest(
+            request_id="bg", prompt=long_doc, prefill_only=True, priority=Priority.BACKGROUND
+        ),
+        sink,
+    )
+    time.sleep(0.3)
+    llamacpp_engine.submit(
+        GenerationRequest(request_id="fg", prompt=parts(), max_new_tokens=4), sink
+    )
+    assert done.wait(120)
+    assert order == ["fg", "bg"]
+
+
+def test_count_tokens_exact_and_cached(llamacpp_engine: Any) -> None:
+    text = "def f(x):\n    return x * 2\n"
+    n = llamacpp_engine.count_tokens(text)
+    assert n == len(llamacpp_engine._tokenizer.tokenize_text(text))
+    t0 = time.perf_counter()
+    for _ in range(1000):
+        llamacpp_engine.count_tokens(text)
+    assert time.perf_counter() - t0 < 0.5
+
+
+def test_dead_engine_thread_replies_with_error(embedded_model: Any) -> None:
+    from app.config import EngineConfig
+    from engine.llamacpp import LlamaCppEngine
+    from engine.profiles import QWEN25_CODER
+
+    engine = LlamaCppEngine(
+        model_path=embedded_model, profile=QWEN25_CODER, config=EngineConfig(n_ctx=512)
+    )
+    engine.start()
+    try:
+
+        def boom(job: Any) -> None:
+            raise RuntimeError("simulated crash")
+
+        engine._run = boom  # type: ignore[method-assign]
+        f = run(engine, "dies")
+        assert f.reason == FinishReason.ERROR
+        assert f.error_code == "engine_died"
+        engine._thread.join(5)  # type: ignore[union-attr]
+        assert not engine.is_alive()
+        g = run(engine, "after-death")
+        assert g.reason == FinishReason.ERROR and g.error_code == "engine_died"
+    finally:
+        engine.close()
+
+
+def test_prompt_too_long_is_an_input_error(llamacpp_engine: Any) -> None:
+    f = run(llamacpp_engine, "long", prompt=parts(prefix="x = 1\n" * 1200))
+    assert f.reason == FinishReason.ERROR
+    assert f.error_code == "bad_input"
+    assert llamacpp_engine.is_alive()

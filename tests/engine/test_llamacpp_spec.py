@@ -1,0 +1,82 @@
+"""Speculative decoding: drafters, the switch-off rule, and greedy equivalence (slow)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.config import EngineConfig
+from engine.base import GenerationRequest, PromptParts, generate_sync
+from engine.llamacpp_spec import PromptLookupDrafter, SpeculationGovernor
+
+
+def test_prompt_lookup_proposes_what_followed() -> None:
+    d = PromptLookupDrafter(max_ngram=3, min_ngram=2)
+    tokens = [1, 2, 3, 4, 5, 9, 9, 2, 3]
+    assert d.propose(tokens, 3) == [4, 5, 9]
+    assert d.propose([1, 2, 3, 4], 3) == []
+
+
+def test_governor_needs_plain_baseline_then_judges_acceptance() -> None:
+    g = SpeculationGovernor(min_acceptance=0.4)
+    assert not g.want()  # no plain baseline yet
+    g.record_plain(16, 16 * 30.0)
+    assert g.want()
+    g.record_speculative(20, 20 * 20.0, proposed=50, accepted=10)
+    assert not g.enabled
+    assert g.note == "off: acceptance 0.20 < 0.40"
+
+
+def test_governor_turns_off_when_slower() -> None:
+    g = SpeculationGovernor(min_acceptance=0.4)
+    g.record_plain(16, 16 * 30.0)
+    g.record_speculative(40, 40 * 45.0, proposed=50, accepted=40)
+    assert not g.enabled
+    assert g.note.startswith("off: slower than plain decoding (45.0 ms/token vs 30.0")
+
+
+def test_governor_stays_on_when_good() -> None:
+    g = SpeculationGovernor(min_acceptance=0.4)
+    g.record_plain(16, 16 * 30.0)
+    g.record_speculative(40, 40 * 20.0, proposed=50, accepted=40)
+    assert g.enabled and g.note == ""
+
+
+@pytest.mark.slow
+def test_prompt_lookup_gives_the_plain_greedy_text(embedded_model: Path) -> None:
+    from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
+    from engine.profiles import QWEN25_CODER
+
+    engine = LlamaCppEngine(
+        model_path=embedded_model,
+        profile=QWEN25_CODER,
+        config=EngineConfig(n_ctx=1024, speculation=True, kv_state_slots=0),
+        draft_model_path=Path(PROMPT_LOOKUP),
+    )
+    engine.start()
+    try:
+        assert engine.capabilities.speculation
+        prefix = (
+            "def area(w: float, h: float) -> float:\n    return w * h\n\n\n"
+            "def volume(w: float, h: float, d: float) -> float:\n    return w * h * d\n\n\n"
+            "def area2(w: float, h: float) -> float:\n"
+        )
+        parts = PromptParts("a.py", "python", (), prefix, "\n")
+
+        def run(rid: str, spec: bool) -> Any:
+            req = GenerationRequest(rid, prompt=parts, max_new_tokens=24, speculation=spec)
+            return generate_sync(engine, req, timeout_s=120)[0]
+
+        plain = run("plain", False)
+        spec = run("spec", True)
+        assert spec.stats.speculation_used
+        assert spec.text == plain.text
+        assert spec.stats.num_draft_tokens == (
+            spec.stats.num_draft_accepted + spec.stats.num_draft_rejected
+        )
+        stats = engine.stats()
+        assert stats.draft_proposed == spec.stats.num_draft_tokens
+    finally:
+        engine.close()

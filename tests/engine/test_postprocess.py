@@ -1,0 +1,142 @@
+"""Post-processing tables: source with a cursor marker (█), the model's raw output, the result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.base import FinishReason
+from engine.postprocess import (
+    StreamFilter,
+    close_own_brackets,
+    cut_repetition,
+    decide_multiline,
+    filter_stream,
+    heal_start,
+    postprocess,
+    split_trailing_blanks,
+)
+
+CURSOR = "█"
+FIXTURES = Path(__file__).parent / "fixtures" / "bad_outputs.json"
+
+
+def split(source: str) -> tuple[str, str]:
+    prefix, suffix = source.split(CURSOR)
+    return prefix, suffix
+
+
+MULTILINE_CASES = [
+    # (source, language, multiline)
+    ("def f(x):█\n", "python", True),
+    ("def f(x):\n    █\n", "python", True),
+    ("if ready:  # go█\n", "python", True),
+    ('def f():\n    """█\n', "python", True),
+    ("x = foo(█)\n", "python", False),  # only closers after the cursor: decided by the line
+    ("x = compute(█, y)\n", "python", False),
+    ("total = █\n", "python", False),
+    ("for item in items█\n", "python", False),
+    ("function f(a) {█\n}\n", "javascript", True),
+    ("const x = █;\n", "javascript", False),
+    ("█", "python", True),
+    ("import os\n█\n", "python", True),
+    ("    return sel█f.value\n", "python", False),
+]
+
+
+@pytest.mark.parametrize(("source", "language", "expected"), MULTILINE_CASES)
+def test_decide_multiline(source: str, language: str, expected: bool) -> None:
+    prefix, suffix = split(source)
+    assert decide_multiline(prefix, suffix, language) is expected
+
+
+POSTPROCESS_CASES = [
+    # (source, raw completion, multiline, expected)
+    ("total = █\n", "a + b\nprint(total)", False, "a + b"),
+    ("total = █\n", "\n\n", False, ""),
+    ("x = foo(█)\n", "a, b))", False, "a, b"),  # the suffix closes foo( already
+    ("x = foo(█)\n", "bar(1), 2)", False, "bar(1), 2"),  # own bracket kept, outer one dropped
+    ("x = foo(bar(█))\n", "1)) + 2", False, "1"),
+    ("print(█\n", "a, b)", False, "a, b)"),  # nothing after the cursor: closing is the model's
+    ("if x█:\n", " > 0:", False, " > 0"),  # repeats the rest of the line
+    (
+        "def f():\n    █\n    return 1\n",
+        "x = 1\n    return 1\n",
+        True,
+        "x = 1",
+    ),  # repeats the line below
+    (
+        "def f():\n    █\n}\n",
+        "g(x)\n    }",
+        True,
+        "g(x)",
+    ),  # lone closer repeating the line below, completion opened nothing
+    ("s = █\n", "'))))))))))))", False, "'"),
+]
+
+
+@pytest.mark.parametrize(("source", "raw", "multiline", "expected"), POSTPROCESS_CASES)
+def test_postprocess(source: str, raw: str, multiline: bool, expected: str) -> None:
+    prefix, suffix = split(source)
+    assert postprocess(raw, prefix, suffix, "python", multiline) == expected
+
+
+def _fixtures() -> list[dict[str, str]]:
+    data: list[dict[str, str]] = json.loads(FIXTURES.read_text("utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("case", _fixtures(), ids=lambda c: c["note"][:40])
+def test_saved_bad_outputs(case: dict[str, str]) -> None:
+    prefix, suffix = split(case["source"])
+    multiline = decide_multiline(prefix, suffix, case["language"])
+    out = postprocess(case["raw"], prefix, suffix, case["language"], multiline)
+    assert out == case["expected"]
+
+
+def test_cut_repetition_keeps_normal_text() -> None:
+    text = "a = 1\nb = 2\nc = 3"
+    assert cut_repetition(text) == text
+    assert cut_repetition("x\nx\nx\nx") == "x"
+
+
+def test_close_own_brackets() -> None:
+    assert close_own_brackets("foo(bar(1)", "") == "foo(bar(1))"
+    assert close_own_brackets("foo(bar(1", ")") == "foo(bar(1)"  # suffix closes bar(
+    assert close_own_brackets("a + b", ")") == "a + b"
+
+
+def test_healing() -> None:
+    assert split_trailing_blanks("    return ") == ("    return", " ")
+    assert split_trailing_blanks("x\n    ") == ("x\n", "    ")
+    assert heal_start(" a", " ") == ("a", "")
+    assert heal_start("  ", "    ") == ("", "  ")
+    assert heal_start("if", "    ") == ("if", "")
+
+
+STREAM_CASES = [
+    # (pieces, stop, single_line, expected emitted text)
+    (["a + ", "b\n", "print()"], (), True, "a + b"),
+    (["\n", "    x = 1\n", "y"], (), True, "\n    x = 1"),
+    (["foo", "<|fi", "m_pad|>bar"], ("<|fim_pad|>",), False, "foo"),
+    (["foo<", "bar"], ("<|fim_pad|>",), False, "foo<bar"),
+    (["x\n", "x\n", "x\n", "x\n"], (), False, "x\nx\n"),  # already sent: kept
+]
+
+
+@pytest.mark.parametrize(("pieces", "stop", "single_line", "expected"), STREAM_CASES)
+def test_filter_stream(
+    pieces: list[str], stop: tuple[str, ...], single_line: bool, expected: str
+) -> None:
+    assert "".join(filter_stream(pieces, stop=stop, single_line=single_line)) == expected
+
+
+def test_stream_filter_reasons_and_holdback() -> None:
+    f = StreamFilter(stop=("STOP",))
+    assert f.push("abc ST") == ("abc ", None)  # "ST" held back: could become STOP
+    assert f.push("OP more") == ("", FinishReason.STOP)
+    assert f.text == "abc "
+    g = StreamFilter(single_line=True)
+    assert g.push("x = 1\ny") == ("x = 1", FinishReason.NEWLINE)

@@ -1,0 +1,195 @@
+"""The remote engine against a fake SSE server (fast) and llama-cpp-python's server (slow)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from app.config import EngineConfig
+from engine.base import FinishReason, GenerationRequest, PromptParts, generate_sync
+from engine.profiles import QWEN25_CODER
+from engine.remote import RemoteEngine
+
+PARTS = PromptParts("a.py", "python", (), "def add(a, b):\n    return ", "\n")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    script: ClassVar[list[str]] = []  # texts to stream, one event each
+    delay = 0.0
+    status = 200
+    bodies: ClassVar[list[dict[str, Any]]] = []
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        length = int(self.headers["Content-Length"])
+        _Handler.bodies.append(json.loads(self.rfile.read(length)))
+        if self.status != 200:
+            self.send_response(self.status)
+            self.end_headers()
+            self.wfile.write(b'{"error": "nope"}')
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        try:
+            for text in self.script:
+                time.sleep(self.delay)
+                event = {"choices": [{"text": text, "finish_reason": None}]}
+                self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                self.wfile.flush()
+            self.wfile.write(b"data: [DONE]\n\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+@pytest.fixture()
+def fake_server() -> Iterator[str]:
+    _Handler.script, _Handler.delay, _Handler.status, _Handler.bodies = [], 0.0, 200, []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def _engine(url: str, **kw: Any) -> RemoteEngine:
+    engine = RemoteEngine(
+        config=EngineConfig(kind="remote", remote_url=url, **kw), profile=QWEN25_CODER
+    )
+    engine.start()
+    return engine
+
+
+def test_streams_and_applies_single_line(fake_server: str) -> None:
+    _Handler.script = [" a", " +", " b", "\n\nprint(add(5, 3))"]
+    engine = _engine(fake_server)
+    f, _ = generate_sync(
+        engine, GenerationRequest("r1", prompt=PARTS, single_line=True), timeout_s=10
+    )
+    assert f.reason == FinishReason.NEWLINE
+    assert f.text == "a + b"  # the prompt's trailing space was healed
+    body = _Handler.bodies[0]
+    assert (
+        body["prompt"] == "<|fim_prefix|>def add(a, b):\n    return<|fim_suffix|>\n<|fim_middle|>"
+    )
+    assert body["stream"] is True and body["temperature"] == 0.0
+
+
+def test_cancel_closes_connection(fake_server: str) -> None:
+    _Handler.script = ["x"] * 200
+    _Handler.delay = 0.02
+    engine = _engine(fake_server)
+    done = threading.Event()
+    got: list[Any] = []
+
+    def sink(event: Any) -> None:
+        if hasattr(event, "reason"):
+            got.append(event)
+            done.set()
+
+    engine.submit(GenerationRequest("c1", prompt=PARTS, max_new_tokens=500), sink)
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    engine.cancel("c1")
+    assert done.wait(5)
+    assert got[0].reason == FinishReason.CANCELLED
+    assert time.monotonic() - t0 < 1.0
+
+
+def test_http_error_and_unreachable(fake_server: str) -> None:
+    _Handler.status = 500
+    f, _ = generate_sync(_engine(fake_server), GenerationRequest("e1", prompt=PARTS), timeout_s=10)
+    assert f.reason == FinishReason.ERROR and f.error_code == "remote"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    f, _ = generate_sync(
+        _engine(f"http://127.0.0.1:{port}"), GenerationRequest("e2", prompt=PARTS), timeout_s=10
+    )
+    assert f.reason == FinishReason.ERROR and f.error_code == "remote"
+
+
+def test_deadline_on_slow_server(fake_server: str) -> None:
+    _Handler.script = ["x"] * 50
+    _Handler.delay = 0.1
+    engine = _engine(fake_server)
+    req = GenerationRequest(
+        "d1", prompt=PARTS, deadline=time.monotonic() + 0.35, max_new_tokens=100
+    )
+    f, _ = generate_sync(engine, req, timeout_s=10)
+    assert f.reason == FinishReason.DEADLINE
+    assert 0 < len(f.text) < 50
+
+
+@pytest.mark.slow
+def test_real_llama_cpp_server(embedded_model: Path) -> None:
+    pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(embedded_model),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "1024",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                urllib.request.urlopen(url + "/v1/models", timeout=1).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    pytest.fail("llama_cpp.server did not start")
+                time.sleep(0.5)
+        engine = _engine(url, remote_timeout_s=60.0)
+        f, first = generate_sync(
+            engine, GenerationRequest("s1", prompt=PARTS, single_line=True), timeout_s=90
+        )
+        assert f.reason in (FinishReason.NEWLINE, FinishReason.STOP, FinishReason.LENGTH), f.error
+        assert "a + b" in f.text
+        assert first is not None
+        # cancellation against the real server
+        done = threading.Event()
+        got: list[Any] = []
+
+        def sink(event: Any) -> None:
+            if hasattr(event, "reason"):
+                got.append(event)
+                done.set()
+
+        engine.submit(GenerationRequest("s2", prompt=PARTS, max_new_tokens=400), sink)
+        time.sleep(0.5)
+        engine.cancel("s2")
+        assert done.wait(30)
+        assert got[0].reason in (FinishReason.CANCELLED, FinishReason.STOP)
+    finally:
+        proc.terminate()
+        proc.wait(10)
