@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.status",
     "app.commands.complete",
     "app.commands.snapshot",
+    "app.commands.eval",
 )
 
 

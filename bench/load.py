@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import shutil
@@ -26,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app import config as cfg
 from app.client import AsyncClient
-from app.errors import DaemonError, NospinError
+from app.errors import ConfigError, DaemonError, NospinError
 from daemon import lifecycle
 from daemon.metrics import percentile
 
@@ -45,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder of source files to type through")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-tokens", type=int, default=24)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="daemon config override (dotted key, JSON value), repeatable")
 
 
 @dataclass(slots=True)
@@ -126,9 +130,25 @@ def _peak_rss_mb(pid: int) -> float | None:
     return None
 
 
+def _overrides(items: list[str]) -> dict[str, Any]:
+    """``["tiers.fast_ms=2000", ...]`` -> ``{"tiers.fast_ms": 2000}`` (values as JSON if they
+    parse, else strings)."""
+    changes: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--set needs KEY=VALUE, got {item!r}")
+        try:
+            changes[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            changes[key.strip()] = raw
+    return changes
+
+
 def _start_daemon(home: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO)}
     (home / "config").mkdir(parents=True, exist_ok=True)
+    changes = _overrides(args.set)
     if args.engine == "fake":
         env["NOSPIN_ENGINE_FACTORY"] = "tests.daemon.fakes:make_engine"
         env.setdefault("NOSPIN_FAKE_TOKEN_DELAY_S", "0.03")
@@ -137,11 +157,11 @@ def _start_daemon(home: Path, args: argparse.Namespace) -> subprocess.Popen[byte
 
         saved = os.environ.pop("NOSPIN_HOME", None)
         try:
-            model = embedded_model_path()  # the user's assembled copy
+            changes.setdefault("engine.model", str(embedded_model_path()))  # the user's copy
         finally:
             if saved is not None:
                 os.environ["NOSPIN_HOME"] = saved
-        (home / "config" / "config.toml").write_text(f'[engine]\nmodel = "{model}"\n')
+    cfg.save(cfg.with_changes(cfg.Config(), changes), home / "config" / "config.toml")
     log = open(home / "daemon.log", "wb")  # noqa: SIM115 - the child keeps it
     try:
         return subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
@@ -208,6 +228,8 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         "requests": total,
         "engine": args.engine,
         "deadline_ms": args.deadline_ms,
+        "think_ms": args.think_ms,
+        "config_overrides": _overrides(args.set),
         "wall_s": round(wall, 1),
         "replies_final": len(results) - sum(r.lost for r in results),
         "replies_lost": sum(r.lost for r in results) + (total - len(results)),

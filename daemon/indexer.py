@@ -36,7 +36,7 @@ from daemon.discovery import (
 )
 from daemon.history import EditHistory, EditKind
 from daemon.index import ProjectIndex
-from daemon.parse_worker import TaskResult, WorkerProcess, parse_files
+from daemon.parse_worker import Item, TaskResult, WorkerProcess, parse_files
 from daemon.symbols import FileSummary, SkipRecord
 from daemon.watcher import ChangeSet, ProjectWatcher
 
@@ -174,8 +174,8 @@ class ProjectIndexer:
     def build(self) -> BuildReport:
         """Index the whole project from disk; replaces what the index held. Returns a report.
 
-        Called once at start (from a background thread); applies the index in batches of about
-        1,000 files so it is usable before the build ends.
+        Called once at start (from a background thread); applies the index in batches of at
+        least 1,000 files that grow with it, so it is usable before the build ends.
         """
         with self._work_lock:
             return self._build()
@@ -201,7 +201,8 @@ class ProjectIndexer:
         read_s = parse_s = 0.0
         file_skips: list[SkipRecord] = []
         workers = self._num_workers(len(found))
-        for results, r_s, p_s in self._parse(found, workers=workers, keep_text=False):
+        keep = self._texts_to_keep(found) if self.history is not None else set()
+        for results, r_s, p_s in self._parse(found, workers=workers, keep=keep):
             read_s += r_s
             parse_s += p_s
             for item in results:
@@ -213,6 +214,8 @@ class ProjectIndexer:
                         updates[item.rel] = None
                     continue
                 updates[item.rel] = item.summary
+                if item.text is not None:
+                    self.texts.put(item.rel, item.text)
                 num_files += 1
                 num_bytes += item.summary.num_bytes
             if self._flush_build_batch(len(updates), len(found) - num_seen):
@@ -238,6 +241,20 @@ class ProjectIndexer:
             num_batches=num_batches,
         )
 
+    def _texts_to_keep(self, found: Sequence[SourceFile]) -> set[str]:
+        """Files whose text the build keeps for diffs: the most recently modified ones, as many
+        as fill half the text cache (the files a user is working on, most likely)."""
+        keep: set[str] = set()
+        budget = self.texts.max_total_bytes // 2
+        for f in sorted(found, key=lambda f: (-f.mtime_ns, f.rel)):
+            if f.num_bytes > self.texts.max_file_bytes:
+                continue
+            if f.num_bytes > budget:
+                break
+            keep.add(f.rel)
+            budget -= f.num_bytes
+        return keep
+
     def _flush_build_batch(self, num_updates: int, num_left: int) -> bool:
         """Whether the build applies what it has now. Batches grow with the index, so each is
         more than a quarter of it (the index rebuilds its tables for those, in linear time) and
@@ -255,11 +272,11 @@ class ProjectIndexer:
         return min(self.limits.workers, os.cpu_count() or 1)
 
     def _parse(
-        self, files: Sequence[SourceFile], *, workers: int, keep_text: bool
+        self, files: Sequence[SourceFile], *, workers: int, keep: set[str] | None = None
     ) -> Iterator[TaskResult]:
         """Read and summarise ``files`` chunk by chunk, in order; in ``workers`` worker
         processes when there are any (falling back to this thread if they fail)."""
-        items = [(str(f.path), f.rel) for f in files]
+        items = [(str(f.path), f.rel, keep is None or f.rel in keep) for f in files]
         chunks = [items[i : i + _CHUNK_FILES] for i in range(0, len(items), _CHUNK_FILES)]
         max_bytes = self.limits.max_file_bytes
         done = 0
@@ -271,10 +288,10 @@ class ProjectIndexer:
                 for proc in procs:
                     free.put(proc)
 
-                def run(chunk: list[tuple[str, str]]) -> TaskResult:
+                def run(chunk: list[Item]) -> TaskResult:
                     proc = free.get()
                     try:
-                        return proc.run(chunk, max_bytes, keep_text)
+                        return proc.run(chunk, max_bytes)
                     finally:
                         free.put(proc)
 
@@ -294,7 +311,7 @@ class ProjectIndexer:
                 for proc in procs:
                     proc.close()
         for chunk in chunks[done:]:
-            yield parse_files(chunk, max_bytes, keep_text)
+            yield parse_files(chunk, max_bytes)
 
     # -- watching -------------------------------------------------------------------------
 
@@ -307,6 +324,7 @@ class ProjectIndexer:
             self.apply_changes,
             quiet_s=self.limits.quiet_ms / 1000,
             max_delay_s=self.limits.max_delay_ms / 1000,
+            ignore=lambda rel, is_dir: self.rules.is_ignored_path(rel, is_dir=is_dir),
         )
         self._watcher.start()
 
@@ -379,10 +397,11 @@ class ProjectIndexer:
             self._skip(rel, record, updates, skip_updates)
 
         new_texts: dict[str, str] = {}
-        keep_text = self.history is not None
         workers = self._num_workers(len(to_read))
         stamps = {f.rel: (f.num_bytes, f.mtime_ns) for f in to_read}
-        for results, _, _ in self._parse(to_read, workers=workers, keep_text=keep_text):
+        for results, _, _ in self._parse(
+            to_read, workers=workers, keep=None if self.history is not None else set()
+        ):
             for item in results:
                 if item.summary is None:
                     self._skip(

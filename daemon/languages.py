@@ -32,6 +32,8 @@ class LanguageSpec:
     # node types whose "name" field is not a plain child (Go type specs, Rust impls)
     name_fields: tuple[str, ...] = ("name",)
     variable_nodes: tuple[str, ...] = ()  # top-level assignments worth a skeleton line
+    # string literal and comment node types (prose, not code: masked for identifier scoring)
+    prose_nodes: tuple[str, ...] = ("string", "comment")
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -66,6 +68,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             comment="//",
             elided_body="{ … }",
             variable_nodes=("lexical_declaration", "variable_declaration"),
+            prose_nodes=("string", "template_string", "comment"),
         ),
         LanguageSpec(
             id="typescript",
@@ -88,6 +91,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             comment="//",
             elided_body="{ … }",
             variable_nodes=("lexical_declaration", "variable_declaration"),
+            prose_nodes=("string", "template_string", "comment"),
         ),
         LanguageSpec(
             id="tsx",
@@ -109,6 +113,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             comment="//",
             elided_body="{ … }",
             variable_nodes=("lexical_declaration", "variable_declaration"),
+            prose_nodes=("string", "template_string", "comment"),
         ),
         LanguageSpec(
             id="go",
@@ -123,6 +128,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             comment="//",
             elided_body="{ … }",
             variable_nodes=("const_declaration", "var_declaration"),
+            prose_nodes=("interpreted_string_literal", "raw_string_literal", "comment"),
         ),
         LanguageSpec(
             id="rust",
@@ -143,6 +149,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="{ … }",
             name_fields=("name", "type"),
             variable_nodes=("const_item", "static_item"),
+            prose_nodes=("string_literal", "raw_string_literal", "line_comment", "block_comment"),
         ),
     )
 }
@@ -170,6 +177,14 @@ def ts_language(language: str) -> tree_sitter.Language:
     module = importlib.import_module(spec.grammar[0])
     loader: Callable[[], object] = getattr(module, spec.grammar[1])
     return tree_sitter.Language(loader())
+
+
+@functools.cache
+def prose_query(language: str) -> tree_sitter.Query:
+    """A query capturing string literals and comments of the language as @prose."""
+    spec = LANGUAGES[language]
+    pattern = "[" + " ".join(f"({t})" for t in spec.prose_nodes) + "] @prose"
+    return tree_sitter.Query(ts_language(language), pattern)
 
 
 @functools.cache

@@ -1,3 +1,5 @@
+# NEEDS(daemon-server): leave records with kind == "warmup" out of the latency percentiles and tier
+# counts in Metrics.snapshot (the daemon records its background warm-ups; no user waits on them).
 """Rolling request metrics and the JSON-lines request log.
 
 The server builds one :class:`RequestRecord` per request when its final reply goes out (served,

@@ -45,6 +45,25 @@ def identifiers_of(text: str) -> frozenset[str]:
     return frozenset(_IDENT.findall(text))
 
 
+def mask_prose(text: str, language: str) -> bytes:
+    """UTF-8 bytes of ``text`` with string literals and comments blanked out (same length).
+
+    Used to score identifiers of code only: words inside strings and comments are prose.
+    """
+    data = bytearray(text.encode("utf-8", "surrogatepass"))
+    if language not in LANGUAGES:
+        return bytes(data)
+    from daemon.languages import prose_query
+
+    tree = _parser(language).parse(bytes(data))
+    nodes = tree_sitter.QueryCursor(prose_query(language)).captures(tree.root_node)
+    for node in nodes.get("prose", []):
+        for i in range(node.start_byte, node.end_byte):
+            if data[i] not in (10, 13):
+                data[i] = 32
+    return bytes(data)
+
+
 def summarize(path: str, text: str, language: str | None = None) -> FileSummary:
     """Summarise ``text`` as the content of ``path``; plain text files get identifiers only."""
     language = language or detect_language(path)

@@ -6,7 +6,7 @@ core. Workers are plain child processes of ``sys.executable`` speaking pickle ov
 stdin/stdout, one task at a time; unlike ``multiprocessing``'s spawn they never re-import the
 parent's ``__main__`` and never fork the daemon's threads.
 
-A task is ``(items, max_bytes, keep_text)`` with items ``(absolute path, rel)``; the answer is
+A task is ``(items, max_bytes)`` with items ``(absolute path, rel, keep_text)``; the answer is
 what :func:`parse_files` returns.
 """
 
@@ -41,11 +41,15 @@ class Parsed:
     text: str | None  # the text read, only when asked for (the watcher keeps texts for diffs)
 
 
-def parse_files(items: Sequence[tuple[str, str]], max_bytes: int, keep_text: bool) -> TaskResult:
-    """Read and summarise ``(absolute path, rel)`` pairs; never raises for one bad file."""
+#: One file to parse: absolute path, project-relative path, whether to send its text back.
+Item = tuple[str, str, bool]
+
+
+def parse_files(items: Sequence[Item], max_bytes: int) -> TaskResult:
+    """Read and summarise ``items``; never raises for one bad file."""
     results: list[Parsed] = []
     read_s = parse_s = 0.0
-    for path, rel in items:
+    for path, rel, keep_text in items:
         t0 = time.perf_counter()
         try:
             text = read_source(path, max_bytes=max_bytes)
@@ -75,10 +79,10 @@ class WorkerProcess:
             env=env,
         )
 
-    def run(self, items: Sequence[tuple[str, str]], max_bytes: int, keep_text: bool) -> TaskResult:
+    def run(self, items: Sequence[Item], max_bytes: int) -> TaskResult:
         """Send one task; raise OSError or EOFError when the worker died."""
         assert self._proc.stdin is not None and self._proc.stdout is not None
-        pickle.dump((list(items), max_bytes, keep_text), self._proc.stdin, pickle.HIGHEST_PROTOCOL)
+        pickle.dump((list(items), max_bytes), self._proc.stdin, pickle.HIGHEST_PROTOCOL)
         self._proc.stdin.flush()
         result: TaskResult = pickle.load(self._proc.stdout)
         return result
@@ -100,10 +104,10 @@ class WorkerProcess:
 def _serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
     while True:
         try:
-            items, max_bytes, keep_text = pickle.load(stdin)
+            items, max_bytes = pickle.load(stdin)
         except EOFError:
             return
-        pickle.dump(parse_files(items, max_bytes, keep_text), stdout, pickle.HIGHEST_PROTOCOL)
+        pickle.dump(parse_files(items, max_bytes), stdout, pickle.HIGHEST_PROTOCOL)
         stdout.flush()
 
 
@@ -117,4 +121,4 @@ if __name__ == "__main__":
     serve(sys.stdin.buffer, answers)
 
 
-__all__ = ["Parsed", "TaskResult", "WorkerProcess", "parse_files"]
+__all__ = ["Item", "Parsed", "TaskResult", "WorkerProcess", "parse_files"]

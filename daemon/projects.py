@@ -1,7 +1,8 @@
 """Project roots the daemon serves: index, watcher and edit history per root, and the one call
 into the context assembler.
 
-A root is indexed (in a background thread) the first time a request names a file in it, and only
+A root is indexed (in a background thread) the first time a request names a file in it (unless
+indexing is off: ``nospin daemon --no-index``; edit history is kept either way), and only
 when it looks like a project (a marker such as ``.git`` or ``pyproject.toml``): a stray file in
 ``/tmp`` does not make the daemon index ``/tmp``. Without an index the assembler still builds the
 current file's context.
@@ -54,9 +55,8 @@ class Projects:
         self._recent: dict[str, str] = {}  # path -> text of recently opened/edited documents
 
     def ensure(self, root: str, config: Config) -> None:
-        """Start indexing ``root`` in the background when it is a project not yet known."""
-        if not self._enabled:
-            return
+        """Know ``root`` (edit history) and, when indexing is on, index and watch it in the
+        background. Folders without a project marker are not indexed."""
         with self._lock:
             project = self._projects.get(root)
             if project is not None:
@@ -67,8 +67,11 @@ class Projects:
             if len(self._projects) >= MAX_ROOTS:
                 oldest = min(self._projects.values(), key=lambda pr: pr.last_used)
                 self._stop(self._projects.pop(oldest.root))
-            project = _Project(root, ProjectIndex(Path(root)), EditHistory())
+            project = _Project(root, ProjectIndex(Path(root)), EditHistory(),
+                               building=self._enabled)
             self._projects[root] = project
+        if not self._enabled:
+            return
         threading.Thread(target=self._build, args=(project, config), daemon=True,
                          name=f"index {root}").start()
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import os
 import time
@@ -73,6 +74,8 @@ log = logging.getLogger(__name__)
 
 TICK_S = 0.05  # scheduler step while requests are live (deadlines, expiry)
 HEARTBEAT_S = 1.0  # heartbeat to clients of queued/running requests; detects vanished clients
+BACKSTOP_S = 0.2  # this long past its deadline, a request is answered with what it has
+WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
 WARM_UNCACHED_TOKENS = 64  # prompt tokens a warm document still has to prefill (the edit)
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
@@ -83,9 +86,9 @@ class _Live:
     """A complete/generate request from arrival to its final reply."""
 
     key: str  # internal id: peer key + "/" + client id (client ids are only unique per client)
-    peer: Peer
+    peer: Peer | None  # None for the daemon's own warm-ups
     request_id: str  # the client's id
-    kind: str  # "complete" | "generate"
+    kind: str  # "complete" | "generate" | "warmup"
     path: str  # document path ("session:NAME" for generate)
     arrival: float  # monotonic
     text: str = ""  # document text at arrival (complete) / prompt text (generate)
@@ -106,6 +109,8 @@ class _Live:
     submitted_to: Engine | None = None
     cancel_requested: bool = False
     num_chunks: int = 0
+    streamed: list[str] = field(default_factory=list)  # chunk texts so far
+    replied_early: bool = False  # answered at its deadline; the engine has not finished yet
     first_chunk_at: float | None = None
     last_sent: float = 0.0
     error: NospinError | None = None  # overrides the scheduler's error code when set
@@ -164,6 +169,8 @@ class Service:
         )
         self._live: dict[str, _Live] = {}
         self._warm_docs: dict[str, None] = {}  # documents the engine served lately, oldest first
+        self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
+        self._warm_ids = itertools.count()
         self._subs: dict[str, _Subscription] = {}
         self._started = time.monotonic()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -185,6 +192,8 @@ class Service:
             self.scheduler.cancel(live.key)
         self._step()
         for live in list(self._live.values()):  # anything the scheduler did not end yet
+            if live.replied_early:
+                continue
             self._send_final(live, p.error_reply(live.request_id, DaemonError(
                 "the daemon is shutting down")))
         for task in list(self._tasks):
@@ -212,6 +221,7 @@ class Service:
             now = time.monotonic()
             if self._live:
                 self._step()
+                self._backstop(now)
             if now - last_beat >= HEARTBEAT_S:
                 last_beat = now
                 self._heartbeat(now)
@@ -328,7 +338,7 @@ class Service:
         language = (doc.language if doc and doc.language else None) or detect_language(path)
         prefix, suffix = text[:offset], text[offset:]
         hit = self._cache.lookup(path, prefix, suffix)
-        if hit is not None and self._answer_from_cache(peer, req.id, hit, now):
+        if hit is not None and self._answer_from_cache(peer, req.id, path, hit, now):
             return
         opts = req.options
         live = _Live(
@@ -360,7 +370,8 @@ class Service:
         while len(self._warm_docs) > max(1, self.config.engine.kv_state_slots):
             self._warm_docs.pop(next(iter(self._warm_docs)))
 
-    def _answer_from_cache(self, peer: Peer, request_id: str, hit: Any, now: float) -> bool:
+    def _answer_from_cache(self, peer: Peer, request_id: str, path: str, hit: Any,
+                           now: float) -> bool:
         """Answer a type-through hit at once (or when its streaming source ends)."""
         if hit.status is EntryStatus.STREAMING:
             source = next((lv for lv in self._live.values()
@@ -373,7 +384,7 @@ class Service:
         reply = _done(request_id, hit.text, "stop", 0, "cache", kind, now)
         peer.send(reply)
         self._record(RequestRecord(
-            time=time.time(), request_id=request_id, path_hash="", kind="complete",
+            time=time.time(), request_id=request_id, path_hash=hash_path(path), kind="complete",
             tier="", watch=False, finish_reason="stop", first_token_ms=reply.timings.total_ms,
             total_ms=reply.timings.total_ms, cache_hit=True))
         return True
@@ -410,7 +421,7 @@ class Service:
     def _on_cancel(self, peer: Peer, req: p.CancelRequest) -> None:
         key = f"{peer.key}/{req.target}"
         live = self._live.get(key)
-        if live is None:
+        if live is None or live.replied_early:
             peer.send(p.OkReply(id=req.id, detail="not running"))
             return
         self.scheduler.cancel(key)
@@ -445,7 +456,7 @@ class Service:
         """Assemble the context (off the loop) and submit to the engine."""
         try:
             engine = await self._engine_for(live)
-            if live.kind == "complete":
+            if live.kind in ("complete", "warmup"):
                 budget = max(64, int(self.config.context.budget_tokens * s.budget_factor))
                 t0 = time.monotonic()
                 live.context = await asyncio.to_thread(
@@ -460,13 +471,16 @@ class Service:
                 if live.multiline is None:
                     live.multiline = decide_multiline(parts.prefix, parts.suffix, live.language)
                 gen = GenerationRequest(
-                    request_id=live.key, prompt=parts, max_new_tokens=s.max_new_tokens,
+                    request_id=live.key, prompt=parts, max_new_tokens=max(1, s.max_new_tokens),
                     single_line=not live.multiline, deadline=s.deadline,
+                    priority=Priority.BACKGROUND if live.kind == "warmup"
+                    else Priority.INTERACTIVE,
                     speculation=s.speculation and self.config.engine.speculation,
-                    cache_key=live.path)
+                    prefill_only=live.kind == "warmup", cache_key=live.path)
             else:
+                # tiers cap completions; a conversation round gets its tokens until its deadline
                 gen = GenerationRequest(
-                    request_id=live.key, prompt_text=live.text, max_new_tokens=s.max_new_tokens,
+                    request_id=live.key, prompt_text=live.text, max_new_tokens=live.max_tokens,
                     stop=("```",), deadline=s.deadline, speculation=s.speculation)
         except NospinError as exc:
             live.error = exc
@@ -516,10 +530,14 @@ class Service:
             now = time.monotonic()
             self.scheduler.record_progress(key, now)
             self._cache.append(key, event.text)
+            live.streamed.append(event.text)
+            if live.replied_early:
+                return
             if live.first_chunk_at is None:
                 live.first_chunk_at = now
             live.last_sent = now
-            if not live.peer.send(p.ChunkReply(id=live.request_id, index=live.num_chunks,
+            if live.peer is None or not live.peer.send(p.ChunkReply(
+                    id=live.request_id, index=live.num_chunks,
                                                text=event.text)):
                 return  # peer_gone already cancelled it
             live.num_chunks += 1
@@ -563,6 +581,26 @@ class Service:
             if live.kind == "complete":
                 text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
                                    bool(live.multiline))
+            elif live.kind == "generate":
+                text = _clean_generated(text)
+        if live.kind == "warmup":
+            self._live.pop(live.key, None)
+            self._warming.pop(live.path, None)
+            if fin is not None and fin.reason is FinishReason.PREFILLED:
+                self._mark_warm(live.path)
+            self._record(RequestRecord(
+                time=time.time(), request_id=live.key, path_hash=hash_path(live.path),
+                kind="warmup", tier=ended.tier.label if ended.tier is not None else "",
+                watch=False, finish_reason=_finish_reason(ended, fin), first_token_ms=None,
+                total_ms=(now - live.arrival) * 1000,
+                num_prompt_tokens=stats.num_prompt_tokens,
+                num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code))
+            return
+        if live.replied_early:  # the client has its answer; the engine is done only now
+            self._live.pop(live.key, None)
+            if live.cache_key is not None:
+                self._cache.discard(live.key)
+            return
         if live.cache_key is not None and live.submitted_to is not None:
             if fin is not None and fin.reason is not FinishReason.ERROR and text:
                 self._cache.finish(live.key, complete=fin.reason in _COMPLETED, text=text)
@@ -582,21 +620,15 @@ class Service:
                 reply = p.ErrorReply(id=live.request_id, code=error_code, message=message,
                                      retry_after_ms=retry)
         else:
-            reply = self._done_reply(live, ended, fin, stats, text, now)
+            reply = self._done_reply(live, ended.tier, _finish_reason(ended, fin), stats, text,
+                                     now)
             if live.kind == "generate":
                 self._sessions.record(live.path[len("session:"):], live.instruction, text,
                                       time.time())
         self._send_final(live, reply)
-        for f in live.followers:
-            rest = self._cache.read(live.key, f.offset) if not error_code else ""
-            reply_f = _done(f.request_id, rest, "stop", 0, "cache",
-                            "type_through" if f.offset else "hit", f.arrival)
-            f.peer.send(reply_f)
-            self._record(RequestRecord(
-                time=time.time(), request_id=f.request_id, path_hash=hash_path(live.path),
-                kind="complete", tier="", watch=False, finish_reason="stop",
-                first_token_ms=reply_f.timings.total_ms, total_ms=reply_f.timings.total_ms,
-                cache_hit=True))
+        self._answer_followers(live, "" if error_code else None)
+        if ended.reason in (EndReason.SHED, EndReason.EXPIRED) and live.kind == "complete":
+            self._warm_up(live, now)
         s = live.start
         self._record(RequestRecord(
             time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
@@ -613,7 +645,69 @@ class Service:
             error_code=error_code, detail=ended.detail if error_code else "",
         ))
 
-    def _done_reply(self, live: _Live, ended: RequestEnded, fin: Finished | None,
+    def _warm_up(self, shed: _Live, now: float) -> None:
+        """A completion for a cold document was shed: prefill its prompt in the background
+        (design.md §7), so the next keystrokes there find the KV cache warm and get served."""
+        if shed.path in self._warm_docs or shed.path in self._warming:
+            return
+        key = f"warmup/{next(self._warm_ids)}"
+        warm = _Live(key=key, peer=None, request_id=key, kind="warmup", path=shed.path,
+                     arrival=now, text=shed.text, line=shed.line, col=shed.col,
+                     language=shed.language, root=shed.root, multiline=shed.multiline,
+                     max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS, last_sent=now)
+        est = min(self.config.context.budget_tokens, max(1, len(shed.text) // 3))
+        self.scheduler.add_request(NewRequest.warmup(key, shed.path, num_prompt_tokens=est), now)
+        self._live[key] = warm
+        self._warming[shed.path] = key
+
+    def _answer_followers(self, live: _Live, text: str | None) -> None:
+        """Answer type-through followers of ``live`` (``text`` None: read from the cache)."""
+        for f in live.followers:
+            rest = self._cache.read(live.key, f.offset) if text is None else text
+            reply_f = _done(f.request_id, rest, "stop", 0, "cache",
+                            "type_through" if f.offset else "hit", f.arrival)
+            f.peer.send(reply_f)
+            self._record(RequestRecord(
+                time=time.time(), request_id=f.request_id, path_hash=hash_path(live.path),
+                kind="complete", tier="", watch=False, finish_reason="stop",
+                first_token_ms=reply_f.timings.total_ms, total_ms=reply_f.timings.total_ms,
+                cache_hit=True))
+        live.followers = []
+
+    def _backstop(self, now: float) -> None:
+        """Answer running requests whose deadline passed BACKSTOP_S ago with what they have.
+
+        The engine stops at the deadline between tokens, but a long prefill runs to the end of
+        its chunk; the client must not wait for that. The scheduler keeps the request running
+        until the engine's Finished arrives (its slot is busy until then)."""
+        for live in list(self._live.values()):
+            if live.replied_early or live.submitted_to is None or live.start is None \
+                    or live.peer is None:
+                continue
+            if now - live.arrival < live.deadline_ms / 1000 + BACKSTOP_S:
+                continue
+            text = "".join(live.streamed)
+            if live.kind == "complete":
+                text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
+                                   bool(live.multiline))
+            reply = self._done_reply(live, live.start.tier, FinishReason.DEADLINE.value,
+                                     GenerationStats(num_generated_tokens=len(live.streamed)),
+                                     text, now)
+            live.replied_early = True
+            live.peer.send(reply)  # (warm-ups were skipped above)
+            self._answer_followers(live, None)
+            s = live.start
+            self._record(RequestRecord(
+                time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
+                kind=live.kind, tier=s.tier.label, watch=s.watch, finish_reason="deadline",
+                first_token_ms=(live.first_chunk_at - live.arrival) * 1000
+                if live.first_chunk_at else None,
+                total_ms=(now - live.arrival) * 1000, predicted_ms=s.prediction.total_ms,
+                num_generated_tokens=len(live.streamed),
+                num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
+                detail="answered at the deadline; the engine was still busy"))
+
+    def _done_reply(self, live: _Live, tier: Tier | None, finish_reason: str,
                     stats: GenerationStats, text: str, now: float) -> p.DoneReply:
         s = live.start
         ctx = live.context
@@ -631,8 +725,8 @@ class Service:
         tier_reason = _tier_reason(s, self.config.tiers) if s is not None else ""
         return p.DoneReply(
             id=live.request_id, text=text,
-            finish_reason=_finish_reason(ended, fin),
-            tier=ended.tier.value if ended.tier is not None else 0, tier_reason=tier_reason,
+            finish_reason=finish_reason,
+            tier=tier.value if tier is not None else 0, tier_reason=tier_reason,
             cache="miss", num_tokens=stats.num_generated_tokens,
             timings=p.Timings(
                 queue_ms=round(max(0.0, queue_ms), 1), context_ms=round(live.context_ms, 1),
@@ -650,7 +744,8 @@ class Service:
     def _send_final(self, live: _Live, reply: p.DoneReply | p.ErrorReply) -> None:
         live.state = "done"
         self._live.pop(live.key, None)
-        live.peer.send(reply)
+        if live.peer is not None:
+            live.peer.send(reply)
 
     def _record(self, record: RequestRecord) -> None:
         self.metrics.record(record)
@@ -670,7 +765,8 @@ class Service:
 
     def _heartbeat(self, now: float) -> None:
         for live in list(self._live.values()):
-            if now - live.last_sent >= HEARTBEAT_S:
+            if live.peer is not None and not live.replied_early \
+                    and now - live.last_sent >= HEARTBEAT_S:
                 live.last_sent = now
                 state = "loading" if self.supervisor.state != "ready" else live.state
                 live.peer.send(p.HeartbeatReply(id=live.request_id, state=state))
@@ -746,6 +842,12 @@ class Service:
         log.info("configuration changed: %s", reason)
         self._publish("state", self._state_data())
         return snap_id
+
+
+def _clean_generated(text: str) -> str:
+    """The code of a generate answer: up to its closing fence (or a partial one at the end)."""
+    text = text.split("```", 1)[0]
+    return text.rstrip("`").strip("\n") + "\n" if text.strip() else ""
 
 
 def _finish_reason(ended: RequestEnded, fin: Finished | None) -> str:

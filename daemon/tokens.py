@@ -8,6 +8,9 @@ taken at a conservative quantile, so estimates run slightly high rather than low
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
+
+from engine.base import TokenCounter
 
 # characters per token, conservative (measured: see docs/context.md, `bench/calibrate.py`)
 CHARS_PER_TOKEN: dict[str, float] = {
@@ -35,3 +38,32 @@ class CharEstimator:
         # non-ASCII characters cost about a token each in byte-level BPE vocabularies
         extra = sum(1 for ch in text if ord(ch) > 127) if not text.isascii() else 0
         return math.ceil(len(text) / self.chars_per_token) + extra
+
+
+class LineCachedCounter:
+    """Counts a text as the sum of its lines' counts, each line counted once and cached.
+
+    With byte-level BPE tokenizers that split pre-tokens at newlines (Qwen2, Llama 3, GPT-style)
+    the sum over lines is never below the count of the joined text, so budgets stay safe, and
+    the lines of a file being edited are counted once instead of on every request.
+    """
+
+    def __init__(self, inner: TokenCounter, *, max_lines: int = 65_536) -> None:
+        self.inner = inner
+        self._cache: OrderedDict[str, int] = OrderedDict()
+        self._max = max_lines
+
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        total = 0
+        cache = self._cache
+        for line in text.splitlines(keepends=True):
+            n = cache.get(line)
+            if n is None:
+                n = self.inner.count(line)
+                cache[line] = n
+                if len(cache) > self._max:
+                    cache.popitem(last=False)
+            total += n
+        return total

@@ -8,8 +8,9 @@ consumer (``daemon/indexer.py``) re-checks every path on disk and the state on d
 counts. A branch switch touching 5,000 files is thus a handful of batches, never 5,000 reparses,
 and nothing of it runs on a thread that serves requests.
 
-Events inside folders that are always skipped (``.git``, ``node_modules``, caches, ...) are dropped
-here; gitignore rules and the other folder rules are applied by the consumer. A change to a
+Events inside folders that are always skipped (``.git``, ``node_modules``, caches, ...) and, given
+an ``ignore`` predicate, gitignored paths are dropped here; the other folder rules (virtual
+environments, build output) are applied by the consumer. A change to a
 ``.gitignore`` or to ``.git/info/exclude`` is flagged so the consumer reloads the rules.
 """
 
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 
 #: Events that can change a file's content or existence; the others (opened, attrib, ...) are not.
 _CONTENT_EVENTS = frozenset({"created", "modified", "deleted", "moved", "closed"})
+#: ``ignore(rel, is_dir)``: whether events for a path are dropped (gitignored paths).
+IgnorePredicate = Callable[[str, bool], bool]
 #: Inside ``.git``, the only file that matters: it holds ignore patterns.
 _GIT_EXCLUDE = ".git/info/exclude"
 
@@ -175,9 +178,10 @@ class ChangeQueue:
 class _Handler(FileSystemEventHandler):
     """Translates watchdog events into ChangeQueue calls (runs on watchdog's thread)."""
 
-    def __init__(self, root: Path, queue: ChangeQueue) -> None:
+    def __init__(self, root: Path, queue: ChangeQueue, ignore: IgnorePredicate | None) -> None:
         self.root = root
         self.queue = queue
+        self.ignore = ignore
 
     def _rel(self, raw: bytes | str) -> str | None:
         if not raw:
@@ -193,6 +197,15 @@ class _Handler(FileSystemEventHandler):
             return None
         return rel
 
+    def _ignored(self, rel: str | None, is_dir: bool) -> bool:
+        if rel is None or self.ignore is None or rel.rsplit("/", 1)[-1] == ".gitignore":
+            return False
+        try:
+            return self.ignore(rel, is_dir)
+        except Exception:  # a broken rule must not lose the event
+            log.exception("ignore check failed for %s", rel)
+            return False
+
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type not in _CONTENT_EVENTS:
             return
@@ -201,6 +214,10 @@ class _Handler(FileSystemEventHandler):
         for rel in (src, dst):
             if rel is not None and rel.rsplit("/", 1)[-1] == ".gitignore":
                 self.queue.add_ignore_change()
+        if self._ignored(src, event.is_directory):
+            src = None
+        if self._ignored(dst, event.is_directory):
+            dst = None
         if event.is_directory:
             if event.event_type == "moved":
                 if not event.is_synthetic:
@@ -222,7 +239,9 @@ class ProjectWatcher:
     """A watchdog observer on ``root`` plus the thread that delivers coalesced batches.
 
     ``on_batch`` runs on the watcher's thread, one batch at a time; an exception in it is
-    logged and the next batch still comes. Call :meth:`start` once and :meth:`stop` at the end.
+    logged and the next batch still comes. ``ignore(rel, is_dir)`` (the project's gitignore
+    rules) drops events on watchdog's thread; it must be thread-safe. Call :meth:`start` once
+    and :meth:`stop` at the end.
     """
 
     def __init__(
@@ -232,10 +251,12 @@ class ProjectWatcher:
         *,
         quiet_s: float = 0.2,
         max_delay_s: float = 2.0,
+        ignore: IgnorePredicate | None = None,
     ) -> None:
         self.root = Path(os.path.realpath(root))
         self.queue = ChangeQueue(quiet_s=quiet_s, max_delay_s=max_delay_s)
         self._on_batch = on_batch
+        self._ignore = ignore
         self._observer: BaseObserver | None = None
         self._thread: threading.Thread | None = None
         self.num_batches = 0  # batches delivered so far
@@ -245,7 +266,9 @@ class ProjectWatcher:
         if self._observer is not None:
             return
         observer = Observer()
-        observer.schedule(_Handler(self.root, self.queue), str(self.root), recursive=True)
+        observer.schedule(
+            _Handler(self.root, self.queue, self._ignore), str(self.root), recursive=True
+        )
         observer.daemon = True
         observer.start()
         self._observer = observer
@@ -282,4 +305,4 @@ class ProjectWatcher:
                 self.queue.done()
 
 
-__all__ = ["ChangeQueue", "ChangeSet", "ProjectWatcher"]
+__all__ = ["ChangeQueue", "ChangeSet", "IgnorePredicate", "ProjectWatcher"]

@@ -87,6 +87,8 @@ class GenerationRequest:
     speculation: bool = True  # allow speculative decoding when the backend has it
     prefill_only: bool = False  # warm-up: fill the KV cache, generate nothing
     cache_key: str = ""  # document identity for the KV state cache ("" = none)
+    temperature: float = 0.0  # 0: greedy (the default); > 0: sample (eval top-k alternatives)
+    seed: int = 0  # sampling seed when temperature > 0: same request and seed, same text
 
     def __repr__(self) -> str:  # never print source text
         return (

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from app.config import Config, EngineConfig
 from app.errors import ConfigError, EngineUnavailable, ModelError
-from engine.base import Engine
+from engine.base import Engine, TokenCounter
 from engine.models import read_gguf_metadata, resolve_model_path
 from engine.profiles import ModelProfile, select_profile
 
@@ -72,3 +72,24 @@ def _exllamav2(e: EngineConfig) -> Engine:
         raise EngineUnavailable("engine.exllama has no ExLlamaV2Engine")
     engine: Engine = cls(e)
     return engine
+
+
+def load_tokenizer(config: Config) -> TokenCounter | None:
+    """The configured model's exact tokenizer without loading its weights, or None.
+
+    For llamacpp models only (a vocab-only load takes well under a second); other engines count
+    with their loaded model, and callers fall back to the character estimator.
+    """
+    e = config.engine
+    if e.kind != "llamacpp":
+        return None
+    import llama_cpp
+
+    from engine.llamacpp_session import Tokenizer
+
+    model_path = resolve_model_path(e.model)
+    try:
+        llm = llama_cpp.Llama(model_path=str(model_path), vocab_only=True, verbose=False)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise ModelError(f"cannot read the tokenizer of {model_path}", detail=str(exc)) from exc
+    return Tokenizer(llm, profile_for(e, model_path))

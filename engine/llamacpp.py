@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from app.config import EngineConfig
 from app.errors import EngineDied, EngineError, InputError, NospinError
 from engine.base import (
@@ -281,13 +283,24 @@ class LlamaCppEngine(Engine):
         stop = tuple(dict.fromkeys(req.stop + self._profile.stop_strings))
         filt = StreamFilter(stop=stop, single_line=req.single_line)
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        speculate = req.speculation and self._drafter is not None and self._governor.want()
+        sampling = req.temperature > 0  # eval top-k alternatives; greedy otherwise
+        speculate = (
+            not sampling and req.speculation and self._drafter is not None
+            and self._governor.want()
+        )
+        rng = np.random.default_rng(req.seed) if sampling else None
+
+        def pick() -> int:
+            if rng is None:
+                return session.argmax()
+            return _sample(session.logits(), req.temperature, rng)
+
         k = self._config.num_draft_tokens
         heal = job.heal
         proposed = accepted = 0
         t0 = time.monotonic()
         # Tokens to emit, in order; only the last one is not yet in the KV cache.
-        queue: deque[int] = deque([session.argmax()])
+        queue: deque[int] = deque([pick()])
         reason: FinishReason | None = None
         while reason is None:
             token = queue.popleft()
@@ -319,7 +332,7 @@ class LlamaCppEngine(Engine):
                 queue.extend(new)
             else:
                 session.decode([token])
-                queue.append(session.argmax())
+                queue.append(pick())
         self._emit(job, filt.flush() if reason != FinishReason.STOP else "")
         decode_ms = (time.monotonic() - t0) * 1000
         stats.decode_ms = decode_ms
@@ -430,3 +443,12 @@ class LlamaCppEngine(Engine):
         if current is not None:
             self._fail(current, error)
         self._drain(FinishReason.ERROR, error)
+
+
+def _sample(logits: Any, temperature: float, rng: np.random.Generator) -> int:
+    """One token drawn from softmax(logits / temperature) with ``rng`` (seeded per request)."""
+    scaled = np.asarray(logits, dtype=np.float64) / temperature
+    scaled -= scaled.max()
+    probs = np.exp(scaled)
+    probs /= probs.sum()
+    return int(rng.choice(len(probs), p=probs))

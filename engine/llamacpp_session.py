@@ -96,6 +96,7 @@ class Tokenizer:
         self.stop_ids: frozenset[int] = frozenset(
             self.special_ids[m] for m in profile.stop_tokens if m in self.special_ids
         )
+        self._count_buffers = threading.local()  # per-thread token buffer for counting
         self._count = lru_cache(maxsize=4096)(self._count_uncached)
 
     def tokenize_text(self, text: str) -> list[int]:
@@ -126,11 +127,22 @@ class Tokenizer:
     def count(self, text: str) -> int:
         """Exact token count of plain source text (cached: segments repeat across requests)."""
         if len(text) > 20_000:
-            return len(self.tokenize_text(text))
+            return self._count_uncached(text)
         return self._count(text)
 
     def _count_uncached(self, text: str) -> int:
-        return len(self.tokenize_text(text))
+        if not text:
+            return 0
+        data = text.encode("utf-8")
+        local = self._count_buffers
+        buf = getattr(local, "buf", None)
+        if buf is None or len(buf) < len(data) + 8:
+            buf = (self._lib.llama_token * max(4096, len(data) + 8))()
+            local.buf = buf
+        n: int = self._lib.llama_tokenize(
+            self._vocab, data, len(data), buf, len(buf), False, False
+        )
+        return n if n >= 0 else len(self.tokenize_text(text))
 
     def is_eog(self, token: int) -> bool:
         return token in self.stop_ids or bool(self._lib.llama_vocab_is_eog(self._vocab, token))

@@ -165,10 +165,12 @@ class RemoteEngine(Engine):
         body: dict[str, Any] = {
             "prompt": prompt,
             "max_tokens": 1 if request.prefill_only else request.max_new_tokens,
-            "temperature": 0.0,
+            "temperature": request.temperature,
             "stream": True,
             "stop": list(dict.fromkeys(request.stop + self._profile.stop_strings))[:16],
         }
+        if request.temperature > 0:
+            body["seed"] = request.seed
         if self._config.remote_model:
             body["model"] = self._config.remote_model
         return body, heal

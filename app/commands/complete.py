@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     print(done.text)
     t = done.timings
     tier_names = {1: "normal", 2: "cap", 3: "fast"}
-    summary = (f"-- tier {done.tier} ({tier_names.get(done.tier, '?')}), first token "
+    tier = (f"tier {done.tier} ({tier_names[done.tier]})" if done.tier in tier_names
+            else done.tier_reason or "no tier")
+    summary = (f"-- {tier}, first token "
                f"{t.first_token_ms:.0f} ms, total {t.total_ms:.0f} ms, {done.num_tokens} tokens, "
                f"{done.finish_reason}, cache {done.cache}")
     if done.context is not None:

@@ -12,7 +12,6 @@ import keyword
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from daemon.index import IndexSnapshot, SymbolRef
 from daemon.skeleton import render_definition, render_entry
@@ -132,7 +131,7 @@ def _defs_in(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
 def _locality(candidate: str, current: str, imported_paths: list[str]) -> float:
     if candidate in imported_paths:
         return 0.0
-    if PurePosixPath(candidate).parent == PurePosixPath(current).parent:
+    if candidate.rpartition("/")[0] == current.rpartition("/")[0]:
         return 1.0
     return 3.0
 

@@ -70,6 +70,27 @@ def test_complete_starts_a_daemon_then_reuses_it(home: Path) -> None:
     assert "running, pid" in text.stdout and "p95" in text.stdout
 
 
+def test_snapshot_commands_after_config_changes(home: Path) -> None:
+    from app.client import Client
+
+    src = write_project(home / "proj")
+    assert nospin(home, "complete", f"{src}:2:5").returncode == 0  # starts the daemon
+    with Client(autostart=False) as client:
+        first = client.config_set({"tiers.cap_tokens": 20}, note="fewer tokens when capped")
+        client.complete(str(src), 1, 4)
+        second = client.config_set({"tiers.fast_ms": 2000.0})
+    listing = nospin(home, "snapshot", "list")
+    assert listing.returncode == 0, listing.stderr
+    assert first.snapshot in listing.stdout and second.snapshot in listing.stdout
+    assert "fewer tokens when capped" in listing.stdout
+    diff = nospin(home, "snapshot", "diff", "--json")
+    data = json.loads(diff.stdout)
+    assert data["old"] == first.snapshot and data["new"] == second.snapshot
+    assert {"key": "tiers.fast_ms", "old": 2500.0, "new": 2000.0} in data["config_changes"]
+    show = json.loads(nospin(home, "snapshot", "show", "latest").stdout)
+    assert show["config"]["tiers"]["fast_ms"] == 2000.0
+
+
 def test_status_when_not_running(home: Path) -> None:
     result = nospin(home, "status")
     assert result.returncode == 3 and "not running" in result.stdout

@@ -31,8 +31,9 @@ class FakeEngine(Engine):
     name = "fake"
 
     def __init__(self, *, pieces: tuple[str, ...] = DEFAULT_PIECES, token_delay_s: float = 0.005,
-                 fail_start: bool = False) -> None:
+                 fail_start: bool = False, prefill_s: float = 0.0) -> None:
         self.pieces = pieces
+        self.prefill_s = prefill_s  # an uninterruptible "prefill" before the first token
         self.token_delay_s = token_delay_s
         self.fail_start = fail_start
         self._jobs: queue.Queue[tuple[GenerationRequest, EventSink] | None] = queue.Queue()
@@ -99,6 +100,11 @@ class FakeEngine(Engine):
         stats = GenerationStats(num_prompt_tokens=100, prefill_ms=1.0)
         text = ""
         reason = FinishReason.LENGTH
+        time.sleep(self.prefill_s)
+        if req.prefill_only:
+            stats.total_ms = (time.monotonic() - start) * 1000
+            sink(Finished(req.request_id, FinishReason.PREFILLED, "", stats))
+            return True
         for i, piece in enumerate(self.pieces):
             if self._crash.is_set():
                 return False

@@ -13,7 +13,7 @@ import pytest
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
 from daemon.indexer import IndexerLimits, ProjectIndexer, TextCache
-from daemon.parse_worker import TaskResult, WorkerProcess
+from daemon.parse_worker import Item, TaskResult, WorkerProcess
 from daemon.symbols import FileSummary
 from daemon.watcher import ChangeSet
 
@@ -143,7 +143,7 @@ def test_build_with_a_worker_pool_gives_the_same_index(project: Path) -> None:
     ProjectIndexer(project, IndexerLimits(workers=0), serial).build()
     pooled = ProjectIndex(project)
     report = ProjectIndexer(project, IndexerLimits(workers=2), pooled).build()
-    assert report.num_workers == min(2, os.cpu_count() or 1) or report.num_workers == 0
+    assert report.num_workers == min(2, os.cpu_count() or 1)
     assert pooled.paths() == serial.paths()
     assert all(pooled.get(p) == serial.get(p) for p in serial.paths())
     assert report.parse_s > 0
@@ -368,19 +368,21 @@ def test_build_batches_grow_with_the_index(project: Path, monkeypatch: pytest.Mo
 class DyingWorker(WorkerProcess):
     """A worker process that is killed before its first task."""
 
-    def run(self, items: Sequence[tuple[str, str]], max_bytes: int, keep_text: bool) -> TaskResult:
+    def run(self, items: Sequence[Item], max_bytes: int) -> TaskResult:
         self._proc.kill()
         self._proc.wait()
-        return super().run(items, max_bytes, keep_text)
+        return super().run(items, max_bytes)
 
 
 def test_worker_processes_and_their_failure(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     worker = WorkerProcess()
     try:
         results, _, _ = worker.run(
-            [(str(project / "pkg" / "util.py"), "pkg/util.py"), (str(project / "no.py"), "no.py")],
+            [
+                (str(project / "pkg" / "util.py"), "pkg/util.py", True),
+                (str(project / "no.py"), "no.py", True),
+            ],
             10_000,
-            True,
         )
     finally:
         worker.close()
@@ -393,3 +395,16 @@ def test_worker_processes_and_their_failure(project: Path, monkeypatch: pytest.M
     report = ProjectIndexer(project, IndexerLimits(workers=2), index).build()
     assert report.num_files == 6  # parsed on the calling thread instead
     assert index.get("pkg/csvio.py") is not None
+
+
+def test_the_build_keeps_texts_so_the_first_save_has_a_diff(
+    project: Path, indexer_parts: tuple[ProjectIndexer, CountingIndex, EditHistory]
+) -> None:
+    indexer, _, history = indexer_parts
+    indexer.build()
+    path = project / "pkg" / "util.py"
+    path.write_text(path.read_text().replace("return x", "return x + 1"))
+    indexer.apply_changes(ChangeSet(paths={"pkg/util.py"}, num_events=1))
+    assert history.summary_lines(limit=5) == ["edited `helper` in pkg/util.py: +1 -1"]
+    [hunk] = history.latest_hunks(5)
+    assert "-    return x\n+    return x + 1\n" in hunk

@@ -111,6 +111,30 @@ def test_unsaved_buffer_overrides_disk(raw: RawClient, daemon: DaemonHandle, hom
     assert prompt is not None and "def add" in prompt.prefix
 
 
+def test_editor_changes_feed_the_edit_history(raw: RawClient, daemon: DaemonHandle,
+                                               home: Path) -> None:
+    src = write_project(home / "proj")
+    raw.send({"type": "open", "id": "o1", "path": str(src), "text": src.read_text()})
+    assert raw.recv()["type"] == "ok"
+    raw.send({"type": "change", "id": "e1", "path": str(src), "edits": [
+        {"range": {"start": {"line": 1, "col": 4}, "end": {"line": 1, "col": 4}},
+         "text": "return a + b"}]})
+    assert raw.recv()["type"] == "ok"
+    root = str(home / "proj")
+    projects = daemon.service._projects
+
+    def history_len() -> int:
+        project = projects._projects.get(root)
+        return len(project.history) if project is not None else 0
+
+    deadline = time.monotonic() + 5
+    while history_len() == 0:  # recorded in a worker thread
+        assert time.monotonic() < deadline, "edit not recorded"
+        time.sleep(0.05)
+    project = projects._projects[root]
+    assert any("calc.py" in line for line in project.history.summary_lines(limit=5))
+
+
 def test_bad_edit_range_is_an_error(raw: RawClient, home: Path) -> None:
     src = write_project(home / "proj")
     raw.send({"type": "open", "id": "o1", "path": str(src), "text": "x\n"})
@@ -215,6 +239,59 @@ def test_overload_sheds_with_reason_and_nothing_lost(home: Path) -> None:
             c.close()
         assert sum(counts.values()) == 30
         assert counts.get("done", 0) >= 1
+
+
+def test_deadline_answered_even_when_the_engine_cannot_stop(home: Path) -> None:
+    stuck = lambda: FakeEngine(prefill_s=2.0)  # noqa: E731
+    with running_daemon(engine_factory=stuck) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        start = time.monotonic()
+        raw.send(complete_msg("c1", src, options={"deadline_ms": 500}))
+        done = raw.until_final("c1", timeout_s=5)[-1]
+        elapsed = time.monotonic() - start
+        assert done["type"] == "done" and done["finish_reason"] == "deadline"
+        assert elapsed < 1.2, f"answered after {elapsed:.2f} s"
+        time.sleep(2.2)  # the engine's Finished arrives now: no second reply
+        raw.send({"type": "status", "id": "s"})
+        r = raw.recv()
+        assert r["id"] == "s" and r["type"] == "status"
+        assert d.call(lambda: len(d.service._live)) == 0
+        raw.close()
+
+
+def test_shed_cold_document_is_warmed_in_the_background(home: Path) -> None:
+    slow = lambda: FakeEngine(token_delay_s=0.15)  # noqa: E731
+    with running_daemon(engine_factory=slow) as d:
+        raw = RawClient(d.endpoint)
+        root = home / "proj"
+        src = write_project(root)
+        other = root / "other.py"
+        other.write_text("def sub(a, b):\n    \n")
+        raw.send(complete_msg("c1", src, options={"multiline": True, "deadline_ms": 20000}))
+        time.sleep(0.2)
+        raw.send(complete_msg("c2", other, options={"deadline_ms": 50}))
+        finals: dict[str, dict[str, Any]] = {}
+        while len(finals) < 2:
+            r = raw.recv(10)
+            if r["type"] not in ("chunk", "heartbeat"):
+                finals[r["id"]] = r
+        assert finals["c2"]["type"] == "error"
+        assert finals["c2"]["code"] in ("overloaded", "deadline") and finals["c2"]["message"]
+        engine = d.engines[0]
+        assert isinstance(engine, FakeEngine)
+        deadline = time.monotonic() + 5
+        while not any(r.prefill_only for r in engine.submitted):
+            assert time.monotonic() < deadline, "no warm-up submitted"
+            time.sleep(0.05)
+        warm = next(r for r in engine.submitted if r.prefill_only)
+        assert warm.cache_key == str(other)
+        deadline = time.monotonic() + 5
+        while d.call(lambda: len(d.service._live)):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert d.call(lambda: str(other) in d.service._warm_docs)
+        raw.close()
 
 
 def test_engine_death_answers_pending_and_restarts(home: Path) -> None:

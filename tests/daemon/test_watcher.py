@@ -223,3 +223,27 @@ def test_a_failing_callback_does_not_stop_the_watcher(tmp_path: Path) -> None:
         assert wait_for(lambda: any("b.py" in b.paths for b in seen))
     finally:
         watcher.stop()
+
+
+def test_watcher_drops_ignored_paths_but_not_gitignore_files(tmp_path: Path) -> None:
+    collector = Collector()
+
+    def ignore(rel: str, is_dir: bool) -> bool:
+        return rel.endswith(".log") or rel.startswith("out") or rel == ".gitignore"
+
+    watcher = ProjectWatcher(tmp_path, collector, quiet_s=0.05, max_delay_s=1.0, ignore=ignore)
+    watcher.start()
+    try:
+        (tmp_path / "debug.log").write_text("x")
+        (tmp_path / "out").mkdir()
+        (tmp_path / "out" / "x.py").write_text("x")
+        (tmp_path / ".gitignore").write_text("*.log\n")  # never dropped: it changes the rules
+        (tmp_path / "marker.py").write_text("m")
+        assert wait_for(lambda: "marker.py" in collector.paths())
+        assert watcher.wait_idle(TIMEOUT_S)
+        merged = collector.merged()
+        assert merged.paths == {".gitignore", "marker.py"}
+        assert merged.new_dirs == set()
+        assert merged.ignore_rules_changed
+    finally:
+        watcher.stop()

@@ -1,0 +1,174 @@
+"""``nospin eval --corpus DIR``: completion quality per prompt mode, stored with the config.
+
+Runs ``app.evaluation.run_eval`` with the configured engine (the embedded model by default),
+writes the full result (every point, every prediction) to ``--out`` (default
+``state_dir()/eval/<snapshot id>.json``), saves a configuration snapshot whose metrics are the
+eval's figures (``nospin snapshot list`` shows it, reason ``eval ...``), and optionally writes a
+markdown report with a PNG chart. ``--against OLD.json`` exits 3 when compile-pass or exact
+match dropped by more than 2 points in any mode (design.md §5); the report and stderr say which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from app import config as config_mod
+from app.errors import InputError
+from app.paths import atomic_write, state_dir
+
+EXIT_REGRESSION = 3  # --against found a drop of more than 2 points
+
+
+def register(sub: Any) -> None:
+    from app.evaluation.modes import MODES
+
+    parser = sub.add_parser(
+        "eval", help="completion quality on real code per prompt mode (exact match, compile-pass)")
+    parser.add_argument("--corpus", required=True, type=Path, help="folder of source files")
+    parser.add_argument("--samples", type=int, default=200, help="completion points (200)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--config", type=Path, default=None,
+                        help="config file to measure (default: the user's config)")
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help=f"comma-separated, from {', '.join(MODES)}")
+    parser.add_argument("--top-k", type=int, default=1,
+                        help="candidates per point; > 1 adds sampled alternatives")
+    parser.add_argument("--temperature", type=float, default=0.8,
+                        help="sampling temperature of the top-k alternatives (0.8)")
+    parser.add_argument("--naive-full-max", type=int, default=60,
+                        help="naive_full runs on a seeded subset of at most this many points")
+    parser.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
+                        help="gitignore-style pattern to leave out (repeatable)")
+    parser.add_argument("--line-tokens", type=int, default=32, help="max new tokens, line points")
+    parser.add_argument("--block-tokens", type=int, default=96,
+                        help="max new tokens, block points")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result (without per-point lists) as JSON")
+    parser.add_argument("--report", type=Path, default=None, help="write a markdown report")
+    parser.add_argument("--chart", type=Path, default=None,
+                        help="PNG chart (default: next to --report, same name .png)")
+    parser.add_argument("--out", type=Path, default=None, help="full result JSON file")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="earlier result: exit 3 if compile-pass or exact match drops > 2 pts")
+    parser.add_argument("--no-snapshot", action="store_true",
+                        help="do not save a configuration snapshot")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.evaluation.modes import MODES
+    from app.evaluation.report import compare, render_chart, render_markdown
+    from app.evaluation.runner import EvalOptions, run_eval
+
+    modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        raise InputError(f"unknown mode(s) {unknown}; modes: {', '.join(MODES)}")
+    if args.samples < 1 or args.top_k < 1:
+        raise InputError("--samples and --top-k must be at least 1")
+    if not args.corpus.is_dir():
+        raise InputError(f"--corpus {args.corpus} is not a folder")
+    against: dict[str, Any] | None = None
+    if args.against is not None:  # read it first: a bad file should not cost a whole run
+        against = _read_json(args.against)
+    config = config_mod.load(args.config) if args.config else config_mod.load()
+    options = EvalOptions(
+        corpus=args.corpus, num_samples=args.samples, seed=args.seed, modes=modes,
+        top_k=args.top_k, temperature=args.temperature, naive_full_max=args.naive_full_max,
+        exclude=tuple(args.exclude), line_max_tokens=args.line_tokens,
+        block_max_tokens=args.block_tokens,
+    )
+    result = run_eval(options, config, progress=lambda msg: print(f"eval: {msg}",
+                                                                  file=sys.stderr))
+    if not args.no_snapshot:
+        result["snapshot_id"] = _save_snapshot(config, result)
+    out = args.out or state_dir() / "eval" / f"{result['snapshot_id'] or _stamp()}.json"
+    result["result_path"] = str(out)
+    atomic_write(out, (json.dumps(result, indent=1) + "\n").encode("utf-8"), mode=0o600)
+    comparison = compare(against, result) if against is not None else None
+    if args.report is not None:
+        chart_path = args.chart or args.report.with_suffix(".png")
+        note = render_chart(result, chart_path)
+        chart_ref = None if note else _relative(chart_path, args.report.parent)
+        text = render_markdown(result, chart=chart_ref, chart_note=note, comparison=comparison)
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(text, encoding="utf-8")
+    elif args.chart is not None:
+        note = render_chart(result, args.chart)
+        if note:
+            print(f"eval: chart {note}", file=sys.stderr)
+    if args.json:
+        brief = {k: v for k, v in result.items() if k not in ("points", "results")}
+        print(json.dumps(brief, indent=2))
+    else:
+        _print_table(result)
+    print(f"eval: result written to {out}", file=sys.stderr)
+    if comparison is not None:
+        for note_text in comparison.notes:
+            print(f"eval: note: {note_text}", file=sys.stderr)
+        for r in comparison.regressions:
+            print(f"eval: REGRESSION {r.describe()}", file=sys.stderr)
+        if not comparison.ok:
+            return EXIT_REGRESSION
+    return 0
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read the result {path}: {exc}") from exc
+    if not isinstance(data, dict) or "summary" not in data:
+        raise InputError(f"{path} is not a nospin eval result")
+    return data
+
+
+def _save_snapshot(config: config_mod.Config, result: dict[str, Any]) -> str | None:
+    """A config snapshot whose metrics are this eval's figures; its id, or None on failure."""
+    from daemon.snapshots import SnapshotStore
+
+    metrics = {
+        "eval": {
+            mode: {group: figures[group] for group in ("all", "line", "block", "cross_file")}
+            | {"run_s": figures.get("run_s")}
+            for mode, figures in result["summary"].items()
+        }
+    }
+    opts = result["options"]
+    reason = (f"eval {Path(opts['corpus']).name} samples={opts['num_samples']} "
+              f"seed={opts['seed']} modes={','.join(opts['modes'])}")
+    try:
+        return SnapshotStore().save(config, metrics, reason=reason, now=time.time()).id
+    except OSError as exc:
+        print(f"eval: could not save a config snapshot: {exc}", file=sys.stderr)
+        return None
+
+
+def _stamp() -> str:
+    return _dt.datetime.now(_dt.UTC).strftime("%Y%m%d-%H%M%S")
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(base.resolve()))
+    except ValueError:
+        return str(path.resolve())
+
+
+def _print_table(result: dict[str, Any]) -> None:
+    print(f"{'mode':<11} {'n':>4} {'exact':>7} {'edit':>6} {'id-F1':>6} {'compile':>8} "
+          f"{'top-k':>6} {'tokens':>7} {'p50 ms':>8} {'p95 ms':>8} {'run s':>7}")
+    for mode, figures in result["summary"].items():
+        s = figures["all"]
+        top = "-" if s["top_k_hit"] is None else f"{s['top_k_hit'] * 100:.1f}%"
+        print(f"{mode:<11} {s['n']:>4} {s['exact_match'] * 100:>6.1f}% "
+              f"{s['edit_similarity']:>6.3f} {s['identifier_f1']:>6.3f} "
+              f"{s['compile_pass'] * 100:>7.1f}% {top:>6} {s['prompt_tokens_mean']:>7.0f} "
+              f"{s['latency_ms_p50']:>8.0f} {s['latency_ms_p95']:>8.0f} "
+              f"{figures.get('run_s', 0):>7.1f}")

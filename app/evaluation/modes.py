@@ -1,0 +1,128 @@
+"""The prompts compared by ``nospin eval``, one builder per mode.
+
+- ``nospin``: the context assembler's prompt (``assemble_context``) for the buffer, with the
+  corpus index (the document's entry replaced by the parse of the buffer) and an empty edit
+  history, within ``config.context.budget_tokens`` - what the daemon sends.
+- ``naive_full``: the whole buffer as one PSM FIM prompt (prefix = all text before the cursor,
+  suffix = all text after it), cut at line boundaries to the model's context (``n_ctx`` minus
+  the output reserve); when it must be cut, the suffix keeps at most a quarter.
+- ``naive_tail``: the text just before the cursor cut to nospin's budget, from a line start,
+  plus the same short suffix nospin uses (rest of the cursor line and
+  ``config.context.suffix_max_lines`` lines), no cross-file context.
+
+Every builder sees only the buffer (ground truth removed) and returns ``PromptParts`` plus the
+time it took; nothing here talks to the engine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from app.config import ContextConfig
+from app.evaluation.corpus import buffer_in_index
+from app.evaluation.sampling import EvalPoint
+from daemon.context import ContextRequest, assemble_context
+from daemon.context.assemble import FORMAT_OVERHEAD
+from daemon.context.window import split_at_cursor, suffix_text
+from daemon.history import EditHistory
+from daemon.index import ProjectIndex
+from daemon.parse import summarize
+from daemon.tokens import CharEstimator
+from engine.base import PromptParts, TokenCounter
+
+MODES: tuple[str, ...] = ("nospin", "naive_full", "naive_tail")
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltPrompt:
+    parts: PromptParts
+    build_ms: float  # assembly (nospin) or cutting (naive modes)
+    num_tokens_budgeted: int  # as the builder counted them (nospin: the assembler's estimate)
+
+
+def build_prompt(
+    mode: str,
+    point: EvalPoint,
+    *,
+    index: ProjectIndex,
+    history: EditHistory,
+    config: ContextConfig,
+    exact: TokenCounter,
+    max_prompt_tokens: int,
+) -> BuiltPrompt:
+    """The prompt of ``mode`` for ``point``. ``max_prompt_tokens`` bounds naive_full (exact)."""
+    started = time.perf_counter()
+    if mode == "nospin":
+        buffer_summary = summarize(point.path, point.buffer, point.language)
+        with buffer_in_index(index, point.path, buffer_summary):
+            ctx = assemble_context(
+                ContextRequest(
+                    path=point.path, text=point.buffer, line=point.line, column=point.column,
+                    language=point.language, budget_tokens=config.budget_tokens,
+                ),
+                index=index, history=history, config=config, summary=buffer_summary,
+            )
+        parts, budgeted = ctx.to_prompt_parts(), ctx.num_tokens
+    elif mode == "naive_full":
+        prefix, suffix = _fit_full(point.before, point.after, max_prompt_tokens, exact)
+        parts = _parts(point, prefix, suffix)
+        budgeted = exact.count(prefix) + exact.count(suffix)
+    elif mode == "naive_tail":
+        counter = CharEstimator(point.language)  # the assembler's counter: the same budget
+        cursor = split_at_cursor(point.buffer, point.line, point.column)
+        suffix = suffix_text(cursor, config.suffix_max_lines)
+        room = config.budget_tokens - FORMAT_OVERHEAD - counter.count(suffix)
+        prefix = _tail_from_line_start(point.before, max(0, room), counter)
+        parts = _parts(point, prefix, suffix)
+        budgeted = counter.count(prefix) + counter.count(suffix) + FORMAT_OVERHEAD
+    else:
+        raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
+    return BuiltPrompt(parts, (time.perf_counter() - started) * 1000.0, budgeted)
+
+
+def _parts(point: EvalPoint, prefix: str, suffix: str) -> PromptParts:
+    return PromptParts(
+        path=point.path, language=point.language, snippets=(), prefix=prefix, suffix=suffix
+    )
+
+
+def _tail_from_line_start(text: str, budget: int, counter: TokenCounter) -> str:
+    """The longest tail of ``text`` that starts at a line start (or is the cursor line's part)
+    and fits ``budget`` tokens."""
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    lo, hi = 0, len(starts) - 1  # find the first line start whose tail fits
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if counter.count(text[starts[mid] :]) <= budget:
+            hi = mid
+        else:
+            lo = mid + 1
+    tail = text[starts[lo] :]
+    return tail if counter.count(tail) <= budget else ""
+
+
+def _head_to_line_end(text: str, budget: int, counter: TokenCounter) -> str:
+    """The longest head of ``text`` that ends at a line end and fits ``budget`` tokens."""
+    ends = [i + 1 for i, ch in enumerate(text) if ch == "\n"] + [len(text)]
+    lo, hi = -1, len(ends) - 1  # find the last line end whose head fits
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if counter.count(text[: ends[mid]]) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[: ends[lo]] if lo >= 0 else ""
+
+
+def _fit_full(before: str, after: str, limit: int, counter: TokenCounter) -> tuple[str, str]:
+    """The whole buffer as (prefix, suffix), cut at line boundaries to ``limit`` tokens."""
+    n_before, n_after = counter.count(before), counter.count(after)
+    if n_before + n_after <= limit:
+        return before, after
+    suffix = after if n_after <= limit // 4 else _head_to_line_end(after, limit // 4, counter)
+    room = limit - counter.count(suffix)
+    cursor_line = before[before.rfind("\n") + 1 :]
+    head = before[: len(before) - len(cursor_line)]
+    prefix = _tail_from_line_start(head, room - counter.count(cursor_line), counter)
+    return prefix + cursor_line, suffix

@@ -1,0 +1,234 @@
+"""Reading an eval result: markdown report, PNG chart, comparison with an earlier result.
+
+``compare`` implements the guardrail of design.md §5: a drop of more than ``MAX_DROP`` (2 points)
+in compile-pass or exact match, in any mode both results have, is a regression. The chart needs
+matplotlib (``pip install 'nospin[eval]'``); without it the report says the chart was skipped.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MAX_DROP = 0.02  # 2 points of compile-pass or exact match
+GUARDED = ("compile_pass", "exact_match")
+GROUPS = ("all", "line", "block", "cross_file", "full_subset")
+
+
+@dataclass(frozen=True, slots=True)
+class Regression:
+    mode: str
+    metric: str
+    old: float
+    new: float
+
+    @property
+    def drop_points(self) -> float:
+        return (self.old - self.new) * 100
+
+    def describe(self) -> str:
+        return (
+            f"{self.mode}: {self.metric} dropped {self.drop_points:.1f} points "
+            f"({self.old * 100:.1f}% -> {self.new * 100:.1f}%)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    regressions: tuple[Regression, ...]
+    rows: tuple[tuple[str, str, float, float], ...]  # (mode, metric, old, new)
+    notes: tuple[str, ...]  # e.g. "different points: comparison is loose"
+
+    @property
+    def ok(self) -> bool:
+        return not self.regressions
+
+
+def compare(old: dict[str, Any], new: dict[str, Any]) -> Comparison:
+    """Compare the "all" figures of every mode both results ran."""
+    rows: list[tuple[str, str, float, float]] = []
+    regressions: list[Regression] = []
+    notes: list[str] = []
+    old_points = [p.get("id") for p in old.get("points", [])]
+    new_points = [p.get("id") for p in new.get("points", [])]
+    if old_points != new_points:
+        notes.append(
+            "the two results scored different points (corpus, seed or sample count differ): "
+            "differences mix sampling noise with real changes"
+        )
+    for mode, figures in new.get("summary", {}).items():
+        before = old.get("summary", {}).get(mode)
+        if not isinstance(before, dict):
+            continue
+        for metric in (*GUARDED, "edit_similarity", "identifier_f1", "prompt_tokens_mean",
+                       "latency_ms_p50"):
+            a, b = before.get("all", {}).get(metric), figures.get("all", {}).get(metric)
+            if not isinstance(a, int | float) or not isinstance(b, int | float):
+                continue
+            rows.append((mode, metric, float(a), float(b)))
+            if metric in GUARDED and a - b > MAX_DROP + 1e-9:
+                regressions.append(Regression(mode, metric, float(a), float(b)))
+    if not rows:
+        notes.append("no mode in common: nothing compared")
+    return Comparison(tuple(regressions), tuple(rows), tuple(notes))
+
+
+def _pct(value: Any) -> str:
+    return "-" if value is None else f"{value * 100:.1f}%"
+
+
+def _num(value: Any, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def render_markdown(
+    result: dict[str, Any], *, chart: str | None = None, chart_note: str = "",
+    comparison: Comparison | None = None,
+) -> str:
+    """The report: settings, one table per breakdown, targets, timing, comparison."""
+    opts = result["options"]
+    eng = result["engine"]
+    when = _dt.datetime.fromtimestamp(result["created"], _dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    top_k = opts["top_k"]
+    lines = [
+        "# nospin eval",
+        "",
+        f"- when: {when}; corpus `{opts['corpus']}` ({result['corpus']['num_files']} files)",
+        f"- points: {result['num_points']} (line {result['num_line']}, block "
+        f"{result['num_block']}, cross-file {result['num_cross_file']}), seed {opts['seed']}",
+        f"- engine: {eng['name']} `{eng['model']}`, n_ctx {eng['n_ctx']}; context budget "
+        f"{result['config']['context']['budget_tokens']} tokens",
+        f"- naive_full ran on a seeded subset of {len(result['naive_full_subset'])} points "
+        "(column `full_subset` compares every mode on it)",
+        f"- config snapshot: `{result.get('snapshot_id') or 'not stored'}`",
+    ]
+    if top_k > 1:
+        lines.append(
+            f"- top-{top_k}: greedy + {top_k - 1} sampled alternatives (temperature "
+            f"{opts['temperature']}, fixed seed per point); hit = any first line matches"
+        )
+    shortfall = result["corpus"]["sampling"].get("shortfall")
+    if shortfall:
+        lines.append(f"- sampling shortfall (points not found): {shortfall}")
+    checks = result["checks"]
+    lines.append(
+        f"- leak checks: edit-history entries {checks['history_entries']}, hidden text found in "
+        f"a prompt but not in the buffer: {checks['leak_suspects']}"
+    )
+    for group in GROUPS:
+        lines += ["", f"## {group.replace('_', ' ')}", ""]
+        header = ("| mode | n | exact match | edit sim | identifier F1 | compile-pass "
+                  "(skipped) |" + (f" top-{top_k} |" if top_k > 1 else "")
+                  + " prompt tokens | p50 / p95 latency ms | empty |")
+        lines += [header, "|" + "---|" * (header.count("|") - 1)]
+        for mode, figures in result["summary"].items():
+            s = figures.get(group, {})
+            if not s or not s.get("n"):
+                continue
+            row = (
+                f"| {mode} | {s['n']} | {_pct(s['exact_match'])} | {s['edit_similarity']:.3f} | "
+                f"{s['identifier_f1']:.3f} | {_pct(s['compile_pass'])} ({s['compile_skipped']}) |"
+            )
+            if top_k > 1:
+                row += f" {_pct(s['top_k_hit'])} |"
+            row += (
+                f" {_num(s['prompt_tokens_mean'])} | {_num(s['latency_ms_p50'])} / "
+                f"{_num(s['latency_ms_p95'])} | {_pct(s['empty'])} |"
+            )
+            lines.append(row)
+    lines += ["", "## targets (issue 5)", ""]
+    lines += [f"- {t}" for t in targets(result)] or ["- (needs the nospin and naive modes)"]
+    lines += ["", "## run time per mode", "", "| mode | points | run s | top-k extra s |",
+              "|---|---|---|---|"]
+    for mode, figures in result["summary"].items():
+        lines.append(f"| {mode} | {figures.get('num_points', '-')} | {figures.get('run_s', '-')} "
+                     f"| {figures.get('top_k_extra_s', '-')} |")
+    timing = result["timing"]
+    lines.append("")
+    lines.append(f"Index build {result['corpus']['index_build_s']} s, model load "
+                 f"{timing['model_load_s']} s, total {timing['total_s']} s.")
+    if chart:
+        lines += ["", f"![quality against prompt tokens and latency]({chart})"]
+    elif chart_note:
+        lines += ["", f"Chart: {chart_note}"]
+    if comparison is not None:
+        lines += ["", "## comparison with the earlier result", ""]
+        lines += [f"- note: {n}" for n in comparison.notes]
+        if comparison.regressions:
+            lines += [f"- **REGRESSION** {r.describe()}" for r in comparison.regressions]
+        else:
+            lines.append("- no drop of more than 2 points in compile-pass or exact match")
+        lines += ["", "| mode | metric | before | now |", "|---|---|---|---|"]
+        for mode, metric, a, b in comparison.rows:
+            lines.append(f"| {mode} | {metric} | {a:.4g} | {b:.4g} |")
+    return "\n".join(lines) + "\n"
+
+
+def targets(result: dict[str, Any]) -> list[str]:
+    """The benchmark targets of issue 5, each with PASS/FAIL and its figures."""
+    s = result["summary"]
+    out: list[str] = []
+    if "nospin" in s and "naive_full" in s:
+        mine, full = s["nospin"]["full_subset"], s["naive_full"]["full_subset"]
+        if mine.get("n") and full.get("n"):
+            ratio = mine["prompt_tokens_mean"] / full["prompt_tokens_mean"] if full[
+                "prompt_tokens_mean"] else 0.0
+            out.append(f"{_verdict(ratio <= 0.5)} nospin uses at most half of naive_full's prompt "
+                       f"tokens: {ratio:.2f}x ({mine['prompt_tokens_mean']:.0f} vs "
+                       f"{full['prompt_tokens_mean']:.0f}, naive_full subset)")
+            for metric in GUARDED:
+                a, b = mine[metric], full[metric]
+                out.append(f"{_verdict(a >= b - MAX_DROP)} nospin {metric} within 2 points of "
+                           f"naive_full or better: {_pct(a)} vs {_pct(b)} (naive_full subset)")
+    if "nospin" in s and "naive_tail" in s:
+        mine, tail = s["nospin"]["cross_file"], s["naive_tail"]["cross_file"]
+        if mine.get("n") and tail.get("n"):
+            better = (mine["exact_match"], mine["edit_similarity"]) > (
+                tail["exact_match"], tail["edit_similarity"])
+            out.append(f"{_verdict(better)} nospin beats naive_tail on the cross-file subset "
+                       f"(exact match, then edit similarity): {_pct(mine['exact_match'])} / "
+                       f"{mine['edit_similarity']:.3f} vs {_pct(tail['exact_match'])} / "
+                       f"{tail['edit_similarity']:.3f} (n={mine['n']})")
+    return out
+
+
+def _verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def render_chart(result: dict[str, Any], path: Path) -> str:
+    """Write the PNG chart; returns "" on success, else why it was skipped (no matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "skipped: matplotlib is not installed (pip install 'nospin[eval]')"
+    summary = result["summary"]
+    group = "full_subset" if "naive_full" in summary else "all"
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    panels = (("prompt_tokens_mean", "mean prompt tokens"), ("latency_ms_p50", "p50 latency (ms)"))
+    for ax, (x_key, x_label) in zip(axes, panels, strict=True):
+        for mode, figures in summary.items():
+            s = figures.get(group, {})
+            if not s.get("n"):
+                continue
+            for metric, marker in (("exact_match", "o"), ("compile_pass", "s")):
+                ax.scatter(s[x_key], s[metric] * 100, marker=marker, s=60,
+                           label=f"{mode} {metric.replace('_', ' ')}")
+                ax.annotate(mode, (s[x_key], s[metric] * 100), textcoords="offset points",
+                            xytext=(5, 4), fontsize=8)
+        ax.set_xlabel(x_label)
+        ax.set_ylabel("%")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize=7, loc="best")
+    fig.suptitle(f"nospin eval: quality per mode ({group.replace('_', ' ')}, "
+                 f"n={summary.get('nospin', next(iter(summary.values())))[group]['n']})")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return ""

@@ -1,0 +1,365 @@
+"""``run_eval``: sample points, run every mode through the real engine, score, aggregate.
+
+The pipeline per point and mode: build the mode's prompt (``modes.build_prompt``) -> generate
+with the configured engine (greedy; single-line stop for line points) -> ``postprocess`` as the
+daemon does -> score against the hidden text (``metrics``). One engine is loaded once and serves
+every mode; modes run one after the other over points sorted by file and line, with the file as
+the KV-cache key, so consecutive points of a file reuse the cached prefix (latencies are those of
+a warm, sequential editor session, not of cold prompts).
+
+Top-k (``top_k > 1``): the greedy completion plus ``top_k - 1`` sampled alternatives
+(temperature ``temperature``, a fixed seed per point and candidate); a hit is any of the ``k``
+whose first line matches exactly. The alternatives reuse the whole prompt from the KV cache, so
+they cost decoding only; their time is reported apart and left out of the latency figures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from app.config import Config, to_dict
+from app.evaluation.corpus import build_index, percentile
+from app.evaluation.metrics import CompileChecker, edit_similarity, exact_match, identifier_f1
+from app.evaluation.metrics import mean as _mean
+from app.evaluation.metrics import rate as _rate
+from app.evaluation.modes import MODES, build_prompt
+from app.evaluation.sampling import EvalPoint, SamplingPlan, sample_points, subset
+from daemon.history import EditHistory
+from engine.base import (
+    Engine,
+    EngineTokenCounter,
+    FinishReason,
+    GenerationRequest,
+    PromptParts,
+    generate_sync,
+)
+from engine.postprocess import postprocess
+
+SCHEMA = 1  # version of the result JSON
+LEAK_MIN_CHARS = 16  # hidden texts at least this long are looked for in prompts
+
+
+@dataclass(frozen=True, slots=True)
+class EvalOptions:
+    """What ``nospin eval`` was asked to do (stored in the result)."""
+
+    corpus: Path
+    num_samples: int = 200
+    seed: int = 0
+    modes: tuple[str, ...] = MODES
+    top_k: int = 1  # candidates per point; > 1 adds sampled alternatives
+    temperature: float = 0.8  # sampling temperature of the top-k alternatives
+    naive_full_max: int = 60  # naive_full runs on a seeded subset of at most this many points
+    exclude: tuple[str, ...] = ()  # extra gitignore-style patterns (e.g. "site-packages/")
+    line_max_tokens: int = 32  # max_new_tokens of line points (they stop at the line end)
+    block_max_tokens: int = 96  # max_new_tokens of block points (up to 5 lines)
+    block_share: float = 0.4
+    cross_share: float = 0.3
+    timeout_s: float = 300.0  # per generation
+
+
+@dataclass(slots=True)
+class PointResult:
+    """One point in one mode."""
+
+    point: str  # EvalPoint.id
+    mode: str
+    kind: str
+    cross_file: bool
+    prediction: str  # post-processed completion (block: cut to the hidden line count)
+    exact_match: bool
+    edit_similarity: float
+    identifier_f1: float
+    identifier_em: bool
+    compile_pass: bool | None  # None: skipped (original does not compile/parse, no checker)
+    top_k_hit: bool | None  # None when top_k == 1
+    num_prompt_tokens: int  # as the engine counted them
+    num_budgeted_tokens: int  # as the prompt builder counted them
+    num_cached_tokens: int
+    build_ms: float
+    first_token_ms: float
+    latency_ms: float  # build + engine time to the finished completion
+    finish_reason: str
+    error: str = ""
+    leak_suspect: bool = False  # hidden text found in the prompt but not in the buffer
+    alternatives: list[str] = field(default_factory=list)
+
+
+ProgressFn = Callable[[str], None]
+
+
+def run_eval(
+    options: EvalOptions,
+    config: Config,
+    *,
+    engine: Engine | None = None,
+    progress: ProgressFn | None = None,
+) -> dict[str, Any]:
+    """Run the evaluation; returns the result (JSON-ready). Loads the configured engine unless
+    ``engine`` (started) is given, and closes only an engine it loaded itself."""
+    say = progress or (lambda _msg: None)
+    started = time.perf_counter()
+    root = options.corpus.resolve()
+    history = EditHistory()
+    index, build_s = build_index(root, config, options.exclude, history=history)
+    say(f"indexed {len(index)} files in {build_s:.1f} s")
+    plan = SamplingPlan(
+        num_samples=options.num_samples, seed=options.seed,
+        block_share=options.block_share, cross_share=options.cross_share,
+    )
+    points, sampling = sample_points(index, root, plan)
+    say(f"sampled {len(points)} points ({sampling.num_attempts} draws)")
+    own_engine = engine is None
+    load_s = 0.0
+    if engine is None:
+        from engine.factory import create_engine
+
+        t0 = time.perf_counter()
+        engine = create_engine(config)
+        engine.start()
+        load_s = time.perf_counter() - t0
+    try:
+        n_ctx = engine.capabilities.n_ctx
+        exact = EngineTokenCounter(engine)
+        full_ids = {p.id for p in subset(points, options.naive_full_max, options.seed)}
+        checker = CompileChecker()
+        results: list[PointResult] = []
+        mode_info: dict[str, dict[str, Any]] = {}
+        for mode in options.modes:
+            todo = [p for p in points if mode != "naive_full" or p.id in full_ids]
+            t_mode = time.perf_counter()
+            extra_s = 0.0
+            for i, point in enumerate(todo):
+                result, alt_s = _run_point(
+                    mode, point, engine=engine, index=index, history=history, config=config,
+                    options=options, exact=exact, n_ctx=n_ctx, checker=checker, number=i,
+                )
+                results.append(result)
+                extra_s += alt_s
+                if (i + 1) % 10 == 0 or i + 1 == len(todo):
+                    say(f"{mode}: {i + 1}/{len(todo)} ({time.perf_counter() - t_mode:.0f} s)")
+            mode_info[mode] = {
+                "num_points": len(todo),
+                "run_s": round(time.perf_counter() - t_mode, 2),
+                "top_k_extra_s": round(extra_s, 2),
+            }
+        engine_name = engine.name
+        engine_model = engine.stats().model
+    finally:
+        if own_engine:
+            engine.close()
+    return _result(
+        options, config, root=root, points=points, results=results, mode_info=mode_info,
+        full_ids=full_ids, sampling=asdict(sampling), num_files=len(index),
+        history_entries=len(history), build_s=build_s, load_s=load_s,
+        total_s=time.perf_counter() - started, engine_name=engine_name,
+        engine_model=engine_model, n_ctx=n_ctx,
+    )
+
+
+def _run_point(
+    mode: str,
+    point: EvalPoint,
+    *,
+    engine: Engine,
+    index: Any,
+    history: EditHistory,
+    config: Config,
+    options: EvalOptions,
+    exact: EngineTokenCounter,
+    n_ctx: int,
+    checker: CompileChecker,
+    number: int,
+) -> tuple[PointResult, float]:
+    line_point = point.kind == "line"
+    max_new = options.line_max_tokens if line_point else options.block_max_tokens
+    built = build_prompt(
+        mode, point, index=index, history=history, config=config.context, exact=exact,
+        max_prompt_tokens=n_ctx - max_new - 16,
+    )
+    parts = built.parts
+    request = GenerationRequest(
+        request_id=f"eval-{mode}-{number}", prompt=parts, max_new_tokens=max_new,
+        single_line=line_point, cache_key=f"{mode}:{point.path}",
+        speculation=config.engine.speculation,
+    )
+    fin, _first = generate_sync(engine, request, timeout_s=options.timeout_s)
+    error = fin.error if fin.reason is FinishReason.ERROR else ""
+    prediction = _prediction(fin.text if not error else "", parts, point)
+    ids = identifier_f1(prediction, point.hidden, point.language)
+    compiled = checker.check(
+        point.path, point.language, point.original(), point.with_completion(prediction)
+    )
+    top_hit: bool | None = None
+    alternatives: list[str] = []
+    alt_s = 0.0
+    if options.top_k > 1:
+        t0 = time.perf_counter()
+        hits = [exact_match(prediction, point.hidden)]
+        for k in range(1, options.top_k):
+            alt = replace(
+                request, request_id=f"{request.request_id}-alt{k}",
+                temperature=options.temperature, seed=_seed(options.seed, point.id, k),
+                speculation=False,
+            )
+            alt_fin, _ = generate_sync(engine, alt, timeout_s=options.timeout_s)
+            text = _prediction(alt_fin.text, parts, point) if alt_fin.text else ""
+            alternatives.append(text)
+            hits.append(exact_match(text, point.hidden))
+        top_hit = any(hits)
+        alt_s = time.perf_counter() - t0
+    stats = fin.stats
+    return PointResult(
+        point=point.id, mode=mode, kind=point.kind, cross_file=point.cross_file,
+        prediction=prediction, exact_match=exact_match(prediction, point.hidden),
+        edit_similarity=edit_similarity(prediction, point.hidden),
+        identifier_f1=ids.f1, identifier_em=ids.exact, compile_pass=compiled,
+        top_k_hit=top_hit, num_prompt_tokens=stats.num_prompt_tokens,
+        num_budgeted_tokens=built.num_tokens_budgeted, num_cached_tokens=stats.num_cached_tokens,
+        build_ms=built.build_ms, first_token_ms=stats.first_token_ms,
+        latency_ms=built.build_ms + stats.total_ms, finish_reason=fin.reason.value, error=error,
+        leak_suspect=_leak_suspect(point, parts), alternatives=alternatives,
+    ), alt_s
+
+
+def _prediction(text: str, parts: PromptParts, point: EvalPoint) -> str:
+    """The post-processed completion as the daemon shows it; block points keep as many lines
+    as the ground truth has (the editor would show more; the score compares like with like)."""
+    multiline = point.kind == "block"
+    out = postprocess(text, parts.prefix, parts.suffix, point.language, multiline)
+    if multiline:
+        out = "\n".join(out.split("\n")[: point.num_hidden_lines])
+    return out
+
+
+def _seed(seed: int, point_id: str, k: int) -> int:
+    digest = hashlib.blake2b(f"{seed}:{point_id}:{k}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _leak_suspect(point: EvalPoint, parts: PromptParts) -> bool:
+    """The hidden text appears in the prompt although the buffer does not contain it (then it
+    came from another file, legitimately duplicated, or through a leak)."""
+    core = point.hidden.strip()
+    if len(core) < LEAK_MIN_CHARS or core in point.buffer:
+        return False
+    prompt = "".join(s.text for s in parts.snippets) + parts.prefix + parts.suffix
+    return core in prompt
+
+
+# --- aggregation --------------------------------------------------------------------------------
+
+
+def summarize_results(results: Sequence[PointResult]) -> dict[str, Any]:
+    """Aggregate figures of a group of results (one mode, one breakdown)."""
+    compile_rate, compile_n, compile_skipped = _rate([r.compile_pass for r in results])
+    tops = [r.top_k_hit for r in results if r.top_k_hit is not None]
+    latency = [r.latency_ms for r in results]
+    first = [r.first_token_ms for r in results if r.first_token_ms]
+    out: dict[str, Any] = {
+        "n": len(results),
+        "exact_match": _mean(float(r.exact_match) for r in results),
+        "edit_similarity": _mean(r.edit_similarity for r in results),
+        "identifier_f1": _mean(r.identifier_f1 for r in results),
+        "identifier_em": _mean(float(r.identifier_em) for r in results),
+        "compile_pass": compile_rate,
+        "compile_counted": compile_n,
+        "compile_skipped": compile_skipped,
+        "top_k_hit": _mean(float(t) for t in tops) if tops else None,
+        "prompt_tokens_mean": _mean(float(r.num_prompt_tokens) for r in results),
+        "cached_tokens_mean": _mean(float(r.num_cached_tokens) for r in results),
+        "latency_ms_p50": percentile(latency, 0.5),
+        "latency_ms_p95": percentile(latency, 0.95),
+        "first_token_ms_p50": percentile(first, 0.5),
+        "first_token_ms_p95": percentile(first, 0.95),
+        "empty": _mean(float(not r.prediction) for r in results),
+        "errors": sum(1 for r in results if r.error),
+        "leak_suspects": sum(1 for r in results if r.leak_suspect),
+    }
+    return {k: round(v, 4) if isinstance(v, float) else v for k, v in out.items()}
+
+
+def breakdown(results: Sequence[PointResult], full_ids: set[str]) -> dict[str, Any]:
+    """Summaries of one mode: all, line, block, cross_file, and the naive_full subset."""
+    groups: dict[str, list[PointResult]] = {
+        "all": list(results),
+        "line": [r for r in results if r.kind == "line"],
+        "block": [r for r in results if r.kind == "block"],
+        "cross_file": [r for r in results if r.cross_file],
+        "full_subset": [r for r in results if r.point in full_ids],
+    }
+    return {name: summarize_results(rs) for name, rs in groups.items()}
+
+
+def _result(
+    options: EvalOptions,
+    config: Config,
+    *,
+    root: Path,
+    points: list[EvalPoint],
+    results: list[PointResult],
+    mode_info: dict[str, dict[str, Any]],
+    full_ids: set[str],
+    sampling: dict[str, Any],
+    num_files: int,
+    history_entries: int,
+    build_s: float,
+    load_s: float,
+    total_s: float,
+    engine_name: str,
+    engine_model: str,
+    n_ctx: int,
+) -> dict[str, Any]:
+    summary: dict[str, Any] = {}
+    for mode in options.modes:
+        mine = [r for r in results if r.mode == mode]
+        summary[mode] = {**mode_info.get(mode, {}), **breakdown(mine, full_ids)}
+    opts = asdict(options)
+    opts["corpus"] = str(root)
+    return {
+        "schema": SCHEMA,
+        "created": time.time(),
+        "options": opts,
+        "config": to_dict(config),
+        "snapshot_id": None,  # filled in when the result is stored with a config snapshot
+        "engine": {"name": engine_name, "model": engine_model, "n_ctx": n_ctx},
+        "host": {"python": sys.version.split()[0], "machine": platform.machine()},
+        "corpus": {
+            "root": str(root),
+            "num_files": num_files,
+            "index_build_s": round(build_s, 2),
+            "sampling": sampling,
+        },
+        "checks": {
+            "history_entries": history_entries,  # must be 0: the ground truth never went there
+            "leak_suspects": sum(1 for r in results if r.leak_suspect),
+        },
+        "timing": {"model_load_s": round(load_s, 2), "total_s": round(total_s, 2)},
+        "num_points": len(points),
+        "num_line": sum(1 for p in points if p.kind == "line"),
+        "num_block": sum(1 for p in points if p.kind == "block"),
+        "num_cross_file": sum(1 for p in points if p.cross_file),
+        "naive_full_subset": sorted(full_ids),
+        "summary": summary,
+        "points": [
+            {
+                "id": p.id, "path": p.path, "language": p.language, "kind": p.kind,
+                "cross_file": p.cross_file, "cross_names": list(p.cross_names),
+                "hidden": p.hidden,
+            }
+            for p in points
+        ],
+        "results": [
+            {
+                **{k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(r).items()}
+            }
+            for r in results
+        ],
+    }

@@ -1,0 +1,224 @@
+"""``nospin eval`` end to end with the embedded model on a tiny corpus (CI smoke, ``slow``).
+
+The corpus is written by the test: a module of geometry helpers and a module that uses them (so
+there are cross-file points), plus a JavaScript file (tree-sitter compile check). Four points,
+all three modes, top-2: the JSON shape, sane values, the stored result and snapshot, the
+report, and ``--against`` exiting non-zero on a doctored earlier result.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main
+from app.evaluation.modes import MODES
+from app.evaluation.sampling import SamplingPlan, sample_points
+
+SHAPES = '''"""Shapes and their measures."""
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass
+class Circle:
+    radius: float
+
+    def area(self) -> float:
+        return math.pi * self.radius ** 2
+
+    def perimeter(self) -> float:
+        return 2 * math.pi * self.radius
+
+
+@dataclass
+class Rectangle:
+    width: float
+    height: float
+
+    def area(self) -> float:
+        return self.width * self.height
+
+    def perimeter(self) -> float:
+        return 2 * (self.width + self.height)
+
+
+def scale_rectangle(rect: Rectangle, factor: float) -> Rectangle:
+    """A copy of ``rect`` with both sides multiplied by ``factor``."""
+    if factor <= 0:
+        raise ValueError("factor must be positive")
+    return Rectangle(rect.width * factor, rect.height * factor)
+
+
+def total_area(shapes: list[Circle | Rectangle]) -> float:
+    total = 0.0
+    for shape in shapes:
+        total += shape.area()
+    return total
+'''
+
+REPORT = '''"""A report of shapes, using the shapes module."""
+
+from shapes import Circle, Rectangle, scale_rectangle, total_area
+
+
+def describe_circle(circle: Circle) -> str:
+    area = circle.area()
+    perimeter = circle.perimeter()
+    return f"circle r={circle.radius}: area {area:.2f}, perimeter {perimeter:.2f}"
+
+
+def describe_rectangle(rect: Rectangle) -> str:
+    area = rect.area()
+    return f"rectangle {rect.width}x{rect.height}: area {area:.2f}"
+
+
+def grow_all(rects: list[Rectangle], factor: float) -> list[Rectangle]:
+    grown = []
+    for rect in rects:
+        grown.append(scale_rectangle(rect, factor))
+    return grown
+
+
+def summary(circles: list[Circle], rects: list[Rectangle]) -> str:
+    lines = [describe_circle(c) for c in circles]
+    lines += [describe_rectangle(r) for r in rects]
+    lines.append(f"total area {total_area([*circles, *rects]):.2f}")
+    return "\\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(summary([Circle(1.0)], [Rectangle(2.0, 3.0)]))
+'''
+
+COUNTER = '''// A tiny counter with listeners.
+export class Counter {
+  constructor(start) {
+    this.value = start;
+    this.listeners = [];
+  }
+
+  subscribe(listener) {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  increment(step) {
+    this.value += step;
+    for (const listener of this.listeners) {
+      listener(this.value);
+    }
+    return this.value;
+  }
+
+  reset() {
+    this.value = 0;
+    this.listeners.forEach((l) => l(0));
+  }
+}
+'''
+
+
+def write_corpus(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "shapes.py").write_text(SHAPES, encoding="utf-8")
+    (root / "report.py").write_text(REPORT, encoding="utf-8")
+    (root / "counter.js").write_text(COUNTER, encoding="utf-8")
+    return root
+
+
+def test_sampling_is_seeded_and_hides_the_ground_truth(tmp_path: Path) -> None:
+    from app.config import Config
+    from app.evaluation.corpus import build_index
+
+    corpus = write_corpus(tmp_path / "corpus")
+    index, _ = build_index(corpus, Config())
+    plan = SamplingPlan(num_samples=8, seed=3)
+    first, _ = sample_points(index, corpus, plan)
+    again, _ = sample_points(index, corpus, plan)
+    assert [p.id for p in first] == [p.id for p in again]
+    assert {p.kind for p in first} == {"line", "block"}
+    assert any(p.cross_file for p in first)
+    for p in first:
+        assert p.original() == (corpus / p.path).read_text(encoding="utf-8")
+        assert p.hidden.strip() and p.hidden not in p.buffer or len(p.hidden.strip()) < 16
+        assert p.num_hidden_lines == p.hidden.count("\n") + 1
+        if p.kind == "line":
+            assert "\n" not in p.hidden and p.after.startswith("\n")
+
+
+@pytest.mark.slow
+def test_smoke_eval_with_the_embedded_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engine.models import embedded_model_path
+
+    try:
+        embedded_model_path()
+    except Exception as exc:  # the model packages are not installed here
+        pytest.skip(str(exc))
+    monkeypatch.setenv("NOSPIN_HOME", str(tmp_path / "home"))
+    corpus = write_corpus(tmp_path / "corpus")
+    config = tmp_path / "config.toml"  # a small context: quick on 2 cores
+    config.write_text("[engine]\nn_ctx = 2048\nspeculation = false\n", encoding="utf-8")
+    out, report = tmp_path / "result.json", tmp_path / "report.md"
+    code = main([
+        "eval", "--corpus", str(corpus), "--samples", "4", "--seed", "1", "--top-k", "2",
+        "--config", str(config), "--line-tokens", "16", "--block-tokens", "40",
+        "--json", "--out", str(out), "--report", str(report),
+    ])
+    assert code == 0
+    brief = json.loads(capsys.readouterr().out)
+    result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    assert brief["summary"] == result["summary"]
+    assert result["num_points"] == 4 and len(result["points"]) == 4
+    assert result["checks"] == {"history_entries": 0, "leak_suspects": 0}
+    assert result["snapshot_id"] and result["config"]["engine"]["n_ctx"] == 2048
+    assert set(result["summary"]) == set(MODES)
+    assert len(result["results"]) == 4 * len(MODES)
+    for mode, figures in result["summary"].items():
+        assert set(figures) >= {"all", "line", "block", "cross_file", "full_subset", "run_s"}
+        s = figures["all"]
+        assert s["n"] == 4 and s["errors"] == 0
+        for metric in ("exact_match", "edit_similarity", "identifier_f1", "compile_pass",
+                       "top_k_hit", "empty"):
+            assert 0.0 <= s[metric] <= 1.0, (mode, metric)
+        assert s["top_k_hit"] >= s["exact_match"]
+        assert s["prompt_tokens_mean"] > 0 and s["latency_ms_p95"] >= s["latency_ms_p50"] > 0
+        assert figures["run_s"] > 0
+    # the whole tiny file fits: naive_full sees more than nospin's slim prompt or the same
+    assert (result["summary"]["naive_full"]["all"]["prompt_tokens_mean"]
+            >= result["summary"]["naive_tail"]["all"]["prompt_tokens_mean"])
+    text = report.read_text(encoding="utf-8")
+    assert "| nospin |" in text and "## targets" in text
+    assert "![quality" in text or "skipped: matplotlib" in text
+    from daemon.snapshots import SnapshotStore
+
+    assert SnapshotStore().show(result["snapshot_id"]).reason.startswith("eval corpus")
+
+    # --against: an earlier result 10 points better in exact match -> exit 3, named in stderr
+    doctored = json.loads(out.read_text(encoding="utf-8"))
+    doctored["summary"]["nospin"]["all"]["exact_match"] += 0.10
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doctored), encoding="utf-8")
+    from app.evaluation.report import compare
+
+    comparison = compare(doctored, result)
+    assert [(r.mode, r.metric) for r in comparison.regressions] == [("nospin", "exact_match")]
+    assert compare(result, result).ok
+    import app.evaluation.runner as runner  # the CLI path, without running the model again
+
+    monkeypatch.setattr(runner, "run_eval", lambda *a, **k: json.loads(out.read_text("utf-8")))
+    again = tmp_path / "again.md"
+    code = main(["eval", "--corpus", str(corpus), "--samples", "4", "--no-snapshot",
+                 "--out", str(tmp_path / "again.json"), "--report", str(again),
+                 "--against", str(old)])
+    assert code == 3
+    assert "REGRESSION nospin: exact_match dropped" in capsys.readouterr().err
+    assert "**REGRESSION** nospin: exact_match" in again.read_text(encoding="utf-8")
