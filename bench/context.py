@@ -27,7 +27,7 @@ from app.evaluation.corpus import (
     percentile,
     used_identifiers,
 )
-from daemon.context import ContextRequest, assemble_context
+from daemon.context import ContextRequest, assemble_context, summarize_stable
 from daemon.index import ProjectIndex
 from daemon.languages import detect_language
 from daemon.parse import summarize
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         language = detect_language(path)
         counter = exact or CharEstimator(language)
         t0 = time.perf_counter()
-        buffer_summary = summarize(path, buffer, language)
+        buffer_summary = summarize_stable(path, buffer, line, language)
         parse_ms.append((time.perf_counter() - t0) * 1000)
         with buffer_in_index(index, path, buffer_summary):
             request = ContextRequest(

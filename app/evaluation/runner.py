@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import platform
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config, to_dict
+from app.errors import EngineError
 from app.evaluation.corpus import build_index, percentile
 from app.evaluation.metrics import CompileChecker, edit_similarity, exact_match, identifier_f1
 from app.evaluation.metrics import mean as _mean
@@ -34,10 +36,13 @@ from app.evaluation.sampling import EvalPoint, SamplingPlan, sample_points, subs
 from daemon.history import EditHistory
 from engine.base import (
     Engine,
+    EngineEvent,
     EngineTokenCounter,
+    Finished,
     FinishReason,
     GenerationRequest,
     PromptParts,
+    TextChunk,
     generate_sync,
 )
 from engine.postprocess import postprocess
@@ -190,7 +195,8 @@ def _run_point(
         single_line=line_point, cache_key=f"{mode}:{point.path}",
         speculation=config.engine.speculation,
     )
-    fin, _first = generate_sync(engine, request, timeout_s=options.timeout_s)
+    lines = None if line_point else point.num_hidden_lines
+    fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
     error = fin.error if fin.reason is FinishReason.ERROR else ""
     prediction = _prediction(fin.text if not error else "", parts, point)
     ids = identifier_f1(prediction, point.hidden, point.language)
@@ -209,7 +215,7 @@ def _run_point(
                 temperature=options.temperature, seed=_seed(options.seed, point.id, k),
                 speculation=False,
             )
-            alt_fin, _ = generate_sync(engine, alt, timeout_s=options.timeout_s)
+            alt_fin, _ = generate(engine, alt, max_lines=lines, timeout_s=options.timeout_s)
             text = _prediction(alt_fin.text, parts, point) if alt_fin.text else ""
             alternatives.append(text)
             hits.append(exact_match(text, point.hidden))
@@ -224,9 +230,46 @@ def _run_point(
         top_k_hit=top_hit, num_prompt_tokens=stats.num_prompt_tokens,
         num_budgeted_tokens=built.num_tokens_budgeted, num_cached_tokens=stats.num_cached_tokens,
         build_ms=built.build_ms, first_token_ms=stats.first_token_ms,
-        latency_ms=built.build_ms + stats.total_ms, finish_reason=fin.reason.value, error=error,
+        latency_ms=built.build_ms + stats.total_ms,
+        finish_reason="lines" if enough else fin.reason.value, error=error,
         leak_suspect=_leak_suspect(point, parts), alternatives=alternatives,
     ), alt_s
+
+
+def generate(
+    engine: Engine, request: GenerationRequest, *, max_lines: int | None, timeout_s: float
+) -> tuple[Finished, bool]:
+    """Run ``request`` to the end, or cancel it once ``max_lines`` complete lines have streamed
+    (block points: lines past the ground truth's count are not scored, so not generated).
+
+    Returns the Finished event (its text is what was generated) and whether it was stopped
+    for having enough lines.
+    """
+    if max_lines is None:
+        return generate_sync(engine, request, timeout_s=timeout_s)[0], False
+    done = threading.Event()
+    finished: list[Finished] = []
+    chunks: list[str] = []
+    stopped = [False]
+
+    def sink(event: EngineEvent) -> None:  # on the engine thread
+        if isinstance(event, TextChunk):
+            chunks.append(event.text)
+            if not stopped[0] and "".join(chunks).lstrip("\r\n").count("\n") >= max_lines:
+                stopped[0] = True
+                engine.cancel(request.request_id)
+        else:
+            finished.append(event)
+            done.set()
+
+    engine.submit(request, sink)
+    if not done.wait(timeout_s):
+        engine.cancel(request.request_id)
+        done.wait(5.0)
+    if not finished:
+        raise EngineError(f"engine {engine.name} gave no answer for {request.request_id}")
+    fin = finished[0]
+    return fin, stopped[0] and fin.reason is FinishReason.CANCELLED
 
 
 def _prediction(text: str, parts: PromptParts, point: EvalPoint) -> str:

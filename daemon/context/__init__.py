@@ -1,6 +1,6 @@
 """The context assembler: what the model sees for one completion point."""
 
-from daemon.context.assemble import assemble_context
+from daemon.context.assemble import assemble_context, stable_text, summarize_stable
 from daemon.context.types import (
     AssembledContext,
     ContextRequest,
@@ -20,4 +20,6 @@ __all__ = [
     "Segment",
     "Tier",
     "assemble_context",
+    "stable_text",
+    "summarize_stable",
 ]

@@ -52,7 +52,7 @@ FORMAT_OVERHEAD = 8  # FIM markers and repository header tokens the prompt forma
 SNIPPET_OVERHEAD = 3  # file separator and newline around each cross-file snippet
 # plus one token per snippet line: formats without a repository layout comment each line out
 BOUNDARY_SLACK = 1  # a token of slack where two current-file segments meet
-CURSOR_LINE_SLACK = 24  # tokens reserved for typing on the cursor line before things move
+CURSOR_LINE_SLACK = 24  # the cursor line is reserved in steps of this many tokens (typing room)
 WIDEN_MIN_TOKENS = 48  # leftover budget worth a second pass with a wider cursor window
 WIDEN_LINES_FACTOR = 4  # how far up the widened window may reach, in cursor_lines_before
 
@@ -64,7 +64,9 @@ class HistorySource(Protocol):
         self, *, limit: int, exclude: tuple[str, int, int] | None = None
     ) -> list[str]: ...
 
-    def latest_hunks(self, limit: int) -> list[str]: ...
+    def latest_hunks(
+        self, limit: int, *, exclude: tuple[str, int, int] | None = None
+    ) -> list[str]: ...
 
 
 def assemble_context(
@@ -81,7 +83,7 @@ def assemble_context(
 
     ``index`` gives cross-file definitions, ``history`` the edit summary, ``recent`` the
     (path, text) of recently edited or opened files for similar-window retrieval, ``summary``
-    a ready parse of ``request.text`` (parsed here when None). Raises CursorError when the
+    a ready ``summarize_stable`` of the request (made here when None). Raises CursorError when the
     cursor is outside the text. Never returns more than ``budget_tokens`` tokens.
     """
     started = time.perf_counter()
@@ -91,7 +93,7 @@ def assemble_context(
     snap = index.snapshot() if isinstance(index, ProjectIndex) else index
     parts = split_at_cursor(request.text, request.line, request.column)
     if summary is None:
-        summary = summarize(request.path, request.text, language)
+        summary = summarize_stable(request.path, request.text, request.line, language)
     budget = request.budget_tokens
     s = config.shares
     allow = allowances(
@@ -146,7 +148,8 @@ def assemble_context(
             Kind.SUFFIX, Tier.P0, Role.SUFFIX, span(line, line + 1 + n_suffix_lines), suffix,
             BOUNDARY_SLACK,
         )
-        reserve = counter.count(lines[line]) + CURSOR_LINE_SLACK + suffix_seg.num_tokens
+        line_reserve = _quantized(counter.count(lines[line]), CURSOR_LINE_SLACK)
+        reserve = line_reserve + suffix_seg.num_tokens
         start = window_start(
             parts,
             lines_before=lines_before,
@@ -156,11 +159,17 @@ def assemble_context(
             reserve=reserve,
         )
         line_prefix = _fit_line_prefix(parts.line_prefix, counter, max(16, cursor_allow // 2))
-        window_text = "".join(lines[start:line]) + line_prefix
+        above = "".join(lines[start:line])
+        window_text = above + line_prefix
+        # charged what the whole cursor line plus some typing would cost, not what is typed so
+        # far: then no other choice here moves while the user types (the prompt prefix holds)
+        charged = max(
+            counter.count(window_text), counter.count(above) + line_reserve
+        ) + BOUNDARY_SLACK
         cands.append(
             Candidate(
-                segment(Kind.CURSOR_WINDOW, Tier.P0, Role.PREFIX, span(start, line + 1), window_text,
-                        BOUNDARY_SLACK),
+                Segment(Kind.CURSOR_WINDOW, Tier.P0, Role.PREFIX, span(start, line + 1),
+                        window_text, charged),
                 "cursor", 0, (50,),
             )
         )
@@ -296,7 +305,7 @@ def assemble_context(
                     Candidate(segment(Kind.HISTORY, Tier.P2, Role.SNIPPET, "edit history", text,
                                       _snippet_overhead(counter, "", text)), "history", 0, (1, 0))
                 )
-            for i, hunk in enumerate(history.latest_hunks(2)):
+            for i, hunk in enumerate(history.latest_hunks(2, exclude=(path, start, suffix_end))):
                 cands.append(
                     Candidate(segment(Kind.HISTORY, Tier.P2, Role.SNIPPET, f"edit hunk {i + 1}",
                                       hunk, _snippet_overhead(counter, "", hunk)),
@@ -325,6 +334,30 @@ def assemble_context(
         dropped=tuple(dropped),
         assemble_ms=(time.perf_counter() - started) * 1000.0,
     )
+
+
+def stable_text(text: str, line: int) -> str:
+    """``text`` with line ``line`` cut to its indentation: what is being typed is left out."""
+    lines = text.split("\n")
+    if 0 <= line < len(lines):
+        current = lines[line]
+        lines[line] = current[: len(current) - len(current.lstrip())]
+    return "\n".join(lines)
+
+
+def summarize_stable(path: str, text: str, line: int, language: str | None = None) -> FileSummary:
+    """The summary the assembler works from: the document parsed without the cursor line.
+
+    A half-typed line (``parse_row(``) makes the parser's error recovery move definition
+    boundaries; without it, every keystroke on the line sees the same outline, so the prompt
+    prefix stays the same. Callers cache it per document version and cursor line.
+    """
+    return summarize(path, stable_text(text, line), language)
+
+
+def _quantized(n: int, step: int) -> int:
+    """``n`` rounded up to the next multiple of ``step`` above it (a reservation with room)."""
+    return (n // step + 1) * step
 
 
 def _snippet_overhead(counter: TokenCounter, path: str, text: str) -> int:

@@ -25,9 +25,9 @@ class CursorParts:
 
 def split_at_cursor(text: str, line: int, column: int) -> CursorParts:
     """Split a document at the cursor; raise CursorError when the cursor is outside it."""
-    lines = text.splitlines(keepends=True)
-    if not lines or text.endswith(("\n", "\r")):
-        lines.append("")
+    # lines end at "\n" only, as in editors (LSP) and tree-sitter rows; "\r" stays in the line
+    lines = [piece + "\n" for piece in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
     if not 0 <= line < len(lines):
         raise CursorError(
             f"cursor line {line + 1} is outside the document ({len(lines)} lines)"

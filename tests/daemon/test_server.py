@@ -495,6 +495,11 @@ def test_real_engine_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
                 finals[r["id"]] = r
         assert finals["k"]["type"] == "ok"
         assert finals["c2"]["type"] in ("error", "done")  # cancelled, or done before the cancel
+        raw.send({"type": "generate", "id": "g", "session": "t", "path": str(src),
+                  "instruction": "add a function add(a, b) that returns their sum",
+                  "options": {"max_tokens": 60, "deadline_ms": 120_000}})
+        gen = raw.until_final("g", timeout_s=120)[-1]
+        assert gen["type"] == "done" and "def add" in gen["text"], gen
         raw.send({"type": "status", "id": "s"})
         status = raw.until_final("s")[-1]
         assert status["engine"]["state"] == "ready" and status["engine"]["name"] != "fake"

@@ -1,0 +1,245 @@
+"""The context assembler: budget rules, tiers, stability while typing, cross-file context."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.config import ContextConfig
+from app.errors import CursorError
+from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
+from daemon.history import EditHistory
+from daemon.index import ProjectIndex
+from daemon.parse import summarize
+from daemon.tokens import CharEstimator
+
+CSV = '''"""CSV helpers."""
+
+
+class Row:
+    """One parsed row."""
+
+    def __init__(self, fields: list[str]) -> None:
+        self.fields = fields
+
+
+def parse_row(line: str, sep: str = ",") -> Row:
+    """Split one line into a Row."""
+    return Row(line.split(sep))
+'''
+
+
+def _long_module(n_funcs: int = 60) -> str:
+    head = "import os\nimport sys\nfrom io.csv import parse_row, Row\n\nCONSTANT = 3\n\n"
+    body = "".join(
+        f"def func_{i}(arg_{i}: int, other: str = 'x') -> int:\n"
+        f"    \"\"\"Function number {i}.\"\"\"\n"
+        f"    value = arg_{i} * {i}\n"
+        f"    if value > CONSTANT:\n"
+        f"        value -= 1\n"
+        f"    return value\n\n\n"
+        for i in range(n_funcs)
+    )
+    return head + body
+
+
+def _cursor(text: str, marker: str = "<|>") -> tuple[str, int, int]:
+    before, after = text.split(marker)
+    line = before.count("\n")
+    column = len(before) - (before.rfind("\n") + 1)
+    return before + after, line, column
+
+
+def _index(files: dict[str, str]) -> ProjectIndex:
+    index = ProjectIndex(Path("/project"))
+    index.apply({p: summarize(p, t) for p, t in files.items()})
+    return index
+
+
+def test_cursor_outside_the_document_is_a_clear_error() -> None:
+    with pytest.raises(CursorError, match="line 9"):
+        assemble_context(ContextRequest(path="a.py", text="x = 1\n", line=8, column=0))
+    with pytest.raises(CursorError, match="column"):
+        assemble_context(ContextRequest(path="a.py", text="x = 1\n", line=0, column=40))
+
+
+def test_long_file_is_head_plus_summary_plus_cursor_never_tail_only() -> None:
+    text = _long_module()
+    line = text.splitlines().index("def func_40(arg_40: int, other: str = 'x') -> int:") + 3
+    ctx = assemble_context(
+        ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=1024)
+    )
+    kinds = [s.kind for s in ctx.segments]
+    assert ctx.num_tokens <= 1024
+    assert Kind.FILE_HEAD in kinds  # imports survive: a cut header is the classic failure
+    assert "from io.csv import parse_row, Row" in ctx.to_prompt_parts().prefix
+    assert Kind.FILE_TAIL in kinds  # definitions below the cursor, summarised
+    prefix = ctx.to_prompt_parts().prefix
+    assert prefix.index("import os") < prefix.index("def func_40(") < prefix.index("value = arg_40")
+    assert ctx.dropped and ctx.num_tokens_saved > 0
+    assert {d.tier for d in ctx.dropped} <= {Tier.P1, Tier.P2}
+
+
+def test_enclosing_signature_is_kept_when_the_function_starts_above_the_window() -> None:
+    body = "".join(f"    step_{i} = compute({i})\n" for i in range(120))
+    text = "def long_function(alpha: int, beta: str) -> dict:\n" + body + "    return {}\n"
+    ctx = assemble_context(
+        ContextRequest(path="f.py", text=text, line=110, column=4, budget_tokens=600)
+    )
+    enclosing = [s for s in ctx.segments if s.kind is Kind.ENCLOSING and s.tier is Tier.P0]
+    assert enclosing and "def long_function(alpha: int, beta: str) -> dict:" in enclosing[0].text
+    assert ctx.num_tokens <= 600
+
+
+def test_definitions_used_at_the_cursor_come_from_other_files_through_imports() -> None:
+    index = _index({"io/csv.py": CSV, "other/thing.py": "def unrelated():\n    pass\n"})
+    text, line, col = _cursor(
+        "from io.csv import parse_row\n\n\ndef load(lines):\n"
+        "    rows = [parse_row(x) for x in lines]\n    first = rows[0]\n    <|>\n"
+    )
+    ctx = assemble_context(
+        ContextRequest(path="main.py", text=text, line=line, column=col, budget_tokens=1024),
+        index=index,
+    )
+    related = [s for s in ctx.segments if s.kind is Kind.RELATED]
+    assert related, ctx.segments
+    assert related[0].source.startswith("io/csv.py:")
+    assert 'def parse_row(line: str, sep: str = ",") -> Row:' in related[0].text
+    assert all(s.role is Role.SNIPPET for s in related)
+    parts = ctx.to_prompt_parts()
+    assert parts.snippets[0].path == "io/csv.py"
+    assert "unrelated" not in "".join(s.text for s in ctx.segments)
+
+
+def test_typing_on_the_cursor_line_keeps_everything_before_it_identical() -> None:
+    index = _index({"io/csv.py": CSV})
+    base = _long_module()
+    lines = base.splitlines(keepends=True)
+    line = 200
+    typed = "result = parse_row("
+    previous = None
+    for n in range(len(typed) + 1):
+        text = "".join(lines[:line]) + "    " + typed[:n] + "\n" + "".join(lines[line:])
+        ctx = assemble_context(
+            ContextRequest(path="m.py", text=text, line=line, column=4 + n, budget_tokens=1500),
+            index=index,
+        )
+        stable = [(s.kind, s.source, s.text) for s in ctx.segments
+                  if s.kind not in (Kind.CURSOR_WINDOW, Kind.SUFFIX)]
+        window = next(s for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
+        if previous is not None:
+            assert stable == previous[0]  # same snippets, head, summary, enclosing code
+            assert window.text.startswith(previous[1].rstrip(typed[: n - 1]))
+        previous = (stable, window.text)
+
+
+def test_edit_history_summary_is_included_and_edits_in_the_window_left_out() -> None:
+    history = EditHistory()
+    history.record_edit("io/csv.py", CSV, CSV.replace('sep: str = ","', 'sep: str = ";"'),
+                        source="editor", summary=summarize("io/csv.py", CSV), when=time.time())
+    text = _long_module(5)
+    ctx = assemble_context(
+        ContextRequest(path="m.py", text=text, line=10, column=4, budget_tokens=2048),
+        history=history,
+    )
+    hist = [s for s in ctx.segments if s.kind is Kind.HISTORY]
+    assert hist and "parse_row" in hist[0].text and "io/csv.py" in hist[0].text
+
+
+def test_similar_windows_from_recent_files() -> None:
+    recent = [("other.py", "def compute_total(items):\n    total = sum(i.price for i in items)\n"
+               "    return total * tax_rate\n" + "\n" * 30 + "def unrelated():\n    pass\n")]
+    text, line, col = _cursor("def f(items, tax_rate):\n    total = sum(i.price for i in items)\n"
+                              "    <|>\n")
+    ctx = assemble_context(
+        ContextRequest(path="a.py", text=text, line=line, column=col, budget_tokens=1024),
+        recent=recent,
+    )
+    retrieved = [s for s in ctx.segments if s.kind is Kind.RETRIEVED]
+    assert retrieved and "tax_rate" in retrieved[0].text
+
+
+def test_form_feed_and_crlf_do_not_shift_lines() -> None:
+    text = "a = 1\r\n\x0cb = 2\r\nc = <|>3\r\n"
+    text, line, col = _cursor(text)
+    ctx = assemble_context(ContextRequest(path="x.py", text=text, line=line, column=col))
+    parts = ctx.to_prompt_parts()
+    assert parts.prefix.endswith("c = ") and parts.suffix.startswith("3")
+
+
+def test_per_request_record_adds_up() -> None:
+    text = _long_module()
+    ctx = assemble_context(
+        ContextRequest(path="m.py", text=text, line=299, column=4, budget_tokens=700)
+    )
+    assert ctx.num_tokens == sum(s.num_tokens for s in ctx.segments)
+    assert ctx.num_tokens_before_trim == ctx.num_tokens + sum(d.num_tokens for d in ctx.dropped)
+    assert all(d.reason for d in ctx.dropped)
+
+
+_lines = st.lists(
+    st.one_of(
+        st.text(alphabet="abcdefghij ()=:,.+-'\"\t#xyz_0123456789", max_size=120),
+        st.sampled_from(["def f(a, b):", "    return a", "class C:", "    def m(self):",
+                         "        pass", "import os", "", "x = [", "]", "\u00e9\u4e2d\U0001f600"]),
+    ),
+    min_size=1,
+    max_size=300,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=_lines, data=st.data(), budget=st.integers(min_value=64, max_value=3000))
+def test_budget_is_never_exceeded_and_p0_is_never_dropped_while_it_fits(
+    lines: list[str], data: st.DataObject, budget: int
+) -> None:
+    text = "\n".join(lines)
+    all_lines = text.split("\n")
+    line = data.draw(st.integers(min_value=0, max_value=len(all_lines) - 1))
+    column = data.draw(st.integers(min_value=0, max_value=len(all_lines[line])))
+    index = _index({"io/csv.py": CSV})
+    ctx = assemble_context(
+        ContextRequest(path="p.py", text=text, line=line, column=column, budget_tokens=budget),
+        index=index,
+        config=ContextConfig(budget_tokens=budget),
+    )
+    assert ctx.num_tokens <= budget
+    assert ctx.num_tokens == sum(s.num_tokens for s in ctx.segments)
+    counter = CharEstimator("python")
+    for s in ctx.segments:  # charged at least what the text costs
+        assert s.num_tokens >= counter.count(s.text)
+    kept_p0 = sum(s.num_tokens for s in ctx.segments if s.tier <= Tier.P0)
+    for d in ctx.dropped:
+        if d.tier is Tier.P0:
+            assert kept_p0 + d.num_tokens > budget  # dropped only because it could not fit
+    kinds = {s.kind for s in ctx.segments}
+    if budget >= 256:
+        assert Kind.CURSOR_WINDOW in kinds or all(not x.strip() for x in all_lines[:line])
+
+
+@pytest.mark.slow
+def test_real_tokenizer_prompt_stays_within_budget() -> None:
+    from app.config import Config
+    from engine.factory import load_tokenizer, profile_for
+    from engine.models import resolve_model_path
+
+    config = Config()
+    tokenizer = load_tokenizer(config)
+    assert tokenizer is not None
+    profile = profile_for(config.engine, resolve_model_path(""))
+    index = _index({"io/csv.py": CSV})
+    text = _long_module()
+    for budget in (256, 700, 2048):
+        for line in (3, 150, 400):
+            ctx = assemble_context(
+                ContextRequest(path="m.py", text=text, line=line, column=0,
+                               budget_tokens=budget),
+                index=index, counter=tokenizer,
+            )
+            pieces = profile.render(ctx.to_prompt_parts())
+            real = sum(1 if p.is_special else tokenizer.count(p.text) for p in pieces)
+            assert real <= budget, (budget, line, real)

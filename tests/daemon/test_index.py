@@ -1,0 +1,73 @@
+"""Project index: atomic batches, symbol table, module resolution, duplicates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from daemon.index import ProjectIndex
+from daemon.parse import summarize
+from daemon.skeleton import render_skeleton
+
+UTIL = "def shared(x):\n    return x * 2\n\n\ndef only_a():\n    pass\n"
+
+
+def _index(files: dict[str, str]) -> ProjectIndex:
+    index = ProjectIndex(Path("/project"))
+    index.apply({p: summarize(p, t) for p, t in files.items()})
+    return index
+
+
+def test_apply_is_one_snapshot_and_removal_cleans_symbols() -> None:
+    index = _index({"a.py": "def f():\n    pass\n", "b.py": "def g():\n    pass\n"})
+    before = index.snapshot()
+    index.apply({"a.py": None, "c.py": summarize("c.py", "def f(y):\n    pass\n")})
+    after = index.snapshot()
+    assert before.version + 1 == after.version
+    assert [r.path for r in before.lookup("f")] == ["a.py"]  # old snapshot unchanged
+    assert [r.path for r in after.lookup("f")] == ["c.py"]
+    assert index.paths() == ["b.py", "c.py"]
+
+
+def test_incremental_apply_matches_full_rebuild() -> None:
+    files = {f"m{i}.py": f"def f{i % 3}():\n    pass\n\ndef g{i}():\n    pass\n" for i in range(12)}
+    index = _index(files)
+    index.apply({"m1.py": summarize("m1.py", "def f0():\n    return 1\n"), "m2.py": None})
+    fresh = _index({**{k: v for k, v in files.items() if k != "m2.py"},
+                    "m1.py": "def f0():\n    return 1\n"})
+    assert dict(index.snapshot().symbols) == dict(fresh.snapshot().symbols)
+
+
+def test_resolve_python_and_js_modules() -> None:
+    snap = _index({
+        "pkg/__init__.py": "",
+        "pkg/io/csv.py": "def parse_row(r):\n    pass\n",
+        "web/src/utils.ts": "export function fmt() {}\n",
+        "web/src/app.ts": "import { fmt } from './utils'\n",
+    }).snapshot()
+    assert snap.resolve_module("pkg.io.csv", "main.py") == "pkg/io/csv.py"
+    assert snap.resolve_module(".csv", "pkg/io/reader.py") == "pkg/io/csv.py"
+    assert snap.resolve_module("..io.csv", "pkg/sub/x.py") == "pkg/io/csv.py"
+    assert snap.resolve_module("./utils", "web/src/app.ts") == "web/src/utils.ts"
+    assert snap.resolve_module("numpy", "main.py") is None
+
+
+def test_identical_definitions_are_kept_once_and_referenced() -> None:
+    index = _index({"a/util.py": UTIL, "b/util.py": UTIL.replace("only_a", "only_b")})
+    snap = index.snapshot()
+    shared_b = next(d for d in snap.files["b/util.py"].definitions if d.name == "shared")
+    assert [r.path for r in snap.duplicates_of(shared_b)] == ["a/util.py", "b/util.py"]
+    skeleton_b = render_skeleton(snap.files["b/util.py"], index=snap)
+    assert "same as a/util.py:shared" in skeleton_b
+    assert "same as" not in render_skeleton(snap.files["a/util.py"], index=snap)
+
+
+def test_skeleton_elides_bodies_and_keeps_signatures() -> None:
+    source = (
+        "class Store:\n    \"\"\"Keeps things.\"\"\"\n    def get(self, key: str) -> bytes:\n"
+        "        secret_body = 1\n        return b''\n"
+    )
+    snap = _index({"s.py": source}).snapshot()
+    skeleton = render_skeleton(snap.files["s.py"], index=snap)
+    assert "def get(self, key: str) -> bytes:" in skeleton
+    assert "Keeps things." in skeleton
+    assert "secret_body" not in skeleton

@@ -1,0 +1,144 @@
+"""Tree-sitter summaries: definitions, signatures, docs, imports, partial parses."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.languages import detect_language
+from daemon.parse import mask_prose, summarize
+from daemon.symbols import DefKind
+
+PY = '''"""Module doc."""
+import os.path as osp
+from collections import deque, OrderedDict as OD
+
+LIMIT = 10
+
+
+class Queue(Base):
+    """A queue."""
+
+    maxsize: int = 0
+
+    def __init__(self, maxsize: int = 0) -> None:
+        self.items = deque()
+
+    @property
+    def size(self) -> int:
+        """Number of items."""
+        return len(self.items)
+
+
+def helper(a, b=2, *args, **kw) -> str:
+    return str(a)
+'''
+
+
+def _defs(summary):  # qualname -> definition
+    return {d.qualname: d for d in summary.definitions}
+
+
+def test_python_definitions_keep_name_params_return_type_and_doc() -> None:
+    s = summarize("pkg/q.py", PY)
+    defs = _defs(s)
+    assert defs["Queue"].kind is DefKind.CLASS
+    assert defs["Queue"].doc == "A queue."
+    assert defs["Queue"].attributes == ("maxsize", "items")
+    init = defs["Queue.__init__"]
+    assert init.kind is DefKind.METHOD and init.parent == "Queue"
+    assert init.params == "(self, maxsize: int = 0)"
+    assert init.return_type == "None"
+    assert init.signature == "def __init__(self, maxsize: int = 0) -> None:"
+    size = defs["Queue.size"]
+    assert size.signature.startswith("@property def size(self) -> int:")
+    assert size.doc == "Number of items."
+    assert defs["helper"].params == "(a, b=2, *args, **kw)"
+    assert defs["LIMIT"].kind is DefKind.VARIABLE
+    assert (init.start_line, init.end_line, init.body_start_line) == (12, 13, 13)
+
+
+def test_python_imports_bind_names() -> None:
+    s = summarize("q.py", PY)
+    assert [(i.module, i.names, i.alias) for i in s.imports] == [
+        ("os.path", (), "osp"),
+        ("collections", ("deque", "OD"), ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "expected"),
+    [
+        (
+            "a.ts",
+            "/** Adds two. */\nexport function add(x: number, y: number): number { return x + y }\n"
+            "interface Shape { area(): number }\nclass Box { size(): number { return 1 } }\n",
+            {"add": ("function", "Adds two."), "Shape": ("class", ""), "Box.size": ("method", "")},
+        ),
+        (
+            "a.js",
+            "// Greets.\nfunction hi(name) { return name }\nclass A { m() { this.x = 1 } }\n",
+            {"hi": ("function", "Greets."), "A": ("class", ""), "A.m": ("method", "")},
+        ),
+        (
+            "a.go",
+            "package m\n// Run runs.\nfunc (s *Srv) Run(ctx Ctx) error { return nil }\n"
+            "type Srv struct { n int }\n",
+            {"Srv.Run": ("method", "Run runs."), "Srv": ("class", "")},
+        ),
+        (
+            "a.rs",
+            "/// Makes one.\npub fn make(n: u32) -> Thing { Thing }\nstruct Thing;\n"
+            "impl Thing { fn go(&self) -> bool { true } }\n",
+            {"make": ("function", "Makes one."), "Thing.go": ("method", "")},
+        ),
+        (
+            "a.tsx",
+            "export function App(props: Props): JSX.Element { return <div/> }\n",
+            {"App": ("function", "")},
+        ),
+    ],
+)
+def test_other_languages(path: str, source: str, expected: dict[str, tuple[str, str]]) -> None:
+    s = summarize(path, source)
+    defs = _defs(s)
+    for qualname, (kind, doc) in expected.items():
+        assert qualname in defs, (qualname, list(defs))
+        assert defs[qualname].kind.value == kind
+        assert defs[qualname].doc == doc
+
+
+def test_typescript_return_type_is_kept() -> None:
+    d = _defs(summarize("a.ts", "function f(a: string): Promise<void> { }\n"))["f"]
+    assert d.params == "(a: string)" and "Promise<void>" in d.return_type
+
+
+def test_syntax_errors_keep_partial_results() -> None:
+    broken = "def good(a):\n    return a\n\ndef bad(:\n    pass\n\nclass Still:\n    pass\n"
+    s = summarize("b.py", broken)
+    assert s.has_syntax_errors
+    assert "good" in _defs(s)
+    assert "Still" in _defs(s)
+
+
+def test_plain_text_gets_identifiers_only() -> None:
+    s = summarize("notes.md", "alpha beta\ngamma")
+    assert s.language == "text" and not s.definitions
+    assert {"alpha", "beta", "gamma"} <= s.identifiers
+
+
+def test_detect_language() -> None:
+    assert detect_language("x/y.py") == "python"
+    assert detect_language("a.TSX") == "tsx"
+    assert detect_language("Makefile") == "text"
+
+
+def test_mask_prose_blanks_strings_and_comments_only() -> None:
+    text = 'x = "hello world"  # note\ny = f(z)\n'
+    masked = mask_prose(text, "python").decode()
+    assert len(masked.encode()) == len(text.encode())
+    assert "hello" not in masked and "note" not in masked
+    assert "y = f(z)" in masked
+
+
+def test_summaries_are_deterministic() -> None:
+    assert summarize("q.py", PY) == summarize("q.py", PY)
