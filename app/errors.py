@@ -10,7 +10,7 @@ translated at the boundary (``raise EngineError(...) from exc``). Each class car
     │   ├── CursorError              "bad_cursor"      cursor outside the document
     │   └── ProtocolError            "bad_message"     malformed / unknown / oversized message
     ├── IndexingError                "indexing"        a file that could not be indexed
-    │   └── SkippedFile              "skipped"         a file left out on purpose (binary, too big, ...)
+    │   └── SkippedFile              "skipped"         file left out on purpose (binary, too big)
     ├── ModelError                   "model"           model files missing, corrupt or unloadable
     │   └── ModelNotInstalled        "model_missing"   embedded model packages not installed
     ├── EngineError                  "engine"          a backend failed while generating

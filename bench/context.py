@@ -30,7 +30,6 @@ from app.evaluation.corpus import (
 from daemon.context import ContextRequest, assemble_context, summarize_stable
 from daemon.index import ProjectIndex
 from daemon.languages import detect_language
-from daemon.parse import summarize
 from daemon.tokens import CharEstimator, LineCachedCounter
 from engine.base import TokenCounter
 
@@ -41,11 +40,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", type=int, default=2048)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--tokenizer", choices=("exact", "estimate"), default="exact",
+        "--tokenizer",
+        choices=("exact", "estimate"),
+        default="exact",
         help="count with the embedded model's tokenizer (default) or the character estimator",
     )
     parser.add_argument(
-        "--exclude", action="append", default=[], metavar="PATTERN",
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PATTERN",
         help="gitignore-style pattern to leave out (repeatable), e.g. site-packages/",
     )
 
@@ -119,16 +123,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         parse_ms.append((time.perf_counter() - t0) * 1000)
         with buffer_in_index(index, path, buffer_summary):
             request = ContextRequest(
-                path=path, text=buffer, line=line, column=column, language=language,
+                path=path,
+                text=buffer,
+                line=line,
+                column=column,
+                language=language,
                 budget_tokens=args.budget,
             )
             ctx = assemble_context(
-                request, index=index, counter=counter, config=context_config,
+                request,
+                index=index,
+                counter=counter,
+                config=context_config,
                 summary=buffer_summary,
             )
             # the next keystroke's request at the same point: the file's lines are counted
             again = assemble_context(
-                request, index=index, counter=counter, config=context_config,
+                request,
+                index=index,
+                counter=counter,
+                config=context_config,
                 summary=buffer_summary,
             )
         assemble_cold_ms.append(ctx.assemble_ms)
@@ -165,12 +179,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "over_budget": over_budget,
         "tokens_naive_full_mean": round(full_mean, 1),
         "tokens_assembled_mean": round(assembled_mean, 1),
-        "tokens_saved_by_trim_mean": round(statistics.fmean(tokens_saved), 1) if tokens_saved else 0,
+        "tokens_saved_by_trim_mean": round(statistics.fmean(tokens_saved), 1)
+        if tokens_saved
+        else 0,
         "token_reduction": round(1 - assembled_mean / full_mean, 4) if full_mean else 0.0,
         "identifiers_scored": total_used,
         "identifier_recall": round(found["nospin"] / total_used, 4) if total_used else 0.0,
         "identifier_recall_naive_full": round(found["naive_full"] / total_used, 4)
-        if total_used else 0.0,
+        if total_used
+        else 0.0,
         "identifier_recall_naive_tail": round(found["naive_tail"] / total_used, 4)
-        if total_used else 0.0,
+        if total_used
+        else 0.0,
     }

@@ -189,7 +189,11 @@ def _definition(
         params=_one_line(_text(data, params_node)) if params_node is not None else "",
         return_type=_one_line(_text(data, ret_node)) if ret_node is not None else "",
         doc=doc,
-        start_line=(node.parent.start_point[0] if start != node.start_byte and node.parent else node.start_point[0]),
+        start_line=(
+            node.parent.start_point[0]
+            if start != node.start_byte and node.parent
+            else node.start_point[0]
+        ),
         end_line=node.end_point[0],
         body_start_line=body_start_line,
         parent=parent,
@@ -198,7 +202,9 @@ def _definition(
     )
 
 
-_FIELD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)|^([A-Za-z_][A-Za-z0-9_]*)\s*:")
+_FIELD = re.compile(
+    r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)|^([A-Za-z_][A-Za-z0-9_]*)\s*:"
+)
 
 
 def _class_fields(body_text: str) -> list[str]:
@@ -229,7 +235,7 @@ def _first_doc_line(raw: str) -> str:
         line = line.strip().strip("*/#!").strip()
         for quote in ('"""', "'''", '"', "'"):
             line = line.removeprefix(quote).removesuffix(quote)
-        for leader in ("r\"\"\"", "r'''"):
+        for leader in ('r"""', "r'''"):
             line = line.removeprefix(leader)
         line = line.strip()
         if line:
@@ -291,7 +297,15 @@ def _imports(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[Im
                     continue
                 bits = part.split()
                 names.append(bits[-1] if len(bits) == 3 and bits[1] == "as" else bits[0])
-            out.append(Import(module=m.group(1), names=tuple(names), alias=alias_of, line=line, text=_one_line(text)))
+            out.append(
+                Import(
+                    module=m.group(1),
+                    names=tuple(names),
+                    alias=alias_of,
+                    line=line,
+                    text=_one_line(text),
+                )
+            )
             return out
         m = _PY_IMPORT.match(text)
         if m:
@@ -301,7 +315,9 @@ def _imports(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[Im
                     continue
                 module = bits[0]
                 alias = bits[2] if len(bits) == 3 and bits[1] == "as" else module.split(".")[0]
-                out.append(Import(module=module, names=(), alias=alias, line=line, text=_one_line(text)))
+                out.append(
+                    Import(module=module, names=(), alias=alias, line=line, text=_one_line(text))
+                )
         return out
     if lang in ("javascript", "typescript", "tsx"):
         m = _JS_FROM.match(text)
@@ -319,15 +335,29 @@ def _imports(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[Im
                     names.append(bits[2])
                 elif bits[0] != "type":
                     names.append(bits[-1])
-            out.append(Import(module=module, names=tuple(names), alias=alias, line=line, text=_one_line(text)))
+            out.append(
+                Import(
+                    module=module, names=tuple(names), alias=alias, line=line, text=_one_line(text)
+                )
+            )
         else:
             m2 = _JS_BARE.match(text)
             if m2:
-                out.append(Import(module=m2.group(1), names=(), alias="", line=line, text=_one_line(text)))
+                out.append(
+                    Import(module=m2.group(1), names=(), alias="", line=line, text=_one_line(text))
+                )
         return out
     if lang == "go":
         for alias, module in _GO_SPEC.findall(text):
-            out.append(Import(module=module, names=(), alias=alias or module.rsplit("/", 1)[-1], line=line, text=f'import {alias + " " if alias else ""}"{module}"'))
+            out.append(
+                Import(
+                    module=module,
+                    names=(),
+                    alias=alias or module.rsplit("/", 1)[-1],
+                    line=line,
+                    text=f'import {alias + " " if alias else ""}"{module}"',
+                )
+            )
         return out
     if lang == "rust":
         body = text.removeprefix("pub ").removeprefix("use ").rstrip(";").strip()

@@ -14,21 +14,26 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.config import Config, ContextConfig
-from daemon.context import assemble_context
+from daemon.context import assemble_context, stable_text
 from daemon.context.types import AssembledContext, ContextRequest
 from daemon.documents import ROOT_MARKERS
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
+from daemon.parse import digest_text, summarize
+from daemon.symbols import FileSummary
+from engine.base import TokenCounter
 
 log = logging.getLogger(__name__)
 
 MAX_ROOTS = 8
+SUMMARY_CACHE_SIZE = 32  # stable summaries of recently completed-in documents
 
 AssembleFn = Callable[..., AssembledContext]
 assemble: AssembleFn = assemble_context
@@ -53,6 +58,8 @@ class Projects:
         self._lock = threading.Lock()
         self._projects: dict[str, _Project] = {}
         self._recent: dict[str, str] = {}  # path -> text of recently opened/edited documents
+        # (path, language, digest of the text without the cursor line) -> its summary
+        self._summaries: OrderedDict[tuple[str, str, str], FileSummary] = OrderedDict()
 
     def ensure(self, root: str, config: Config) -> None:
         """Know ``root`` (edit history) and, when indexing is on, index and watch it in the
@@ -108,8 +115,15 @@ class Projects:
                 self._recent.pop(next(iter(self._recent)))
 
     def assemble_for(self, fn: AssembleFn, request: ContextRequest, root: str,
-                     config: ContextConfig) -> AssembledContext:
-        """Assemble one completion's context with this root's index and history."""
+                     config: ContextConfig, counter: TokenCounter | None = None,
+                     ) -> AssembledContext:
+        """Assemble one completion's context with this root's index and history.
+
+        ``counter`` is the engine's tokenizer (wrapped once in a line cache by the caller). The
+        document's stable summary (parsed without the cursor line) is cached, so typing on one
+        line parses the buffer once.
+        """
+        summary = self._stable_summary(request)
         project = self._projects.get(root)
         abs_path = os.path.join(root, request.path) if not os.path.isabs(request.path) \
             else request.path
@@ -119,10 +133,26 @@ class Projects:
                 if pth != abs_path and pth.startswith(root)
             ]
         if project is None:
-            return fn(request, index=None, history=None, counter=None, config=config,
-                      recent=recent)
+            return fn(request, index=None, history=None, counter=counter, config=config,
+                      recent=recent, summary=summary)
         return fn(request, index=project.index if project.ready else None,
-                  history=project.history, counter=None, config=config, recent=recent)
+                  history=project.history, counter=counter, config=config, recent=recent,
+                  summary=summary)
+
+    def _stable_summary(self, request: ContextRequest) -> FileSummary:
+        stable = stable_text(request.text, request.line)
+        key = (request.path, request.language or "", digest_text(stable))
+        with self._lock:
+            cached = self._summaries.get(key)
+            if cached is not None:
+                self._summaries.move_to_end(key)
+                return cached
+        summary = summarize(request.path, stable, request.language)
+        with self._lock:
+            self._summaries[key] = summary
+            while len(self._summaries) > SUMMARY_CACHE_SIZE:
+                self._summaries.popitem(last=False)
+        return summary
 
     @staticmethod
     def rel_path(root: str, path: str) -> str:

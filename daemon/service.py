@@ -58,15 +58,18 @@ from daemon.server import Peer
 from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
 from daemon.supervisor import EngineFactory, EngineSupervisor
+from daemon.tokens import LineCachedCounter
 from engine.base import (
     Engine,
     EngineEvent,
+    EngineTokenCounter,
     Finished,
     FinishReason,
     GenerationRequest,
     GenerationStats,
     Priority,
     TextChunk,
+    TokenCounter,
 )
 from engine.postprocess import decide_multiline, postprocess
 
@@ -168,6 +171,7 @@ class Service:
             engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state
         )
         self._live: dict[str, _Live] = {}
+        self._token_counter: tuple[Engine, LineCachedCounter] | None = None
         self._warm_docs: dict[str, None] = {}  # documents the engine served lately, oldest first
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
         self._warm_ids = itertools.count()
@@ -464,7 +468,7 @@ class Service:
                         path=self._projects.rel_path(live.root, live.path), text=live.text,
                         line=live.line, column=live.col, language=live.language,
                         budget_tokens=budget),
-                    live.root, self.config.context)
+                    live.root, self.config.context, self._counter_for(engine))
                 live.context_ms = (time.monotonic() - t0) * 1000
                 parts = live.context.to_prompt_parts()
                 live.prompt_prefix, live.prompt_suffix = parts.prefix, parts.suffix
@@ -507,6 +511,20 @@ class Service:
             live.submitted_to = None
             self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
                                                    GenerationStats(), str(err), err.code))
+
+    def _counter_for(self, engine: Engine) -> TokenCounter | None:
+        """The engine's exact tokenizer behind a per-line count cache (None: estimate)."""
+        try:
+            exact = engine.capabilities.exact_tokenizer
+        except Exception:  # capabilities not known yet: count by estimate this time
+            return None
+        if not exact:
+            return None
+        cached = self._token_counter
+        if cached is None or cached[0] is not engine:
+            cached = (engine, LineCachedCounter(EngineTokenCounter(engine)))
+            self._token_counter = cached
+        return cached[1]
 
     async def _engine_for(self, live: _Live) -> Engine:
         remaining = live.deadline_ms / 1000 - (time.monotonic() - live.arrival)

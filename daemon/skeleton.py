@@ -71,7 +71,9 @@ def outline_entries(
     for d in summary.definitions:
         if d.parent and d.parent in by_qualname:
             children.setdefault(d.parent, []).append(d)
-        elif "." not in d.qualname or (not d.parent and d.qualname.split(".")[0] not in by_qualname):
+        elif "." not in d.qualname or (
+            not d.parent and d.qualname.split(".")[0] not in by_qualname
+        ):
             roots.append(d)
 
     def render(d: Definition, depth: int) -> str:

@@ -73,7 +73,10 @@ def build_context(
     except ValueError:
         rel = str(path)
     request = ContextRequest(
-        path=rel, text=text, line=line, column=col,
+        path=rel,
+        text=text,
+        line=line,
+        column=col,
         budget_tokens=budget or config.context.budget_tokens,
     )
     return assemble_context(request, index=index, config=config.context)
@@ -126,12 +129,15 @@ def run(args: argparse.Namespace) -> int:
         f"{ctx.assemble_ms:.1f} ms)\n"
     )
     for s in ctx.segments:
-        out.write(f"\n--- {s.kind.value} {s.tier.name} {s.role.value} {s.source} "
-                  f"({s.num_tokens} tokens)\n")
+        out.write(
+            f"\n--- {s.kind.value} {s.tier.name} {s.role.value} {s.source} "
+            f"({s.num_tokens} tokens)\n"
+        )
         out.write(s.text if s.text.endswith("\n") or not s.text else s.text + "\n")
     if ctx.dropped:
         out.write("\n--- dropped\n")
         for d in ctx.dropped:
-            out.write(f"{d.kind.value} {d.tier.name} {d.source} ({d.num_tokens} tokens): "
-                      f"{d.reason}\n")
+            out.write(
+                f"{d.kind.value} {d.tier.name} {d.source} ({d.num_tokens} tokens): {d.reason}\n"
+            )
     return 0

@@ -34,6 +34,7 @@ from app.evaluation.metrics import rate as _rate
 from app.evaluation.modes import MODES, build_prompt
 from app.evaluation.sampling import EvalPoint, SamplingPlan, sample_points, subset
 from daemon.history import EditHistory
+from daemon.index import ProjectIndex
 from engine.base import (
     Engine,
     EngineEvent,
@@ -174,7 +175,7 @@ def _run_point(
     point: EvalPoint,
     *,
     engine: Engine,
-    index: Any,
+    index: ProjectIndex,
     history: EditHistory,
     config: Config,
     options: EvalOptions,

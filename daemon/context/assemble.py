@@ -131,7 +131,7 @@ def assemble_context(
 
     def build(
         cursor_allow: int, lines_before: int
-    ) -> tuple[list[Candidate], list[Candidate], list[DroppedSegment], int]:
+    ) -> tuple[list[Candidate], list[DroppedSegment], int]:
         cands: list[Candidate] = [
             Candidate(
                 Segment(Kind.INSTRUCTIONS, Tier.FIXED, Role.SNIPPET, "format", "", FORMAT_OVERHEAD),
@@ -145,7 +145,11 @@ def assemble_context(
         suffix = suffix_text(parts, config.suffix_max_lines)
         n_suffix_lines = min(config.suffix_max_lines, len(lines) - line - 1)
         suffix_seg = segment(
-            Kind.SUFFIX, Tier.P0, Role.SUFFIX, span(line, line + 1 + n_suffix_lines), suffix,
+            Kind.SUFFIX,
+            Tier.P0,
+            Role.SUFFIX,
+            span(line, line + 1 + n_suffix_lines),
+            suffix,
             BOUNDARY_SLACK,
         )
         line_reserve = _quantized(counter.count(lines[line]), CURSOR_LINE_SLACK)
@@ -163,14 +167,22 @@ def assemble_context(
         window_text = above + line_prefix
         # charged what the whole cursor line plus some typing would cost, not what is typed so
         # far: then no other choice here moves while the user types (the prompt prefix holds)
-        charged = max(
-            counter.count(window_text), counter.count(above) + line_reserve
-        ) + BOUNDARY_SLACK
+        charged = (
+            max(counter.count(window_text), counter.count(above) + line_reserve) + BOUNDARY_SLACK
+        )
         cands.append(
             Candidate(
-                Segment(Kind.CURSOR_WINDOW, Tier.P0, Role.PREFIX, span(start, line + 1),
-                        window_text, charged),
-                "cursor", 0, (50,),
+                Segment(
+                    Kind.CURSOR_WINDOW,
+                    Tier.P0,
+                    Role.PREFIX,
+                    span(start, line + 1),
+                    window_text,
+                    charged,
+                ),
+                "cursor",
+                0,
+                (50,),
             )
         )
         cands.append(Candidate(suffix_seg, "cursor", 1, (60,)))
@@ -186,9 +198,17 @@ def assemble_context(
                 header += _class_notes(d, language)
             cands.append(
                 Candidate(
-                    segment(Kind.ENCLOSING, Tier.P0, Role.PREFIX, span(d.start_line, header_end),
-                            header, BOUNDARY_SLACK),
-                    "enclosing", depth, (30, depth * 2),
+                    segment(
+                        Kind.ENCLOSING,
+                        Tier.P0,
+                        Role.PREFIX,
+                        span(d.start_line, header_end),
+                        header,
+                        BOUNDARY_SLACK,
+                    ),
+                    "enclosing",
+                    depth,
+                    (30, depth * 2),
                 )
             )
             covered_from = min(covered_from, d.start_line)
@@ -196,8 +216,14 @@ def assemble_context(
             if innermost and d.kind is not DefKind.CLASS and header_end < start:
                 body_lines = lines[header_end:start]
                 body = "".join(body_lines)
-                body_seg = segment(Kind.ENCLOSING, Tier.P1, Role.PREFIX, span(header_end, start),
-                                   body, BOUNDARY_SLACK)
+                body_seg = segment(
+                    Kind.ENCLOSING,
+                    Tier.P1,
+                    Role.PREFIX,
+                    span(header_end, start),
+                    body,
+                    BOUNDARY_SLACK,
+                )
                 if body_seg.num_tokens > allow["enclosing"]:
                     # keep the part nearest the window, behind an elision marker
                     indent = _indent_of(body_lines)
@@ -205,8 +231,14 @@ def assemble_context(
                     while cut < len(body_lines) and body_seg.num_tokens > allow["enclosing"]:
                         cut += max(1, config.anchor_lines // 2)
                         body = f"{indent}{comment} …\n" + "".join(body_lines[cut:])
-                        body_seg = segment(Kind.ENCLOSING, Tier.P1, Role.PREFIX,
-                                           span(header_end + cut, start), body, BOUNDARY_SLACK)
+                        body_seg = segment(
+                            Kind.ENCLOSING,
+                            Tier.P1,
+                            Role.PREFIX,
+                            span(header_end + cut, start),
+                            body,
+                            BOUNDARY_SLACK,
+                        )
                 cands.append(Candidate(body_seg, "enclosing", 10, (40,)))
 
         # -- file head (imports) and outline of the rest of the file -------------------------------
@@ -215,9 +247,17 @@ def assemble_context(
             head = "".join(lines[:head_stop])
             cands.append(
                 Candidate(
-                    segment(Kind.FILE_HEAD, Tier.P1, Role.PREFIX, span(0, head_stop), head,
-                            BOUNDARY_SLACK),
-                    "related", 0, (10, 0),
+                    segment(
+                        Kind.FILE_HEAD,
+                        Tier.P1,
+                        Role.PREFIX,
+                        span(0, head_stop),
+                        head,
+                        BOUNDARY_SLACK,
+                    ),
+                    "related",
+                    0,
+                    (10, 0),
                 )
             )
         window_words = set(identifiers_in_order(window_text))
@@ -230,8 +270,11 @@ def assemble_context(
                 continue  # overlaps what is shown in full
             in_enclosing_class = d.parent in enclosing_names
             below = d.start_line > suffix_end
-            order = (30, enclosing_index(enclosing, d.parent) * 2 + 1, d.start_line) if (
-                in_enclosing_class) else (20, d.start_line)
+            order = (
+                (30, enclosing_index(enclosing, d.parent) * 2 + 1, d.start_line)
+                if (in_enclosing_class)
+                else (20, d.start_line)
+            )
             used = d.name in window_words
             tier = Tier.P1 if used or in_enclosing_class or d.kind is DefKind.CLASS else Tier.P2
             distance = abs(d.start_line - line) / max(1, len(lines))
@@ -241,7 +284,9 @@ def assemble_context(
             cands.append(
                 Candidate(
                     lazy(kind, tier, Role.PREFIX, src, text),
-                    "related", 1 + distance + (0 if used else 1), order,
+                    "related",
+                    1 + distance + (0 if used else 1),
+                    order,
                     upgrade=lazy(kind, tier, Role.PREFIX, src, full) if full != text else None,
                     upgrade_overhead=BOUNDARY_SLACK,
                 )
@@ -249,7 +294,8 @@ def assemble_context(
             shown.update(range(d.start_line, d.end_line + 1))
         # module-level lines outside any definition, above the window and below the suffix
         outside = [
-            i for i in range(head_stop, len(lines))
+            i
+            for i in range(head_stop, len(lines))
             if i not in shown and not covered_from <= i <= suffix_end and lines[i].strip()
         ]
         for chunk in _runs(outside, config.anchor_lines):
@@ -258,7 +304,9 @@ def assemble_context(
             cands.append(
                 Candidate(
                     lazy(kind, Tier.P2, Role.PREFIX, span(chunk[0], chunk[-1] + 1), text),
-                    "related", 3 + abs(chunk[0] - line) / max(1, len(lines)), (20, chunk[0]),
+                    "related",
+                    3 + abs(chunk[0] - line) / max(1, len(lines)),
+                    (20, chunk[0]),
                     overhead=BOUNDARY_SLACK,
                 )
             )
@@ -283,17 +331,30 @@ def assemble_context(
                         seg, overhead = exact, 0
                         p0_room -= exact.num_tokens
                 cands.append(
-                    Candidate(seg, "related", 2 + rel.rank,
-                              (3, rel.rank, rel.definition.start_line), overhead=overhead)
+                    Candidate(
+                        seg,
+                        "related",
+                        2 + rel.rank,
+                        (3, rel.rank, rel.definition.start_line),
+                        overhead=overhead,
+                    )
                 )
 
         # -- similar windows from recent files (P2) ------------------------------------------------
         others = [(p, t) for p, t in recent if p != path]
         for i, w in enumerate(similar_windows(stable_text, others)):
-            seg = lazy(Kind.RETRIEVED, Tier.P2, Role.SNIPPET,
-                       f"{w.path}:{w.start_line + 1}-{w.end_line}", w.text)
-            cands.append(Candidate(seg, "retrieval", i, (4, i),
-                                   overhead=_snippet_overhead(counter, w.path, w.text)))
+            seg = lazy(
+                Kind.RETRIEVED,
+                Tier.P2,
+                Role.SNIPPET,
+                f"{w.path}:{w.start_line + 1}-{w.end_line}",
+                w.text,
+            )
+            cands.append(
+                Candidate(
+                    seg, "retrieval", i, (4, i), overhead=_snippet_overhead(counter, w.path, w.text)
+                )
+            )
 
         # -- edit history (P2) ---------------------------------------------------------------------
         if history is not None:
@@ -302,24 +363,45 @@ def assemble_context(
                 # plain text: the prompt format comments snippets without a file out
                 text = "Recent edits:\n" + "".join(f"- {entry}\n" for entry in summary_lines)
                 cands.append(
-                    Candidate(segment(Kind.HISTORY, Tier.P2, Role.SNIPPET, "edit history", text,
-                                      _snippet_overhead(counter, "", text)), "history", 0, (1, 0))
+                    Candidate(
+                        segment(
+                            Kind.HISTORY,
+                            Tier.P2,
+                            Role.SNIPPET,
+                            "edit history",
+                            text,
+                            _snippet_overhead(counter, "", text),
+                        ),
+                        "history",
+                        0,
+                        (1, 0),
+                    )
                 )
             for i, hunk in enumerate(history.latest_hunks(2, exclude=(path, start, suffix_end))):
                 cands.append(
-                    Candidate(segment(Kind.HISTORY, Tier.P2, Role.SNIPPET, f"edit hunk {i + 1}",
-                                      hunk, _snippet_overhead(counter, "", hunk)),
-                              "history", 1 + i, (1, 1 + i))
+                    Candidate(
+                        segment(
+                            Kind.HISTORY,
+                            Tier.P2,
+                            Role.SNIPPET,
+                            f"edit hunk {i + 1}",
+                            hunk,
+                            _snippet_overhead(counter, "", hunk),
+                        ),
+                        "history",
+                        1 + i,
+                        (1, 1 + i),
+                    )
                 )
 
         kept, dropped = fit_budget(cands, budget, allow, counter)
-        return cands, kept, dropped, start
+        return kept, dropped, start
 
-    cands, kept, dropped, start = build(allow["cursor"], config.cursor_lines_before)
+    kept, dropped, start = build(allow["cursor"], config.cursor_lines_before)
     leftover = budget - sum(c.segment.num_tokens for c in kept)
     if leftover >= WIDEN_MIN_TOKENS and start > 0:
         # budget left over: widen the cursor window upwards and assemble again
-        cands, kept, dropped, start = build(
+        kept, dropped, start = build(
             allow["cursor"] + leftover, config.cursor_lines_before * WIDEN_LINES_FACTOR
         )
     segments = tuple(c.segment for c in kept)

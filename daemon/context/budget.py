@@ -75,9 +75,9 @@ def fit_budget(
 
     def fits(seg: Segment, overhead: int, room: int) -> int | None:
         """Tokens of seg if it fits in room, else None (cheap rejection for long texts)."""
-        if seg.num_tokens == UNCOUNTED and id(seg) not in counts:
-            if len(seg.text) > room * _MAX_CHARS_PER_TOKEN:
-                return None
+        uncounted = seg.num_tokens == UNCOUNTED and id(seg) not in counts
+        if uncounted and len(seg.text) > room * _MAX_CHARS_PER_TOKEN:
+            return None
         n = measure(seg, overhead)
         return n if n <= room else None
 
@@ -98,8 +98,11 @@ def fit_budget(
             admit(c, n)
     for group in GROUP_ORDER:
         pool = sorted(
-            (c for c in candidates if c.group == group and id(c) not in kept_ids
-             and c.segment.tier > Tier.P0),
+            (
+                c
+                for c in candidates
+                if c.group == group and id(c) not in kept_ids and c.segment.tier > Tier.P0
+            ),
             key=by_priority,
         )
         for c in pool:
@@ -150,7 +153,12 @@ def _counted(c: Candidate, n: int) -> Candidate:
     if c.segment.num_tokens == n:
         return c
     return Candidate(
-        _with_tokens(c.segment, n), c.group, c.rank, c.order, c.upgrade, c.overhead,
+        _with_tokens(c.segment, n),
+        c.group,
+        c.rank,
+        c.order,
+        c.upgrade,
+        c.overhead,
         c.upgrade_overhead,
     )
 

@@ -20,9 +20,39 @@ from daemon.symbols import Definition, DefKind, FileSummary
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ATTR = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)")
 _COMMON = frozenset(keyword.kwlist) | {
-    "self", "cls", "this", "true", "false", "null", "nil", "None", "True", "False", "let",
-    "const", "var", "fn", "func", "pub", "mut", "impl", "use", "struct", "type", "return",
-    "function", "new", "int", "str", "len", "print", "string", "i32", "u8", "usize", "err",
+    "self",
+    "cls",
+    "this",
+    "true",
+    "false",
+    "null",
+    "nil",
+    "None",
+    "True",
+    "False",
+    "let",
+    "const",
+    "var",
+    "fn",
+    "func",
+    "pub",
+    "mut",
+    "impl",
+    "use",
+    "struct",
+    "type",
+    "return",
+    "function",
+    "new",
+    "int",
+    "str",
+    "len",
+    "print",
+    "string",
+    "i32",
+    "u8",
+    "usize",
+    "err",
 }
 _MAX_CANDIDATES = 48
 
@@ -176,9 +206,7 @@ def similar_windows(
                 continue
             score = len(words & query) / len(words | query)
             if score >= min_score:
-                best.append(
-                    SimilarWindow(path, start, start + len(chunk), "".join(chunk), score)
-                )
+                best.append(SimilarWindow(path, start, start + len(chunk), "".join(chunk), score))
         best.sort(key=lambda w: (-w.score, w.start_line))
         kept: list[SimilarWindow] = []
         for w in best:

@@ -29,9 +29,7 @@ def split_at_cursor(text: str, line: int, column: int) -> CursorParts:
     lines = [piece + "\n" for piece in text.split("\n")]
     lines[-1] = lines[-1][:-1]
     if not 0 <= line < len(lines):
-        raise CursorError(
-            f"cursor line {line + 1} is outside the document ({len(lines)} lines)"
-        )
+        raise CursorError(f"cursor line {line + 1} is outside the document ({len(lines)} lines)")
     content = lines[line].rstrip("\r\n")
     if not 0 <= column <= len(content):
         raise CursorError(
@@ -85,7 +83,11 @@ def head_end(summary: FileSummary, lines: list[str], *, max_lines: int = 40) -> 
             last = max(last, imp.line)
     end = last + 1
     # continuation lines of a multi-line import statement
-    while 0 < end < len(lines) and end < max_lines and lines[end - 1].rstrip().endswith(("(", ",", "\\")):
+    while (
+        0 < end < len(lines)
+        and end < max_lines
+        and lines[end - 1].rstrip().endswith(("(", ",", "\\"))
+    ):
         end += 1
     # finish the top-level statement the last import is in (try/except, if TYPE_CHECKING:)
     limit = min(len(lines), max_lines + 12)

@@ -37,7 +37,7 @@ def _long_module(n_funcs: int = 60) -> str:
     head = "import os\nimport sys\nfrom io.csv import parse_row, Row\n\nCONSTANT = 3\n\n"
     body = "".join(
         f"def func_{i}(arg_{i}: int, other: str = 'x') -> int:\n"
-        f"    \"\"\"Function number {i}.\"\"\"\n"
+        f'    """Function number {i}."""\n'
         f"    value = arg_{i} * {i}\n"
         f"    if value > CONSTANT:\n"
         f"        value -= 1\n"
@@ -128,8 +128,11 @@ def test_typing_on_the_cursor_line_keeps_everything_before_it_identical() -> Non
             ContextRequest(path="m.py", text=text, line=line, column=4 + n, budget_tokens=1500),
             index=index,
         )
-        stable = [(s.kind, s.source, s.text) for s in ctx.segments
-                  if s.kind not in (Kind.CURSOR_WINDOW, Kind.SUFFIX)]
+        stable = [
+            (s.kind, s.source, s.text)
+            for s in ctx.segments
+            if s.kind not in (Kind.CURSOR_WINDOW, Kind.SUFFIX)
+        ]
         window = next(s for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
         if previous is not None:
             assert stable == previous[0]  # same snippets, head, summary, enclosing code
@@ -139,8 +142,14 @@ def test_typing_on_the_cursor_line_keeps_everything_before_it_identical() -> Non
 
 def test_edit_history_summary_is_included_and_edits_in_the_window_left_out() -> None:
     history = EditHistory()
-    history.record_edit("io/csv.py", CSV, CSV.replace('sep: str = ","', 'sep: str = ";"'),
-                        source="editor", summary=summarize("io/csv.py", CSV), when=time.time())
+    history.record_edit(
+        "io/csv.py",
+        CSV,
+        CSV.replace('sep: str = ","', 'sep: str = ";"'),
+        source="editor",
+        summary=summarize("io/csv.py", CSV),
+        when=time.time(),
+    )
     text = _long_module(5)
     ctx = assemble_context(
         ContextRequest(path="m.py", text=text, line=10, column=4, budget_tokens=2048),
@@ -151,10 +160,16 @@ def test_edit_history_summary_is_included_and_edits_in_the_window_left_out() -> 
 
 
 def test_similar_windows_from_recent_files() -> None:
-    recent = [("other.py", "def compute_total(items):\n    total = sum(i.price for i in items)\n"
-               "    return total * tax_rate\n" + "\n" * 30 + "def unrelated():\n    pass\n")]
-    text, line, col = _cursor("def f(items, tax_rate):\n    total = sum(i.price for i in items)\n"
-                              "    <|>\n")
+    recent = [
+        (
+            "other.py",
+            "def compute_total(items):\n    total = sum(i.price for i in items)\n"
+            "    return total * tax_rate\n" + "\n" * 30 + "def unrelated():\n    pass\n",
+        )
+    ]
+    text, line, col = _cursor(
+        "def f(items, tax_rate):\n    total = sum(i.price for i in items)\n    <|>\n"
+    )
     ctx = assemble_context(
         ContextRequest(path="a.py", text=text, line=line, column=col, budget_tokens=1024),
         recent=recent,
@@ -184,8 +199,20 @@ def test_per_request_record_adds_up() -> None:
 _lines = st.lists(
     st.one_of(
         st.text(alphabet="abcdefghij ()=:,.+-'\"\t#xyz_0123456789", max_size=120),
-        st.sampled_from(["def f(a, b):", "    return a", "class C:", "    def m(self):",
-                         "        pass", "import os", "", "x = [", "]", "\u00e9\u4e2d\U0001f600"]),
+        st.sampled_from(
+            [
+                "def f(a, b):",
+                "    return a",
+                "class C:",
+                "    def m(self):",
+                "        pass",
+                "import os",
+                "",
+                "x = [",
+                "]",
+                "\u00e9\u4e2d\U0001f600",
+            ]
+        ),
     ),
     min_size=1,
     max_size=300,
@@ -236,9 +263,9 @@ def test_real_tokenizer_prompt_stays_within_budget() -> None:
     for budget in (256, 700, 2048):
         for line in (3, 150, 400):
             ctx = assemble_context(
-                ContextRequest(path="m.py", text=text, line=line, column=0,
-                               budget_tokens=budget),
-                index=index, counter=tokenizer,
+                ContextRequest(path="m.py", text=text, line=line, column=0, budget_tokens=budget),
+                index=index,
+                counter=tokenizer,
             )
             pieces = profile.render(ctx.to_prompt_parts())
             real = sum(1 if p.is_special else tokenizer.count(p.text) for p in pieces)

@@ -32,18 +32,21 @@ def test_incremental_apply_matches_full_rebuild() -> None:
     files = {f"m{i}.py": f"def f{i % 3}():\n    pass\n\ndef g{i}():\n    pass\n" for i in range(12)}
     index = _index(files)
     index.apply({"m1.py": summarize("m1.py", "def f0():\n    return 1\n"), "m2.py": None})
-    fresh = _index({**{k: v for k, v in files.items() if k != "m2.py"},
-                    "m1.py": "def f0():\n    return 1\n"})
+    fresh = _index(
+        {**{k: v for k, v in files.items() if k != "m2.py"}, "m1.py": "def f0():\n    return 1\n"}
+    )
     assert dict(index.snapshot().symbols) == dict(fresh.snapshot().symbols)
 
 
 def test_resolve_python_and_js_modules() -> None:
-    snap = _index({
-        "pkg/__init__.py": "",
-        "pkg/io/csv.py": "def parse_row(r):\n    pass\n",
-        "web/src/utils.ts": "export function fmt() {}\n",
-        "web/src/app.ts": "import { fmt } from './utils'\n",
-    }).snapshot()
+    snap = _index(
+        {
+            "pkg/__init__.py": "",
+            "pkg/io/csv.py": "def parse_row(r):\n    pass\n",
+            "web/src/utils.ts": "export function fmt() {}\n",
+            "web/src/app.ts": "import { fmt } from './utils'\n",
+        }
+    ).snapshot()
     assert snap.resolve_module("pkg.io.csv", "main.py") == "pkg/io/csv.py"
     assert snap.resolve_module(".csv", "pkg/io/reader.py") == "pkg/io/csv.py"
     assert snap.resolve_module("..io.csv", "pkg/sub/x.py") == "pkg/io/csv.py"
@@ -63,7 +66,7 @@ def test_identical_definitions_are_kept_once_and_referenced() -> None:
 
 def test_skeleton_elides_bodies_and_keeps_signatures() -> None:
     source = (
-        "class Store:\n    \"\"\"Keeps things.\"\"\"\n    def get(self, key: str) -> bytes:\n"
+        'class Store:\n    """Keeps things."""\n    def get(self, key: str) -> bytes:\n'
         "        secret_body = 1\n        return b''\n"
     )
     snap = _index({"s.py": source}).snapshot()
