@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -23,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.complete",
     "app.commands.snapshot",
     "app.commands.eval",
+    "app.commands.tray",
 )
 
 
@@ -56,6 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into head & co.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

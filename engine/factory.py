@@ -7,7 +7,10 @@ embedded model), ``exllamav2`` (imported lazily from ``engine.exllama``) or ``re
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from app.config import Config, EngineConfig
@@ -89,7 +92,25 @@ def load_tokenizer(config: Config) -> TokenCounter | None:
 
     model_path = resolve_model_path(e.model)
     try:
-        llm = llama_cpp.Llama(model_path=str(model_path), vocab_only=True, verbose=False)
+        with _quiet_stderr():  # llama.cpp prints context warnings even when not verbose
+            llm = llama_cpp.Llama(model_path=str(model_path), vocab_only=True, verbose=False)
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelError(f"cannot read the tokenizer of {model_path}", detail=str(exc)) from exc
     return Tokenizer(llm, profile_for(e, model_path))
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence file descriptor 2 (native library chatter) for the duration of a block."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)

@@ -67,6 +67,7 @@ class DaemonBridge(QObject):
         self._client: AsyncClient | None = None
         self._wake: asyncio.Event | None = None
         self._stopping = False
+        self._emitted = False  # a view was emitted (the first one always is)
         self.viewChanged.connect(self._remember)
 
     # ------------------------------------------------------------------ GUI thread
@@ -166,14 +167,17 @@ class DaemonBridge(QObject):
         self._main_task.cancel()
 
     def _update(self, view: st.DaemonView) -> None:
+        if view == self._worker_view and self._emitted:
+            return
         self._worker_view = view
+        self._emitted = True
         self.viewChanged.emit(view)
 
     async def _follow(self, ctx: zmq.asyncio.Context) -> None:
         error = ""
-        self._update(st.disconnected(self._worker_view, error))
         while not self._stopping:
             if self.endpoint.startswith("ipc://") and lifecycle.read_daemon_info() is None:
+                self._update(st.disconnected(self._worker_view, ""))
                 await self._wait_for_daemon()
                 continue
             client = AsyncClient(self.endpoint, autostart=False, idle_timeout_s=5.0,

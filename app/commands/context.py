@@ -13,10 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.config import load
-from app.errors import InputError
+from app.config import Config, load
+from app.errors import InputError, NospinError
 from daemon.context import AssembledContext, ContextRequest, assemble_context
 from daemon.index import ProjectIndex
+from daemon.tokens import LineCachedCounter
+from engine.base import TokenCounter
 
 _MARKERS = (".git", "pyproject.toml", "package.json", "go.mod", "Cargo.toml", "setup.py")
 
@@ -79,7 +81,20 @@ def build_context(
         column=col,
         budget_tokens=budget or config.context.budget_tokens,
     )
-    return assemble_context(request, index=index, config=config.context)
+    return assemble_context(
+        request, index=index, counter=_counter(config), config=config.context
+    )
+
+
+def _counter(config: Config) -> TokenCounter | None:
+    """The configured model's tokenizer when it is installed, else None (the estimator)."""
+    from engine.factory import load_tokenizer
+
+    try:
+        tokenizer = load_tokenizer(config)
+    except NospinError:
+        return None
+    return LineCachedCounter(tokenizer) if tokenizer is not None else None
 
 
 def context_to_json(ctx: AssembledContext) -> dict[str, Any]:

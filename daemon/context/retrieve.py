@@ -55,6 +55,7 @@ _COMMON = frozenset(keyword.kwlist) | {
     "err",
 }
 _MAX_CANDIDATES = 48
+_FAR = 3.0  # locality of a file neither imported nor in the same folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,8 @@ def related_definitions(
         if not refs or len(refs) > 6:
             continue  # unknown, or too ambiguous to help
         ranked = sorted(refs, key=lambda r: _locality(r.path, path, imported_paths))
+        if len(refs) > 1 and _locality(ranked[0].path, path, imported_paths) >= _FAR:
+            continue  # several unrelated definitions elsewhere: a guess would be noise
         for ref in ranked[:2]:
             if ref.definition.kind is DefKind.VARIABLE and ref.path not in imported_paths:
                 continue
@@ -163,7 +166,7 @@ def _locality(candidate: str, current: str, imported_paths: list[str]) -> float:
         return 0.0
     if candidate.rpartition("/")[0] == current.rpartition("/")[0]:
         return 1.0
-    return 3.0
+    return _FAR
 
 
 def _render_related(index: IndexSnapshot, ref: SymbolRef) -> str:
