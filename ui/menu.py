@@ -38,7 +38,7 @@ class StatusDot(QWidget):
         self.color = QColor(STATE_COLORS[state])
         self.update()
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setPen(Qt.PenStyle.NoPen)
@@ -107,8 +107,8 @@ class MenuActions:
         fast_mode: Callable[[bool], None],
         speculation: Callable[[bool], None],
         paused: Callable[[bool], None],
-        settings: Callable[[], None],
-        latency: Callable[[], None],
+        settings: Callable[[], object],
+        latency: Callable[[], object],
         open_logs: Callable[[], None],
         start_daemon: Callable[[], None],
         restart_daemon: Callable[[], None],
@@ -149,7 +149,7 @@ class TrayMenu(QMenu):
         self.quit_action = self._add("Quit tray", actions.quit)
         self.update_view(st.DaemonView())
 
-    def _add(self, text: str, fn: Callable[[], None]) -> QAction:
+    def _add(self, text: str, fn: Callable[[], object]) -> QAction:
         action = QAction(text, self)
         action.triggered.connect(lambda _checked=False: fn())
         self.addAction(action)

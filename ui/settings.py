@@ -307,7 +307,7 @@ class SettingsDialog(QDialog):
         self.remote_url.setText(engine["remote_url"])
         self._kind_changed()
         for number in self._numbers:
-            number.widget.setValue(_get(values, number.key) * number.scale)  # type: ignore[arg-type]
+            number.widget.setValue(_get(values, number.key) * number.scale)
         self._update_total()
 
     def changes(self) -> dict[str, Any]:

@@ -24,9 +24,9 @@ from daemon.metrics import percentile
 
 __all__ = [
     "MAX_POINTS",
+    "STATE_TITLES",
     "DaemonView",
     "Figure",
-    "STATE_TITLES",
     "RequestPoint",
     "TrayState",
     "apply_config",

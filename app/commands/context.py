@@ -1,8 +1,9 @@
 """``nospin context FILE:LINE:COL``: show the assembled context, segment by segment.
 
-Needs no daemon and no model: it indexes ``--root`` (default: the nearest folder above FILE
-holding .git, pyproject.toml, package.json, go.mod or Cargo.toml), assembles the context for the
-cursor and prints each segment with its tier, source and tokens (or JSON with ``--json``).
+Needs no daemon and no model (the model's tokenizer is used when installed): it indexes
+``--root`` (default: the project root above FILE, found as the daemon finds it), assembles the
+context for the cursor and prints each segment with its tier, source and tokens (or JSON with
+``--json``).
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.commands.complete import parse_location
 from app.config import Config, load
 from app.errors import InputError, NospinError
 from daemon.context import AssembledContext, ContextRequest, assemble_context
+from daemon.documents import find_root
 from daemon.index import ProjectIndex
 from daemon.tokens import LineCachedCounter
 from engine.base import TokenCounter
-
-_MARKERS = (".git", "pyproject.toml", "package.json", "go.mod", "Cargo.toml", "setup.py")
 
 
 def register(sub: Any) -> None:
@@ -33,25 +34,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def parse_location(location: str) -> tuple[Path, int, int]:
-    """Split FILE:LINE:COL (1-based) into (path, line0, col0); raise InputError when malformed."""
-    try:
-        file_part, line_s, col_s = location.rsplit(":", 2)
-        line, col = int(line_s), int(col_s)
-    except ValueError as exc:
-        raise InputError(f"expected FILE:LINE:COL, got {location!r}") from exc
-    if line < 1 or col < 1:
-        raise InputError("LINE and COL are 1-based")
-    return Path(file_part), line - 1, col - 1
-
-
-def find_root(path: Path) -> Path:
-    for parent in [path.parent, *path.parent.parents]:
-        if any((parent / marker).exists() for marker in _MARKERS):
-            return parent
-    return path.parent
-
-
 def build_context(
     location: str, *, root: Path | None, budget: int | None, use_index: bool = True
 ) -> AssembledContext:
@@ -59,13 +41,13 @@ def build_context(
     from daemon.indexer import ProjectIndexer
 
     config = load()
-    path, line, col = parse_location(location)
-    path = path.resolve()
+    abs_path, line, col = parse_location(location)
+    path = Path(abs_path).resolve()
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}", detail=str(exc)) from exc
-    root = (root or find_root(path)).resolve()
+    root = (root or Path(find_root(str(path)))).resolve()
     index: ProjectIndex | None = None
     if use_index:
         index = ProjectIndex(root)
@@ -81,9 +63,7 @@ def build_context(
         column=col,
         budget_tokens=budget or config.context.budget_tokens,
     )
-    return assemble_context(
-        request, index=index, counter=_counter(config), config=config.context
-    )
+    return assemble_context(request, index=index, counter=_counter(config), config=config.context)
 
 
 def _counter(config: Config) -> TokenCounter | None:

@@ -211,18 +211,19 @@ def render_chart(result: dict[str, Any], path: Path) -> str:
     group = "full_subset" if "naive_full" in summary else "all"
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     panels = (("prompt_tokens_mean", "mean prompt tokens"), ("latency_ms_p50", "p50 latency (ms)"))
+    colors = {mode: f"C{i}" for i, mode in enumerate(summary)}
     for ax, (x_key, x_label) in zip(axes, panels, strict=True):
         for mode, figures in summary.items():
             s = figures.get(group, {})
             if not s.get("n"):
                 continue
             for metric, marker in (("exact_match", "o"), ("compile_pass", "s")):
-                ax.scatter(s[x_key], s[metric] * 100, marker=marker, s=60,
-                           label=f"{mode} {metric.replace('_', ' ')}")
+                ax.scatter(s[x_key], s[metric] * 100, marker=marker, s=60, color=colors[mode],
+                           label=f"{mode}: {metric.replace('_', ' ')}")
                 ax.annotate(mode, (s[x_key], s[metric] * 100), textcoords="offset points",
                             xytext=(5, 4), fontsize=8)
         ax.set_xlabel(x_label)
-        ax.set_ylabel("%")
+        ax.set_ylabel("% (circle: exact match, square: compile-pass)")
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize=7, loc="best")
     fig.suptitle(f"nospin eval: quality per mode ({group.replace('_', ' ')}, "

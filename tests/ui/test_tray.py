@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.client import Client
 from daemon import lifecycle
 from tests.daemon.harness import write_project
-from tests.ui.conftest import DaemonProcess
+from tests.ui.harness import DaemonProcess
 from ui import state as st
 from ui.app import TrayApp
 from ui.state import TrayState
@@ -158,8 +159,9 @@ def test_icon_follows_the_tiers(daemon: DaemonProcess, client: Client, tray: Tra
     src = write_project(home / "proj")
     wait_state(qtbot, tray, TrayState.READY)
 
-    def complete_at(line: int) -> int:
-        return client.complete(str(src), line, 4, multiline=False).tier
+    def complete_at(n: int) -> int:  # a new text each time: never a cache answer
+        text = f"def add_{n}(a, b):\n    "
+        return client.complete(str(src), 1, 4, text=text, multiline=False).tier
 
     # every prediction is past cap_ms (1 ms) but not fast_ms: tier 2
     client.config_set({"tiers.normal_ms": 1.0, "tiers.cap_ms": 1.0, "tiers.fast_ms": 600000.0})
@@ -168,10 +170,10 @@ def test_icon_follows_the_tiers(daemon: DaemonProcess, client: Client, tray: Tra
     assert "tier 2" in st.headline(tray.view)
     # and past fast_ms too: tier 3
     client.config_set({"tiers.fast_ms": 1.0})
-    assert complete_at(5) == 3
+    assert complete_at(2) == 3
     wait_state(qtbot, tray, TrayState.FAST)
     client.config_set({"tiers.normal_ms": 800.0, "tiers.cap_ms": 1500.0, "tiers.fast_ms": 2500.0})
-    assert complete_at(1) == 1
+    assert complete_at(3) == 1
     wait_state(qtbot, tray, TrayState.READY)
     # forced from outside (the fast_mode message)
     client.fast_mode(True)
@@ -180,14 +182,19 @@ def test_icon_follows_the_tiers(daemon: DaemonProcess, client: Client, tray: Tra
     client.fast_mode(False)
     wait_state(qtbot, tray, TrayState.READY)
 
-    # the latency window has the requests with their tiers, and the metrics came with them
+    # the latency window has the requests with their tiers; the metrics event (coalesced, after
+    # requests finish) brings p50/p95 (every config change restarts the daemon's window)
+    assert complete_at(4) == 1
+    qtbot.waitUntil(lambda: len(tray.view.points) == 4, timeout=WAIT_MS)
     window = tray.show_latency()
     qtbot.addWidget(window)
-    assert [pt.tier for pt in window.chart.points][-3:] == [2, 3, 1]
+    assert [pt.tier for pt in window.chart.points][-4:] == [2, 3, 1, 1]
     qtbot.waitUntil(lambda: (tray.view.metrics.get("num_requests") or 0) >= 1, timeout=WAIT_MS)
     assert "finished p50" in window.summary.text()
-    assert "first token" in (tray.window.figures.grid.itemAtPosition(0, 0).widget().text()
-                             .lower())  # type: ignore[union-attr]
+    assert tray.window is not None
+    item = tray.window.figures.grid.itemAtPosition(0, 0)
+    assert item is not None and isinstance(label := item.widget(), QLabel)
+    assert label.text() == "First token"
     window.grab()  # paints without errors
 
 
