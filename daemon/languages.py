@@ -7,6 +7,7 @@ and how a comment is written. Generic code reads the table; it never tests langu
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 from collections.abc import Callable
@@ -94,28 +95,6 @@ LANGUAGES: dict[str, LanguageSpec] = {
             prose_nodes=("string", "template_string", "comment"),
         ),
         LanguageSpec(
-            id="tsx",
-            extensions=(".tsx",),
-            grammar=("tree_sitter_typescript", "language_tsx"),
-            definitions={
-                "function_declaration": DefKind.FUNCTION,
-                "generator_function_declaration": DefKind.FUNCTION,
-                "function_signature": DefKind.FUNCTION,
-                "class_declaration": DefKind.CLASS,
-                "abstract_class_declaration": DefKind.CLASS,
-                "interface_declaration": DefKind.CLASS,
-                "enum_declaration": DefKind.CLASS,
-                "type_alias_declaration": DefKind.CLASS,
-                "method_definition": DefKind.METHOD,
-                "method_signature": DefKind.METHOD,
-            },
-            imports=("import_statement",),
-            comment="//",
-            elided_body="{ … }",
-            variable_nodes=("lexical_declaration", "variable_declaration"),
-            prose_nodes=("string", "template_string", "comment"),
-        ),
-        LanguageSpec(
             id="go",
             extensions=(".go",),
             grammar=("tree_sitter_go", "language"),
@@ -153,6 +132,14 @@ LANGUAGES: dict[str, LanguageSpec] = {
         ),
     )
 }
+
+# TSX is TypeScript with JSX: same facts, its own grammar and extension
+LANGUAGES["tsx"] = dataclasses.replace(
+    LANGUAGES["typescript"],
+    id="tsx",
+    extensions=(".tsx",),
+    grammar=("tree_sitter_typescript", "language_tsx"),
+)
 
 _BY_EXTENSION: dict[str, str] = {
     ext: spec.id for spec in LANGUAGES.values() for ext in spec.extensions

@@ -52,7 +52,10 @@ from engine.profiles import ModelProfile
 log = logging.getLogger(__name__)
 
 PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value that selects prompt-lookup drafting
-BACKGROUND_CHUNK = 64  # prefill chunk of background work: how often it checks for editors
+# Prefill step in tokens: cancel, deadline and (for warm-ups) a waiting editor are checked
+# between steps, so one step bounds how late they take effect. Measured on the 2-core machine
+# (docs/latency.md): 128-token steps prefill within ~5% of 512-token ones; 32 loses a third.
+PREFILL_CHUNK = 128
 
 
 @dataclass(slots=True)
@@ -78,8 +81,13 @@ class LlamaCppEngine(Engine):
         profile: ModelProfile,
         config: EngineConfig,
         draft_model_path: Path | None = None,
+        prefill_chunk: int | None = None,
     ) -> None:
+        """``prefill_chunk``: tokens per prefill step (None: ``config.prefill_chunk`` when the
+        config has that field, else ``PREFILL_CHUNK``)."""
         self._model_path = model_path
+        chunk = prefill_chunk or int(getattr(config, "prefill_chunk", 0) or PREFILL_CHUNK)
+        self._prefill_chunk = max(1, chunk)
         self._profile = profile
         self._config = config
         self._draft_model_path = draft_model_path
@@ -257,7 +265,7 @@ class LlamaCppEngine(Engine):
                 return True
             return False
 
-        chunk = BACKGROUND_CHUNK if background else session.n_batch
+        chunk = min(self._prefill_chunk, session.n_batch)
         pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
         stats.prefill_ms += (time.monotonic() - t0) * 1000
         stats.num_prompt_tokens = pf.num_prompt_tokens
@@ -275,7 +283,29 @@ class LlamaCppEngine(Engine):
         if req.prefill_only:
             self._finish(job, FinishReason.PREFILLED, "")
             return
+        if req.cache_key:
+            self._drop_superseded_warmups(job)
         self._decode(job)
+
+    def _drop_superseded_warmups(self, job: _Job) -> None:
+        """Finish (PREFILLED) the warm-ups of ``job``'s document that were queued before it.
+
+        Called once an interactive request has prefilled its prompt: it is a newer view of the
+        same document, so an older warm-up (typically one it pre-empted) has nothing left to
+        warm; resuming it would only re-prefill its stale cursor line and suffix, which the next
+        keystroke's request would then have to replace again.
+        """
+        key = job.request.cache_key
+        with self._cond:
+            stale = [
+                j
+                for j in self._background
+                if j.request.prefill_only and j.request.cache_key == key and j.seq < job.seq
+            ]
+            for j in stale:
+                self._background.remove(j)
+        for j in stale:
+            self._finish(j, FinishReason.PREFILLED, "")
 
     def _decode(self, job: _Job) -> None:
         assert self._session is not None and self._tokenizer is not None

@@ -110,23 +110,21 @@ class LatencyChart(QWidget):
         def x_of(i: int) -> float:
             return plot.left() + col * (i + 0.5)
 
-        # tier bands and change marks
-        prev_tier = None
-        for i, pt in enumerate(points):
-            band = _TIER_BANDS.get(pt.tier)
+        # tier bands (one rectangle per run of a tier) and a mark at every change of tier
+        runs = _tier_runs(points)
+        for index, (start, stop, tier) in enumerate(runs):
+            band = _TIER_BANDS.get(tier)
+            x0, x1 = plot.left() + col * start, plot.left() + col * stop
             if band is not None:
-                p.fillRect(QRectF(plot.left() + col * i, plot.top(), col + 0.5, plot.height()),
-                           band)
-            if pt.tier and pt.tier != prev_tier:
-                if prev_tier is not None:
-                    p.setPen(QPen(_TIER_LABEL_COLORS[pt.tier], 1, Qt.PenStyle.DotLine))
-                    x = plot.left() + col * i
-                    p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-                if prev_tier is not None or pt.tier != 1:
-                    p.setPen(_TIER_LABEL_COLORS[pt.tier])
-                    p.drawText(QPointF(plot.left() + col * i + 4, plot.top() + fm.ascent() + 3),
-                               _TIER_TEXT[pt.tier])
-                prev_tier = pt.tier
+                p.fillRect(QRectF(x0, plot.top(), x1 - x0, plot.height()), band)
+            if index > 0:
+                p.setPen(QPen(_TIER_LABEL_COLORS[tier], 1, Qt.PenStyle.DotLine))
+                p.drawLine(QPointF(x0, plot.top()), QPointF(x0, plot.bottom()))
+            label = _TIER_TEXT[tier]
+            room = (runs[index + 1][0] if index + 1 < len(runs) else n) * col + plot.left() - x0
+            if (index > 0 or tier != 1) and fm.horizontalAdvance(label) + 8 <= room:
+                p.setPen(_TIER_LABEL_COLORS[tier])
+                p.drawText(QPointF(x0 + 4, plot.top() + fm.ascent() + 3), label)
 
         # grid and y axis
         for k in range(5):
@@ -220,6 +218,19 @@ class LatencyChart(QWidget):
             p.setPen(_AXIS_TEXT)
             p.drawText(QPointF(x, y), text)
             x += fm.horizontalAdvance(text) + 18
+
+
+def _tier_runs(points: tuple[st.RequestPoint, ...]) -> list[tuple[int, int, int]]:
+    """(first index, index past the end, tier) of each run of one tier; requests without a tier
+    (cache answers, shed) join the run they are in."""
+    runs: list[tuple[int, int, int]] = []
+    for i, pt in enumerate(points):
+        tier = pt.tier or (runs[-1][2] if runs else 1)
+        if runs and runs[-1][2] == tier:
+            runs[-1] = (runs[-1][0], i + 1, tier)
+        else:
+            runs.append((i, i + 1, tier))
+    return runs
 
 
 def _age(seconds: float) -> str:

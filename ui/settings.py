@@ -44,12 +44,12 @@ ENGINE_KINDS = (
     ("remote", "Remote server (OpenAI-compatible)"),
 )
 SHARES = (  # context.shares.<key>, label, what it holds
-    ("cursor", "Cursor window", "about ±50 lines around the cursor"),
-    ("enclosing", "Enclosing function", "the function around the cursor, whole"),
-    ("related", "Related definitions", "classes, signatures and types used here"),
-    ("retrieval", "Project retrieval", "similar code from the project"),
-    ("history", "Edit history", "a summary of recent edits"),
-    ("instructions", "Instructions", "format tokens, fixed"),
+    ("cursor", "Cursor window", "±50 lines around the cursor"),
+    ("enclosing", "Enclosing function", "the function being edited"),
+    ("related", "Related definitions", "signatures and types used here"),
+    ("retrieval", "Project retrieval", "similar code in the project"),
+    ("history", "Edit history", "summary of recent edits"),
+    ("instructions", "Instructions", "format tokens (fixed)"),
 )
 _OK = "#1a7f37"
 _BAD = "#cf222e"

@@ -46,6 +46,7 @@ __all__ = [
 
 MAX_POINTS = 200  # recent requests kept for the latency chart
 TIER_NUMBERS = {"normal": 1, "cap": 2, "fast": 3}  # requests-event tier names -> tier numbers
+ENGINE_NAMES = {"llamacpp": "llama.cpp", "exllamav2": "ExLlamaV2", "remote": "remote server"}
 _BUSY_ENGINE_STATES = frozenset({"loading", "restarting"})
 
 
@@ -307,8 +308,8 @@ def figures(view: DaemonView) -> list[Figure]:
     num = int(m.get("num_requests") or 0)
     tier = current_tier(view)
     tier_names = {1: "1 · normal", 2: "2 · capped", 3: "3 · fast"}
-    engine = view.engine_kind + (f" ({view.engine_state})" if view.engine_state != "ready"
-                                 else "")
+    engine = ENGINE_NAMES.get(view.engine_kind, view.engine_kind) + (
+        f" ({view.engine_state})" if view.engine_state != "ready" else "")
     return [
         Figure("First token", _pair(m.get("first_token_ms"))),
         Figure("Finished", _pair(m.get("total_ms"))),

@@ -87,7 +87,7 @@ def test_status_and_metrics_make_figures_and_tooltip() -> None:
     assert rows["Tokens saved"] == "12,345"
     assert rows["Cache hits"] == "3 of 10"
     assert rows["Model"] == "qwen2.5-coder-0.5b-q4_k_m.gguf"
-    assert rows["Engine"] == "llamacpp"
+    assert rows["Engine"] == "llama.cpp"
     tip = st.tooltip(st.apply_event(view, "state", {"fast_mode": True}, now=0))
     assert tip.splitlines() == ["nospin: Fast mode (forced)", "first token p50 120 ms · p95 340 ms",
                                 "finished p50 650 ms · p95 1.83 s", "tier 3 (forced)"]

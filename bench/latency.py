@@ -1,0 +1,567 @@
+"""Typing replay: nospin's completion pipeline against a naive whole-file prompt, same model.
+
+At seeded cursor lines of real files (default: this interpreter's standard library), a simulated
+user types the first characters of the real line one by one. An editor-like client sends a
+completion request when a keystroke is followed by the debounce pause, cancels the request still
+running when it sends a new one, and waits for the request of the last keystroke. Two pipelines
+replay the same schedule one after the other, each on its own engine instance (same model and
+settings), so their KV caches never meet:
+
+- ``nospin``: the root indexed first; ``assemble_context`` with the engine's tokenizer; a
+  prefill-only BACKGROUND warm-up when the cursor arrives at a point (as an editor plugin sends on
+  cursor move); ``cache_key`` = the file, so KV states survive file switches; post-processing.
+- ``naive``: the whole file as a PSM FIM prompt (prefix = all before the cursor, suffix = all
+  after), cut to the context limit keeping the lines nearest the cursor; no warm-up.
+
+Latencies are client-side, from the moment the debounce expired (context assembly included) to
+the first streamed text and to the ``Finished`` event. Prints one JSON object; docs/latency.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import random
+import sysconfig
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.config import Config, ContextConfig, EngineConfig
+from app.evaluation.corpus import buffer_in_index, build_index, percentile
+from daemon.context import ContextRequest, assemble_context, summarize_stable
+from daemon.index import ProjectIndex
+from daemon.languages import detect_language
+from daemon.symbols import FileSummary
+from daemon.tokens import LineCachedCounter
+from engine.base import (
+    Engine,
+    EngineEvent,
+    EngineTokenCounter,
+    Finished,
+    FinishReason,
+    GenerationRequest,
+    Priority,
+    PromptParts,
+    TextChunk,
+    TokenCounter,
+)
+from engine.postprocess import postprocess
+
+SKIP_DIRS = frozenset({"site-packages", "test", "tests", "idle_test", "__pycache__"})
+NAIVE_FORMAT_TOKENS = 8  # FIM markers and slack the naive prompt leaves for the format
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root", type=Path, default=None, help="folder of files (default: the stdlib)"
+    )
+    parser.add_argument("--files", type=int, default=2, help="files to visit (full run: 3)")
+    parser.add_argument("--points", type=int, default=1, help="cursor lines per file (full: 3)")
+    parser.add_argument("--keys", type=int, default=4, help="keystrokes per point (full: 6)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--typing-ms", type=float, default=125.0, help="mean keystroke interval")
+    parser.add_argument(
+        "--jitter", type=float, default=0.6, help="intervals drawn from mean x (1 +- jitter)"
+    )
+    parser.add_argument("--debounce-ms", type=float, default=75.0)
+    parser.add_argument(
+        "--think-ms", type=float, default=400.0, help="cursor arrival to first keystroke"
+    )
+    parser.add_argument("--max-tokens", type=int, default=16, help="new tokens per completion")
+    parser.add_argument("--n-ctx", type=int, default=4096)
+    parser.add_argument("--threads", type=int, default=0, help="engine n_threads (0: default)")
+    parser.add_argument(
+        "--prefill-chunk", type=int, default=0, help="engine prefill step (0: engine default)"
+    )
+    parser.add_argument(
+        "--budget", type=int, default=0, help="nospin context budget (0: config default)"
+    )
+    parser.add_argument(
+        "--suffix-lines", type=int, default=-1, help="lines after the cursor line (-1: config)"
+    )
+    parser.add_argument("--no-warmup", action="store_true", help="nospin without warm-ups")
+    parser.add_argument("--min-lines", type=int, default=150, help="smallest file to visit")
+    parser.add_argument(
+        "--pipelines", default="nospin,naive", help="comma-separated: nospin, naive"
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="gitignore-style pattern the index leaves out (site-packages/ with the stdlib)",
+    )
+    parser.add_argument("--request-timeout-s", type=float, default=600.0)
+
+
+# --- the replayed session ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A cursor line where the user types ``typed``, starting at the line's indentation."""
+
+    path: str  # relative to the root
+    text: str  # the file as on disk
+    line: int  # 0-based
+    column: int  # where typing starts
+    typed: str  # the characters typed, one per keystroke
+    rest: str  # the real line after ``column`` (ground truth for the match figures)
+
+    def buffer(self, num_typed: int) -> tuple[str, int]:
+        """The editor buffer after ``num_typed`` keystrokes (the line's rest not written yet)."""
+        lines = self.text.split("\n")
+        current = lines[self.line][: self.column] + self.typed[:num_typed]
+        lines[self.line] = current
+        return "\n".join(lines), len(current)
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    at_ms: float  # keystroke time after the cursor arrived
+    send: bool  # the pause after it reaches the debounce: a request is sent
+
+
+def typing_schedule(
+    num_keys: int, *, think_ms: float, typing_ms: float, jitter: float, debounce_ms: float,
+    rng: random.Random,
+) -> list[Key]:
+    """Keystroke times after the cursor arrives; the last keystroke is always followed by a pause."""
+    times = [think_ms]
+    for _ in range(num_keys - 1):
+        times.append(times[-1] + typing_ms * rng.uniform(1 - jitter, 1 + jitter))
+    return [
+        Key(t, i == len(times) - 1 or times[i + 1] - t >= debounce_ms) for i, t in enumerate(times)
+    ]
+
+
+def _candidate_files(root: Path, min_lines: int) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = Path(folder) / name
+            try:
+                if path.stat().st_size > 200_000:
+                    continue
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if text.count("\n") >= min_lines and "\r" not in text:
+                found.append((path.relative_to(root).as_posix(), text))
+    return found
+
+
+def _in_string(text_before: str) -> bool:
+    return (text_before.count('"""') + text_before.count("'''")) % 2 == 1
+
+
+def sample_points(root: Path, *, files: int, points: int, keys: int, min_lines: int,
+                  rng: random.Random) -> list[Point]:
+    """Seeded cursor lines: code lines (no comment, no string) with more than ``keys`` chars."""
+    candidates = _candidate_files(root, min_lines)
+    rng.shuffle(candidates)
+    out: list[Point] = []
+    for rel, text in candidates:
+        if len(out) >= files * points:
+            break
+        lines = text.split("\n")
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line) + 1)
+        usable = []
+        for i in range(20, len(lines) - 3):
+            stripped = lines[i].strip()
+            if len(stripped) < keys + 6 or not (stripped[0].isalpha() or stripped[0] == "_"):
+                continue
+            if _in_string(text[: offsets[i]]):
+                continue
+            usable.append(i)
+        if len(usable) < points:
+            continue
+        for i in sorted(rng.sample(usable, points)):
+            content = lines[i]
+            column = len(content) - len(content.lstrip())
+            out.append(Point(rel, text, i, column, content[column : column + keys],
+                             content[column:]))
+    return out
+
+
+# --- pipelines ---------------------------------------------------------------------------------
+
+
+class Pipeline:
+    """Turns a point and a number of typed characters into an engine request."""
+
+    name = "pipeline"
+
+    def point(self, point: Point) -> AbstractContextManager[None]:
+        """Context while the replay is at ``point`` (nospin: the buffer's parse in the index)."""
+        return nullcontext()
+
+    def warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
+        """The request an editor sends when the cursor arrives at ``point`` (None: none)."""
+        return None
+
+    def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
+        raise NotImplementedError
+
+    def parts_of(self, request: GenerationRequest) -> PromptParts:
+        assert request.prompt is not None
+        return request.prompt
+
+
+class NospinPipeline(Pipeline):
+    name = "nospin"
+
+    def __init__(self, *, index: ProjectIndex, counter: TokenCounter, config: ContextConfig,
+                 budget: int, max_tokens: int, warm: bool) -> None:
+        self.index, self.counter, self.config = index, counter, config
+        self.budget, self.max_tokens, self.warm = budget, max_tokens, warm
+        self._summary: FileSummary | None = None
+        self.assemble_ms: list[float] = []
+
+    def point(self, point: Point) -> AbstractContextManager[None]:
+        text, _ = point.buffer(0)
+        language = detect_language(point.path)
+        # the daemon caches the stable parse per document version and cursor line: typing on
+        # the line parses once
+        self._summary = summarize_stable(point.path, text, point.line, language)
+        return buffer_in_index(self.index, point.path, self._summary)
+
+    def _parts(self, point: Point, num_typed: int) -> PromptParts:
+        text, column = point.buffer(num_typed)
+        request = ContextRequest(path=point.path, text=text, line=point.line, column=column,
+                                 language=detect_language(point.path), budget_tokens=self.budget)
+        ctx = assemble_context(request, index=self.index, counter=self.counter,
+                               config=self.config, summary=self._summary)
+        self.assemble_ms.append(ctx.assemble_ms)
+        return ctx.to_prompt_parts()
+
+    def warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
+        if not self.warm:
+            return None
+        return GenerationRequest(request_id, prompt=self._parts(point, 0), prefill_only=True,
+                                 priority=Priority.BACKGROUND, cache_key=point.path)
+
+    def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
+        return GenerationRequest(request_id, prompt=self._parts(point, num_typed),
+                                 max_new_tokens=self.max_tokens, single_line=True,
+                                 speculation=False, cache_key=point.path)
+
+
+class NaivePipeline(Pipeline):
+    name = "naive"
+
+    def __init__(self, *, counter: TokenCounter, limit: int, max_tokens: int) -> None:
+        self.counter, self.limit, self.max_tokens = counter, limit, max_tokens
+
+    def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
+        text, column = point.buffer(num_typed)
+        lines = text.split("\n")
+        before = lines[: point.line] + [lines[point.line][:column]]
+        after = [lines[point.line][column:]] + lines[point.line + 1 :]
+        prefix, suffix = naive_cut(before, after, self.limit, self.counter)
+        parts = PromptParts(point.path, detect_language(point.path), (), prefix, suffix)
+        return GenerationRequest(request_id, prompt=parts, max_new_tokens=self.max_tokens,
+                                 single_line=True, speculation=False)
+
+
+def naive_cut(before: list[str], after: list[str], limit: int,
+              counter: TokenCounter) -> tuple[str, str]:
+    """Whole lines nearest the cursor, alternately above and below, within ``limit`` tokens.
+
+    ``before`` ends with the cursor line up to the cursor, ``after`` starts with its rest.
+    """
+    used = counter.count(before[-1]) + counter.count(after[0]) + 1
+    top, bottom = len(before) - 1, 1
+    up_open, down_open = True, True
+    while up_open or down_open:
+        if up_open:
+            if top > 0 and used + counter.count(before[top - 1] + "\n") <= limit:
+                top -= 1
+                used += counter.count(before[top] + "\n")
+            else:
+                up_open = False
+        if down_open:
+            if bottom < len(after) and used + counter.count(after[bottom] + "\n") <= limit:
+                used += counter.count(after[bottom] + "\n")
+                bottom += 1
+            else:
+                down_open = False
+    return "\n".join(before[top:]), "\n".join(after[:bottom])
+
+
+# --- the editor-like client --------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Sent:
+    """One request as the client saw it (times are time.monotonic())."""
+
+    request_id: str
+    point: int
+    num_typed: int
+    warmup: bool
+    sent: float
+    parts: PromptParts | None = None
+    first: float | None = None
+    finished: float | None = None
+    result: Finished | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def sink(self, event: EngineEvent) -> None:
+        if isinstance(event, TextChunk):
+            if self.first is None and event.text:
+                self.first = time.monotonic()
+        else:
+            self.finished = time.monotonic()
+            self.result = event
+            self.done.set()
+
+
+def replay(engine: Engine, pipeline: Pipeline, points: list[Point], schedules: list[list[Key]],
+           *, debounce_ms: float, timeout_s: float) -> list[Sent]:
+    """Run the typing session against ``engine`` in real time; returns every request sent."""
+    sent: list[Sent] = []
+    for p, (point, keys) in enumerate(zip(points, schedules, strict=True)):
+        with pipeline.point(point):
+            t0 = time.monotonic()
+            warm = pipeline.warmup(point, f"{pipeline.name}/{p}/warm")
+            warm_sent: Sent | None = None
+            if warm is not None:
+                warm_sent = Sent(warm.request_id, p, 0, True, t0)
+                sent.append(warm_sent)
+                engine.submit(warm, warm_sent.sink)
+            running: Sent | None = None
+            for k, key in enumerate(keys):
+                if not key.send:
+                    continue
+                _sleep_until(t0 + (key.at_ms + debounce_ms) / 1000)
+                s = Sent(f"{pipeline.name}/{p}/{k + 1}", p, k + 1, False, time.monotonic())
+                if running is not None and not running.done.is_set():
+                    engine.cancel(running.request_id)
+                request = pipeline.request(point, k + 1, s.request_id)
+                s.parts = pipeline.parts_of(request)
+                sent.append(s)
+                engine.submit(request, s.sink)
+                running = s
+            if running is not None and not running.done.wait(timeout_s):
+                engine.cancel(running.request_id)
+                running.done.wait(30)
+            if warm_sent is not None and not warm_sent.done.is_set():
+                engine.cancel(warm_sent.request_id)  # the cursor moves on: an editor drops it
+                warm_sent.done.wait(30)
+    return sent
+
+
+def _sleep_until(deadline: float) -> None:
+    delay = deadline - time.monotonic()
+    if delay > 0:
+        time.sleep(delay)
+
+
+# --- figures -----------------------------------------------------------------------------------
+
+
+def _ms(values: list[float], q: float) -> float:
+    return round(percentile(values, q), 1)
+
+
+def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
+    """Per-pipeline figures over the requests actually sent (warm-ups reported apart)."""
+    reqs = [s for s in sent if not s.warmup]
+    warms = [s for s in sent if s.warmup]
+    first = [(s.first - s.sent) * 1000 for s in reqs if s.first is not None]
+    completed = [s for s in reqs if s.result is not None and s.result.reason not in
+                 (FinishReason.CANCELLED, FinishReason.ERROR)]
+    finished = [(s.finished - s.sent) * 1000 for s in completed if s.finished is not None]
+    last = [s for s in completed if s.num_typed == len(points[s.point].typed)]
+    last_ms = [(s.finished - s.sent) * 1000 for s in last if s.finished is not None]
+    cancelled = [s for s in reqs if s.result is not None
+                 and s.result.reason is FinishReason.CANCELLED]
+    prefilled = [s.result.stats for s in reqs if s.result is not None
+                 and s.result.stats.num_prompt_tokens]
+    prompt_tokens = sum(st.num_prompt_tokens for st in prefilled)
+    cached = sum(st.num_cached_tokens for st in prefilled)
+    texts = []
+    exact = 0
+    similarity = 0.0
+    for s in completed:
+        assert s.result is not None and s.parts is not None
+        text = postprocess(s.result.text, s.parts.prefix, s.parts.suffix, s.parts.language, False)
+        texts.append(text)
+        point = points[s.point]
+        truth = point.rest[s.num_typed :].rstrip()
+        exact += text.strip() == truth.strip()
+        similarity += difflib.SequenceMatcher(None, text.strip(), truth.strip()).ratio()
+    n = len(completed)
+    return {
+        "requests_sent": len(reqs),
+        "requests_completed": n,
+        "requests_cancelled": len(cancelled),
+        "requests_error": sum(1 for s in reqs if s.result is not None
+                              and s.result.reason is FinishReason.ERROR),
+        "cancelled_before_first_token": sum(1 for s in cancelled if s.first is None),
+        "first_token_ms_p50": _ms(first, 0.5),
+        "first_token_ms_p95": _ms(first, 0.95),
+        "first_token_n": len(first),
+        "finished_ms_p50": _ms(finished, 0.5),
+        "finished_ms_p95": _ms(finished, 0.95),
+        "finished_n": len(finished),
+        "finished_last_key_ms_p50": _ms(last_ms, 0.5),
+        "finished_last_key_ms_p95": _ms(last_ms, 0.95),
+        "finished_last_key_ms_max": round(max(last_ms, default=0.0), 1),
+        "mean_prompt_tokens": round(prompt_tokens / len(prefilled), 1) if prefilled else 0.0,
+        "cache_reuse_share": round(cached / prompt_tokens, 4) if prompt_tokens else 0.0,
+        "completions_nonempty": sum(1 for t in texts if t.strip()),
+        "line_exact_match": round(exact / n, 3) if n else 0.0,
+        "line_edit_similarity": round(similarity / n, 3) if n else 0.0,
+        "warmups_sent": len(warms),
+        "warmups_prefilled": sum(1 for s in warms if s.result is not None
+                                 and s.result.reason is FinishReason.PREFILLED),
+        "warmup_mean_prompt_tokens": round(
+            sum(s.result.stats.num_prompt_tokens for s in warms if s.result is not None)
+            / len(warms), 1) if warms else 0.0,
+    }
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return round(a / b, 2) if b > 0 else None
+
+
+def _load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+# --- run ---------------------------------------------------------------------------------------
+
+
+def _engine(args: argparse.Namespace) -> Engine:
+    from engine.factory import profile_for
+    from engine.llamacpp import LlamaCppEngine
+    from engine.models import resolve_model_path
+
+    cfg = EngineConfig(n_ctx=args.n_ctx, n_threads=args.threads, speculation=False,
+                       kv_state_slots=8)
+    path = resolve_model_path(cfg.model)
+    engine = LlamaCppEngine(model_path=path, profile=profile_for(cfg, path), config=cfg,
+                            prefill_chunk=args.prefill_chunk or None)
+    engine.start()
+    return engine
+
+
+def _with_engine(args: argparse.Namespace, body: Callable[[Engine], Any]) -> Any:
+    engine = _engine(args)
+    try:
+        return body(engine)
+    finally:
+        engine.close()
+
+
+def default_root() -> Path:
+    return Path(sysconfig.get_paths()["stdlib"])
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from engine.llamacpp import PREFILL_CHUNK
+
+    root = (args.root or default_root()).resolve()
+    exclude = tuple(args.exclude) + (() if args.root else ("site-packages/",))
+    config = Config()
+    budget = args.budget or config.context.budget_tokens
+    context_config = config.context
+    if args.suffix_lines >= 0:
+        context_config = ContextConfig(suffix_max_lines=args.suffix_lines,
+                                       budget_tokens=budget)
+    pipelines = [p.strip() for p in args.pipelines.split(",") if p.strip()]
+    rng = random.Random(args.seed)
+    points = sample_points(root, files=args.files, points=args.points, keys=args.keys,
+                           min_lines=args.min_lines, rng=rng)
+    schedules = [
+        typing_schedule(len(p.typed), think_ms=args.think_ms, typing_ms=args.typing_ms,
+                        jitter=args.jitter, debounce_ms=args.debounce_ms, rng=rng)
+        for p in points
+    ]
+    out: dict[str, Any] = {
+        "root": str(root),
+        "files": sorted({p.path for p in points}),
+        "points": [f"{p.path}:{p.line + 1}" for p in points],
+        "settings": {
+            "files": args.files, "points_per_file": args.points, "keys": args.keys,
+            "seed": args.seed, "typing_ms": args.typing_ms, "jitter": args.jitter,
+            "debounce_ms": args.debounce_ms, "think_ms": args.think_ms,
+            "max_new_tokens": args.max_tokens, "single_line": True, "n_ctx": args.n_ctx,
+            "threads": args.threads, "prefill_chunk": args.prefill_chunk or PREFILL_CHUNK,
+            "budget_tokens": budget, "suffix_lines": context_config.suffix_max_lines,
+            "warmup": not args.no_warmup,
+            "engines": "one llamacpp engine instance per pipeline, run one after the other",
+        },
+        "load_avg_before": _load(),
+    }
+    if "nospin" in pipelines:
+        index, build_s = build_index(root, config, exclude)
+        out["index_build_s"] = round(build_s, 2)
+        out["index_files"] = len(index)
+
+        def nospin(engine: Engine) -> dict[str, Any]:
+            counter = LineCachedCounter(EngineTokenCounter(engine))
+            pipe = NospinPipeline(index=index, counter=counter, config=context_config,
+                                  budget=budget, max_tokens=args.max_tokens,
+                                  warm=not args.no_warmup)
+            load = _load()
+            sent = replay(engine, pipe, points, schedules, debounce_ms=args.debounce_ms,
+                          timeout_s=args.request_timeout_s)
+            figures = summarize(sent, points)
+            figures["assemble_ms_p50"] = _ms(pipe.assemble_ms, 0.5)
+            figures["assemble_ms_p95"] = _ms(pipe.assemble_ms, 0.95)
+            figures["load_avg_at_start"] = load
+            return figures
+
+        out["nospin"] = _with_engine(args, nospin)
+    if "naive" in pipelines:
+
+        def naive(engine: Engine) -> dict[str, Any]:
+            counter = LineCachedCounter(EngineTokenCounter(engine))
+            limit = args.n_ctx - args.max_tokens - NAIVE_FORMAT_TOKENS
+            pipe = NaivePipeline(counter=counter, limit=limit, max_tokens=args.max_tokens)
+            load = _load()
+            sent = replay(engine, pipe, points, schedules, debounce_ms=args.debounce_ms,
+                          timeout_s=args.request_timeout_s)
+            figures = summarize(sent, points)
+            figures["load_avg_at_start"] = load
+            return figures
+
+        out["naive"] = _with_engine(args, naive)
+    if "nospin" in out and "naive" in out:
+        a, b = out["naive"], out["nospin"]
+        out["naive_over_nospin"] = {
+            name: _ratio(a[name], b[name])
+            for name in ("first_token_ms_p50", "first_token_ms_p95", "finished_ms_p50",
+                         "finished_ms_p95", "finished_last_key_ms_p50",
+                         "finished_last_key_ms_p95")
+        }
+    if "nospin" in out:
+        b = out["nospin"]
+        out["targets"] = {
+            "finished_p50_le_300ms": b["finished_ms_p50"] <= 300,
+            "finished_p95_le_1100ms": b["finished_ms_p95"] <= 1100,
+            "p95_20x_below_naive": bool(
+                out.get("naive_over_nospin", {}).get("finished_ms_p95") or 0) and
+            out["naive_over_nospin"]["finished_ms_p95"] >= 20,
+        }
+    out["load_avg_after"] = _load()
+    return out
+
+
+def iter_points(points: list[Point]) -> Iterator[str]:  # pragma: no cover - debugging aid
+    for p in points:
+        yield f"{p.path}:{p.line + 1}:{p.column + 1} {len(p.typed)} keys"
