@@ -25,6 +25,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.snapshot",
     "app.commands.eval",
     "app.commands.tray",
+    "app.commands.lsp",
+    "app.commands.install",  # install and uninstall
+    "app.commands.doctor",
 )
 
 

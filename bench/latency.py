@@ -26,11 +26,13 @@ import random
 import sysconfig
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from app.config import Config, ContextConfig, EngineConfig
 from app.evaluation.corpus import buffer_in_index, build_index, percentile
@@ -132,7 +134,7 @@ def typing_schedule(
     num_keys: int, *, think_ms: float, typing_ms: float, jitter: float, debounce_ms: float,
     rng: random.Random,
 ) -> list[Key]:
-    """Keystroke times after the cursor arrives; the last keystroke is always followed by a pause."""
+    """Keystrokes after the cursor arrives; the last one is always followed by a pause."""
     times = [think_ms]
     for _ in range(num_keys - 1):
         times.append(times[-1] + typing_ms * rng.uniform(1 - jitter, 1 + jitter))
@@ -267,8 +269,8 @@ class NaivePipeline(Pipeline):
     def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
         text, column = point.buffer(num_typed)
         lines = text.split("\n")
-        before = lines[: point.line] + [lines[point.line][:column]]
-        after = [lines[point.line][column:]] + lines[point.line + 1 :]
+        before = [*lines[: point.line], lines[point.line][:column]]
+        after = [lines[point.line][column:], *lines[point.line + 1 :]]
         prefix, suffix = naive_cut(before, after, self.limit, self.counter)
         parts = PromptParts(point.path, detect_language(point.path), (), prefix, suffix)
         return GenerationRequest(request_id, prompt=parts, max_new_tokens=self.max_tokens,
@@ -404,6 +406,8 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
         exact += text.strip() == truth.strip()
         similarity += difflib.SequenceMatcher(None, text.strip(), truth.strip()).ratio()
     n = len(completed)
+    arrival = [w.result.stats for w in warms if w.result is not None]
+    arrival_prompt = sum(st.num_prompt_tokens for st in arrival)
     return {
         "requests_sent": len(reqs),
         "requests_completed": n,
@@ -428,6 +432,10 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
         "warmups_sent": len(warms),
         "warmups_prefilled": sum(1 for s in warms if s.result is not None
                                  and s.result.reason is FinishReason.PREFILLED),
+        # how much of a point's prompt the KV cache already held when the cursor arrived
+        "warmup_cache_reuse_share": round(
+            sum(st.num_cached_tokens for st in arrival) / arrival_prompt, 4)
+        if arrival_prompt else 0.0,
         "warmup_mean_prompt_tokens": round(
             sum(s.result.stats.num_prompt_tokens for s in warms if s.result is not None)
             / len(warms), 1) if warms else 0.0,
@@ -480,8 +488,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     budget = args.budget or config.context.budget_tokens
     context_config = config.context
     if args.suffix_lines >= 0:
-        context_config = ContextConfig(suffix_max_lines=args.suffix_lines,
-                                       budget_tokens=budget)
+        context_config = msgspec.structs.replace(context_config,
+                                                 suffix_max_lines=args.suffix_lines)
     pipelines = [p.strip() for p in args.pipelines.split(",") if p.strip()]
     rng = random.Random(args.seed)
     points = sample_points(root, files=args.files, points=args.points, keys=args.keys,
@@ -560,8 +568,3 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         }
     out["load_avg_after"] = _load()
     return out
-
-
-def iter_points(points: list[Point]) -> Iterator[str]:  # pragma: no cover - debugging aid
-    for p in points:
-        yield f"{p.path}:{p.line + 1}:{p.column + 1} {len(p.typed)} keys"

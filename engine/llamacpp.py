@@ -283,17 +283,17 @@ class LlamaCppEngine(Engine):
         if req.prefill_only:
             self._finish(job, FinishReason.PREFILLED, "")
             return
+        self._decode(job)
         if req.cache_key:
             self._drop_superseded_warmups(job)
-        self._decode(job)
 
     def _drop_superseded_warmups(self, job: _Job) -> None:
         """Finish (PREFILLED) the warm-ups of ``job``'s document that were queued before it.
 
-        Called once an interactive request has prefilled its prompt: it is a newer view of the
-        same document, so an older warm-up (typically one it pre-empted) has nothing left to
-        warm; resuming it would only re-prefill its stale cursor line and suffix, which the next
-        keystroke's request would then have to replace again.
+        Called after an interactive request that prefilled its whole prompt: that request is a
+        newer view of the same document, so an older warm-up (typically one it pre-empted) has
+        nothing left to warm; resuming it would only re-prefill its stale cursor line and suffix,
+        which the next keystroke's request would then have to replace again.
         """
         key = job.request.cache_key
         with self._cond:

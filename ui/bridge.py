@@ -213,7 +213,7 @@ class DaemonBridge(QObject):
         view = st.connected(self._worker_view, pid=hello.pid, engine_kind=hello.engine,
                             engine_state=hello.engine_state)
         if not view.points:
-            view = _replace_points(view, await asyncio.to_thread(_read_history))
+            view = st.with_history(view, await asyncio.to_thread(_read_history))
         view = st.apply_status(view, msgspec.to_builtins(await client.status()))
         view = st.apply_config(view, await client.config_get())
         self._client = client
@@ -329,9 +329,3 @@ def _read_history() -> tuple[st.RequestPoint, ...]:
         return ()
     lines = data.splitlines()[-LOG_HISTORY_LINES:]
     return st.points_from_log(lines)
-
-
-def _replace_points(view: st.DaemonView, points: tuple[st.RequestPoint, ...]) -> st.DaemonView:
-    import dataclasses
-
-    return dataclasses.replace(view, points=points)

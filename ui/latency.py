@@ -127,8 +127,10 @@ class LatencyChart(QWidget):
                 p.drawText(QPointF(x0 + 4, plot.top() + fm.ascent() + 3), label)
 
         # grid and y axis
-        for k in range(5):
-            ms = y_max * k / 4
+        lead = round(y_max / 10 ** math.floor(math.log10(y_max)), 1)
+        steps = 4 if lead == 2.0 else 5  # ticks at round values: 0.5 s, 1 s, 20 ms ...
+        for k in range(steps + 1):
+            ms = y_max * k / steps
             y = y_of(ms)
             p.setPen(QPen(_GRID, 1))
             p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
@@ -147,6 +149,15 @@ class LatencyChart(QWidget):
         # p50 / p95 of the finished times
         if served:
             pct = st.percentiles(points)
+            label_y: dict[str, float] = {}
+            for key in ("total_p50", "total_p95"):
+                value = pct[key]
+                if value is not None:
+                    label_y[key] = y_of(value)
+            if len(label_y) == 2 and label_y["total_p50"] - label_y["total_p95"] < fm.height():
+                middle = (label_y["total_p50"] + label_y["total_p95"]) / 2  # keep labels apart
+                label_y = {"total_p50": middle + fm.height() / 2,
+                           "total_p95": middle - fm.height() / 2}
             for key, color, name in (("total_p50", _P50, "p50"), ("total_p95", _P95, "p95")):
                 value = pct[key]
                 if value is None:
@@ -155,7 +166,8 @@ class LatencyChart(QWidget):
                 p.setPen(QPen(color, 1.4, Qt.PenStyle.DashLine))
                 p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
                 p.setPen(color)
-                p.drawText(QRectF(plot.right() + 6, y - fm.height() / 2, right - 6, fm.height()),
+                ly = label_y[key]
+                p.drawText(QRectF(plot.right() + 6, ly - fm.height() / 2, right - 6, fm.height()),
                            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                            f"{name} {_axis_label(value) if value >= 1000 else f'{value:.0f}'}")
 

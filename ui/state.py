@@ -42,6 +42,7 @@ __all__ = [
     "points_from_log",
     "tooltip",
     "tray_state",
+    "with_history",
 ]
 
 MAX_POINTS = 200  # recent requests kept for the latency chart
@@ -101,6 +102,7 @@ class DaemonView:
     paused: bool = False  # completion.paused
     speculation: bool = False  # engine.speculation (configured)
     speculation_active: bool | None = None  # engine reports speculation running (None: unknown)
+    speculation_note: str = ""  # the engine's reason when speculation is off ("no draft model")
     indexing: bool = False  # projects being indexed
     last_tier: int = 0  # tier of the latest completion that ran (0: none yet)
     metrics: Mapping[str, Any] = field(default_factory=dict)  # the latest metrics snapshot
@@ -135,6 +137,7 @@ def apply_status(view: DaemonView, status: Mapping[str, Any]) -> DaemonView:
         engine_state=str(engine.get("state", view.engine_state)),
         engine_error=str(engine.get("last_error", "")),
         speculation_active=engine.get("speculation_enabled"),
+        speculation_note=str(engine.get("speculation_note") or ""),
         log_path=str(status.get("log_path", view.log_path)),
         fast_mode=bool(status.get("fast_mode", view.fast_mode)),
         paused=bool(status.get("paused", view.paused)),
@@ -186,6 +189,13 @@ def apply_event(view: DaemonView, topic: str, data: Mapping[str, Any], *, now: f
         return dataclasses.replace(view, points=points,
                                    last_tier=tier if tier else view.last_tier)
     return view
+
+
+def with_history(view: DaemonView, points: tuple[RequestPoint, ...]) -> DaemonView:
+    """Seed the chart (and the latest tier) with requests from before the tray connected."""
+    tiers = [pt.tier for pt in points if pt.tier]
+    return dataclasses.replace(view, points=points[-MAX_POINTS:],
+                               last_tier=tiers[-1] if tiers else view.last_tier)
 
 
 def points_from_log(lines: list[str]) -> tuple[RequestPoint, ...]:
@@ -277,7 +287,7 @@ def _pair(summary: Any) -> str:
     summary = summary if isinstance(summary, Mapping) else {}
     p50, p95 = summary.get("p50"), summary.get("p95")
     if p50 is None and p95 is None:
-        return "no requests yet"
+        return "no answers yet"
     return f"p50 {format_ms(p50)} · p95 {format_ms(p95)}"
 
 
@@ -298,9 +308,10 @@ def figures(view: DaemonView) -> list[Figure]:
     acceptance = spec.get("acceptance") if spec else None
     if not view.speculation:
         spec_text = "off"
+    elif view.speculation_active is False:
+        spec_text = f"inactive · {view.speculation_note or 'not available with this engine'}"
     elif acceptance is None:
-        spec_text = "on · no drafts yet" if view.speculation_active is not False else \
-            "on · not available with this engine"
+        spec_text = "on · no drafts yet"
     else:
         spec_text = f"{acceptance * 100:.0f}% accepted"
     cache = m.get("cache") if isinstance(m.get("cache"), Mapping) else {}

@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "context": "bench.context",
     "load": "bench.load",
     "engine": "bench.engine",
+    "latency": "bench.latency",
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -188,3 +189,75 @@ def test_prompt_too_long_is_an_input_error(llamacpp_engine: Any) -> None:
     assert f.reason == FinishReason.ERROR
     assert f.error_code == "bad_input"
     assert llamacpp_engine.is_alive()
+
+
+def _long_doc(tag: str, lines: int = 60) -> PromptParts:
+    body = "".join(f"{tag}_{i} = compute_{tag}({i}, {i * 7}, 'item {i}')\n" for i in range(lines))
+    return parts(prefix=f"# {tag}\n" + body + PREFIX, path=f"{tag}.py")
+
+
+def test_cancel_during_long_prefill_is_quick(
+    llamacpp_engine: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Prefill runs in small steps: a cancel lands within one step, and the next request
+    reuses what the cancelled one prefilled."""
+    monkeypatch.setattr(llamacpp_engine, "_prefill_chunk", 8)
+    doc = _long_doc("cancelprefill")
+    done = threading.Event()
+    got: list[Finished] = []
+
+    def sink(event: EngineEvent) -> None:
+        if isinstance(event, Finished):
+            got.append(event)
+            done.set()
+
+    llamacpp_engine.submit(GenerationRequest("long-prefill", prompt=doc, max_new_tokens=4), sink)
+    time.sleep(1.0)  # well into a prefill of ~1,000 tokens
+    t0 = time.monotonic()
+    llamacpp_engine.cancel("long-prefill")
+    assert done.wait(30)
+    elapsed = time.monotonic() - t0
+    f = got[0]
+    assert f.reason == FinishReason.CANCELLED
+    assert f.stats.num_generated_tokens == 0  # it was still prefilling
+    assert elapsed < 0.5, f"cancel took {elapsed:.2f} s"
+    again = run(llamacpp_engine, "after-cancel", prompt=doc, max_new_tokens=2)
+    assert again.stats.num_cached_tokens > 0  # the cancelled prefill's work was kept
+
+
+def test_warmup_preempted_by_interactive_of_the_same_document(
+    llamacpp_engine: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor's request pre-empts a running warm-up between prefill steps, reuses what the
+    warm-up filled, and the stale warm-up is not resumed afterwards."""
+    monkeypatch.setattr(llamacpp_engine, "_prefill_chunk", 16)
+    warm_doc = _long_doc("preempt")
+    typed = replace(warm_doc, prefix=warm_doc.prefix + "ma")  # the user typed two characters
+    order: list[Finished] = []
+    done = threading.Event()
+
+    def sink(event: EngineEvent) -> None:
+        if isinstance(event, Finished):
+            order.append(event)
+            if len(order) == 2:
+                done.set()
+
+    warm = GenerationRequest(
+        "preempt-warm", prompt=warm_doc, prefill_only=True, priority=Priority.BACKGROUND,
+        cache_key="preempt.py",
+    )
+    llamacpp_engine.submit(warm, sink)
+    time.sleep(1.0)
+    llamacpp_engine.submit(
+        GenerationRequest(
+            "preempt-fg", prompt=typed, max_new_tokens=2, single_line=True, cache_key="preempt.py"
+        ),
+        sink,
+    )
+    assert done.wait(180)
+    fg, bg = order
+    assert (fg.request_id, bg.request_id) == ("preempt-fg", "preempt-warm")
+    assert fg.reason in (FinishReason.NEWLINE, FinishReason.STOP, FinishReason.LENGTH)
+    assert fg.stats.num_cached_tokens > 0  # the warm-up's partial prefill was reused
+    assert bg.reason == FinishReason.PREFILLED  # superseded: not resumed
+    assert bg.stats.num_prompt_tokens > bg.stats.num_cached_tokens  # it did prefill something

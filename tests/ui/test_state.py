@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -66,7 +67,7 @@ def test_disconnect_keeps_history_and_config() -> None:
 
 
 def test_status_and_metrics_make_figures_and_tooltip() -> None:
-    status = {
+    status: dict[str, Any] = {
         "pid": 7, "version": "0.1.0", "log_path": "/tmp/d.log", "fast_mode": False,
         "paused": False,
         "engine": {"kind": "llamacpp", "state": "ready", "name": "llamacpp",
@@ -91,6 +92,10 @@ def test_status_and_metrics_make_figures_and_tooltip() -> None:
     tip = st.tooltip(st.apply_event(view, "state", {"fast_mode": True}, now=0))
     assert tip.splitlines() == ["nospin: Fast mode (forced)", "first token p50 120 ms · p95 340 ms",
                                 "finished p50 650 ms · p95 1.83 s", "tier 3 (forced)"]
+    inactive = st.apply_status(view, {**status, "engine": {
+        **status["engine"], "speculation_enabled": False, "speculation_note": "no draft model"}})
+    assert {f.label: f.value for f in st.figures(inactive)}["Speculation"] == \
+        "inactive · no draft model"
     off = st.apply_event(view, "state", {"speculation": False}, now=0)
     assert {f.label: f.value for f in st.figures(off)}["Speculation"] == "off"
     assert st.figures(DaemonView()) == [st.Figure("Daemon", "not running")]
@@ -117,3 +122,5 @@ def test_points_from_the_request_log() -> None:
     points = st.points_from_log(lines)
     assert [(pt.time, pt.tier, pt.served) for pt in points] == [(10.0, 2, True),
                                                                  (12.0, 0, False)]
+    seeded = st.with_history(running(), points)
+    assert seeded.points == points and st.tray_state(seeded) is TrayState.DEGRADED

@@ -1,0 +1,393 @@
+"""``nospin lsp``: a language server over stdio that lets any LSP editor use the daemon.
+
+Thin by design: the daemon does the work. This server
+
+- mirrors ``didOpen``/``didChange``/``didClose`` to the daemon as ``open``/``change``/``close``
+  (unsaved buffers and edits feed context and edit history), converting LSP columns (UTF-16 by
+  default) to the daemon's code points;
+- answers ``textDocument/inlineCompletion`` (LSP 3.18) with the daemon's ``done.text``, and
+  ``textDocument/completion`` with one item for clients without inline completion;
+- turns ``$/cancelRequest`` into a daemon ``cancel`` (pygls cancels the handler's task; the
+  client library sends ``cancel`` when a ``complete`` is abandoned);
+- sends a ``nospin/status`` notification after every completion (latency, tier, cache) and on
+  fast-mode changes, and offers the commands ``nospin.status``, ``nospin.fastMode`` and
+  ``nospin.toggleFastMode`` through ``workspace/executeCommand``.
+
+Document notifications are applied to the daemon strictly in the order they arrive, and a
+completion waits for the ones before it, so a completion always sees the edits typed before it.
+The daemon is started on demand; when it restarts, open documents are sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from app import __version__
+from app.client import AsyncClient
+from app.errors import Cancelled, DaemonError, InputError, NospinError
+from app.lsp.text import (
+    Encoding,
+    apply_change,
+    first_line,
+    split_lines,
+    to_client_units,
+    to_code_points,
+    word_start,
+)
+from daemon import protocol as p
+
+log = logging.getLogger(__name__)
+
+STATUS_NOTIFICATION = "nospin/status"
+CMD_STATUS = "nospin.status"
+CMD_FAST_MODE = "nospin.fastMode"
+CMD_TOGGLE_FAST_MODE = "nospin.toggleFastMode"
+TIER_NAMES = {0: "cache", 1: "normal", 2: "cap", 3: "fast"}
+CompletionMode = Literal["auto", "on", "off"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LspSettings:
+    """Server options: command-line flags, overridden by the client's ``initializationOptions``
+    (same names in camelCase: ``deadlineMs``, ``maxTokens``, ``completion``, ``endpoint``)."""
+
+    endpoint: str | None = None  # daemon endpoint; None: this user's ipc socket (NOSPIN_ENDPOINT)
+    autostart: bool = True  # start a daemon when none runs
+    deadline_ms: int = p.DEFAULT_DEADLINE_MS  # complete.options.deadline_ms
+    max_tokens: int | None = None  # complete.options.max_tokens; None: the daemon's setting
+    completion: CompletionMode = "auto"  # textDocument/completion: auto = when no inline support
+
+    def with_options(self, options: Any) -> LspSettings:
+        """These settings updated from ``initializationOptions`` (unknown keys ignored)."""
+        if not isinstance(options, dict):
+            return self
+        changes: dict[str, Any] = {}
+        for key, name, kind in (("endpoint", "endpoint", str), ("deadlineMs", "deadline_ms", int),
+                                ("maxTokens", "max_tokens", int), ("completion", "completion", str),
+                                ("autostart", "autostart", bool)):
+            value = options.get(key)
+            if isinstance(value, kind) and value != "":
+                changes[name] = value
+        if changes.get("completion") not in (None, "auto", "on", "off"):
+            del changes["completion"]
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusParams:
+    """Params of the ``nospin/status`` notification (what a statusline shows)."""
+
+    state: str  # "ready" (last completion served), "error", "cancelled", "connected"
+    latency_ms: float | None = None  # done.timings.total_ms of the last completion
+    first_token_ms: float | None = None  # done.timings.first_token_ms
+    tier: int | None = None  # done.tier: 0 cache/none, 1 normal, 2 capped, 3 fast
+    tier_name: str = ""  # "normal", "cap", "fast", "cache"
+    tier_reason: str = ""  # done.tier_reason
+    cache: str = ""  # "miss", "hit", "type_through"
+    finish_reason: str = ""  # done.finish_reason
+    num_tokens: int = 0  # tokens generated
+    fast_mode: bool | None = None  # tiers.force_fast, when known
+    engine_state: str = ""  # from hello: loading, ready, restarting, failed
+    message: str = ""  # error text for "error"
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+class NospinLanguageServer(LanguageServer):
+    """The language server; one instance per ``nospin lsp`` process."""
+
+    def __init__(self, settings: LspSettings | None = None) -> None:
+        super().__init__("nospin", __version__,
+                         text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
+        self.settings = settings or LspSettings()
+        self._client: AsyncClient | None = None
+        self._connect_lock: asyncio.Lock | None = None
+        self._docs: dict[str, str] = {}  # uri -> text, as the client sees it
+        self._sync_tail: asyncio.Future[None] | None = None
+        self.fast_mode: bool | None = None
+        self.last_status: StatusParams | None = None
+        self._announce_task: asyncio.Future[None] | None = None
+        self.feature(t.INITIALIZE)(_plain(self._on_initialize))
+        self.feature(t.INITIALIZED)(_plain(self._on_initialized))
+        self.feature(t.SHUTDOWN)(_plain(self._on_shutdown))
+        self.feature(t.TEXT_DOCUMENT_DID_OPEN)(_plain(self._on_did_open))
+        self.feature(t.TEXT_DOCUMENT_DID_CHANGE)(_plain(self._on_did_change))
+        self.feature(t.TEXT_DOCUMENT_DID_CLOSE)(_plain(self._on_did_close))
+        self.feature(t.TEXT_DOCUMENT_INLINE_COMPLETION, t.InlineCompletionOptions())(
+            _plain(self._on_inline_completion))
+        self.command(CMD_STATUS)(_plain(self._cmd_status))
+        self.command(CMD_FAST_MODE)(_plain(self._cmd_fast_mode))
+        self.command(CMD_TOGGLE_FAST_MODE)(_plain(self._cmd_toggle_fast_mode))
+
+    # ------------------------------------------------------------------ lifecycle
+    def _on_initialize(self, params: t.InitializeParams) -> None:
+        self.settings = self.settings.with_options(params.initialization_options)
+        text_caps = params.capabilities.text_document
+        has_inline = text_caps is not None and text_caps.inline_completion is not None
+        mode = self.settings.completion
+        if mode == "on" or (mode == "auto" and not has_inline):
+            # registered here, before pygls computes the capabilities it announces
+            self.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions())(
+                _plain(self._on_completion))
+
+    def _on_initialized(self, params: t.InitializedParams) -> None:
+        self._announce_task = asyncio.ensure_future(self._announce())
+
+    async def _announce(self) -> None:
+        """Connect early (starting the daemon loads the model while the user reads code)."""
+        try:
+            client = await self._daemon()
+            values = await client.config_get("tiers.force_fast")
+            self.fast_mode = bool(values.get("tiers.force_fast", False))
+            engine = client.hello.engine_state if client.hello else ""
+            self._notify(StatusParams(state="connected", fast_mode=self.fast_mode,
+                                      engine_state=engine))
+        except NospinError as exc:
+            self._notify(StatusParams(state="error", message=str(exc)))
+
+    async def _on_shutdown(self, params: None) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    @property
+    def encoding(self) -> Encoding:
+        value = str(self.workspace.position_encoding or "utf-16")
+        return value if value in ("utf-8", "utf-32") else "utf-16"  # type: ignore[return-value]
+
+    async def _daemon(self) -> AsyncClient:
+        """The connected daemon client (connecting, and starting a daemon, on first use)."""
+        if self._connect_lock is None:
+            self._connect_lock = asyncio.Lock()
+        async with self._connect_lock:
+            if self._client is not None:
+                return self._client
+            client = AsyncClient(self.settings.endpoint, autostart=self.settings.autostart,
+                                 client_name=f"nospin-lsp {__version__}",
+                                 idle_timeout_s=max(15.0, self.settings.deadline_ms / 1000 + 5))
+            try:
+                await client.connect()
+            except BaseException:
+                await client.close()
+                raise
+            for uri, text in self._docs.items():  # a fresh or restarted daemon: open them again
+                if (path := to_fs_path(uri)) is not None:
+                    await client.open(path, text)
+            self._client = client
+            return client
+
+    async def _drop_client(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            await client.close()
+
+    # ------------------------------------------------------------------ documents
+    def _on_did_open(self, params: t.DidOpenTextDocumentParams) -> None:
+        doc = params.text_document
+        self._docs[doc.uri] = doc.text
+        self._chain(lambda client, path: client.open(
+            path, doc.text, language=doc.language_id or None, version=doc.version), doc.uri)
+
+    def _on_did_change(self, params: t.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri not in self._docs:
+            return
+        text = self._docs[uri]
+        edits: list[p.TextEdit] = []
+        whole = False
+        for change in params.content_changes:
+            if isinstance(change, t.TextDocumentContentChangeWholeDocument):
+                text, whole = change.text, True
+                continue
+            start, end = change.range.start, change.range.end
+            text, edit = apply_change(text, (start.line, start.character),
+                                      (end.line, end.character), change.text, self.encoding)
+            edits.append(p.TextEdit(range=p.Range(
+                start=p.Position(line=edit.start_line, col=edit.start_col),
+                end=p.Position(line=edit.end_line, col=edit.end_col)), text=edit.text))
+        self._docs[uri] = text
+        version = params.text_document.version
+        final = text
+
+        async def send(client: AsyncClient, path: str) -> None:
+            try:
+                if whole:
+                    await client.change(path, text=final, version=version)
+                else:
+                    await client.change(path, edits=edits, version=version)
+            except InputError:  # the daemon lost the buffer (restarted): send all of it
+                await client.open(path, final, version=version)
+
+        self._chain(send, uri)
+
+    def _on_did_close(self, params: t.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if self._docs.pop(uri, None) is not None:
+            self._chain(lambda client, path: client.close_document(path), uri)
+
+    def _chain(self, op: Callable[[AsyncClient, str], Awaitable[None]], uri: str) -> None:
+        """Run ``op`` after every document operation received before it (called synchronously
+        from the notification handler, so the order is the order of arrival)."""
+        path = to_fs_path(uri)
+        if path is None or not uri.startswith("file:"):
+            return  # untitled and virtual documents stay in the editor
+        previous = self._sync_tail
+
+        async def run() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])
+            try:
+                client = await self._daemon()
+                await op(client, path)
+            except DaemonError as exc:
+                log.warning("daemon unreachable: %s", exc)
+                await self._drop_client()
+            except NospinError as exc:
+                log.warning("document update failed: %s", exc)
+
+        self._sync_tail = asyncio.ensure_future(run())
+
+    # ------------------------------------------------------------------ completion
+    async def _complete(self, uri: str, position: t.Position) -> tuple[p.DoneReply, str, int]:
+        """Ask the daemon; returns the reply, the cursor line's text and the code-point column.
+
+        Raises CancelledError when the client cancels (the daemon request is cancelled too)."""
+        tail = self._sync_tail
+        if tail is not None:
+            await asyncio.wait([tail])  # edits typed before this request go first
+        path = to_fs_path(uri)
+        text = self._docs.get(uri)
+        if path is None or text is None or not uri.startswith("file:"):
+            raise InputError(f"not an open file document: {uri}")
+        lines = split_lines(text)
+        line_text = lines[position.line] if position.line < len(lines) else ""
+        col = to_code_points(line_text, position.character, self.encoding)
+        client = await self._daemon()
+        started = time.monotonic()
+        done = await client.complete(path, position.line, col,
+                                     max_tokens=self.settings.max_tokens,
+                                     deadline_ms=self.settings.deadline_ms)
+        log.debug("completion in %.0f ms", (time.monotonic() - started) * 1000)
+        self._notify(_status_of(done, self.fast_mode))
+        return done, line_text, col
+
+    async def _guarded(self, uri: str, position: t.Position
+                       ) -> tuple[p.DoneReply, str, int] | None:
+        """``_complete`` with daemon errors turned into "no completion" plus a status."""
+        try:
+            return await self._complete(uri, position)
+        except Cancelled:
+            self._notify(StatusParams(state="cancelled", fast_mode=self.fast_mode))
+        except DaemonError as exc:
+            await self._drop_client()
+            self._notify(StatusParams(state="error", message=str(exc), fast_mode=self.fast_mode))
+        except NospinError as exc:
+            self._notify(StatusParams(state="error", message=str(exc), fast_mode=self.fast_mode))
+        return None
+
+    async def _on_inline_completion(self, params: t.InlineCompletionParams
+                                    ) -> t.InlineCompletionList | None:
+        result = await self._guarded(params.text_document.uri, params.position)
+        if result is None or not result[0].text:
+            return None
+        done = result[0]
+        return t.InlineCompletionList(items=[t.InlineCompletionItem(
+            insert_text=done.text, range=t.Range(params.position, params.position))])
+
+    async def _on_completion(self, params: t.CompletionParams) -> t.CompletionList | None:
+        result = await self._guarded(params.text_document.uri, params.position)
+        if result is None or not result[0].text:
+            return None
+        done, line_text, col = result
+        start = word_start(line_text, col)
+        word = line_text[start:col]
+        start_char = to_client_units(line_text, start, self.encoding)
+        edit_range = t.Range(t.Position(params.position.line, start_char), params.position)
+        item = t.CompletionItem(
+            label=word + first_line(done.text), kind=t.CompletionItemKind.Text,
+            detail=f"nospin · {_tier_text(done)}", filter_text=word + done.text,
+            sort_text="0", insert_text_format=t.InsertTextFormat.PlainText,
+            text_edit=t.TextEdit(range=edit_range, new_text=word + done.text),
+            documentation=t.MarkupContent(kind=t.MarkupKind.PlainText, value=done.text))
+        return t.CompletionList(is_incomplete=True, items=[item])
+
+    # ------------------------------------------------------------------ commands, status
+    async def _cmd_status(self, *args: Any) -> dict[str, Any]:
+        client = await self._daemon()
+        status = await client.status()
+        self.fast_mode = status.fast_mode
+        metrics = status.metrics
+        return {
+            "version": status.version, "pid": status.pid, "fast_mode": status.fast_mode,
+            "paused": status.paused, "engine_state": status.engine.get("state", ""),
+            "engine": status.engine.get("name", status.engine.get("kind", "")),
+            "num_requests": metrics.get("num_requests", 0),
+            "total_ms": metrics.get("total_ms"), "first_token_ms": metrics.get("first_token_ms"),
+            "num_cancelled": metrics.get("num_cancelled", 0),
+            "num_documents": status.num_documents, "log_path": status.log_path,
+            "last": self.last_status.to_json() if self.last_status else None,
+        }
+
+    async def _cmd_fast_mode(self, *args: Any) -> dict[str, Any]:
+        on = bool(args[0]) if args else True
+        client = await self._daemon()
+        await client.fast_mode(on)
+        self.fast_mode = on
+        self._notify(dataclasses.replace(self.last_status or StatusParams(state="connected"),
+                                         fast_mode=on))
+        return {"fast_mode": on}
+
+    async def _cmd_toggle_fast_mode(self, *args: Any) -> dict[str, Any]:
+        client = await self._daemon()
+        status = await client.status()
+        return await self._cmd_fast_mode(not status.fast_mode)
+
+    def _notify(self, status: StatusParams) -> None:
+        self.last_status = status
+        self.protocol.notify(STATUS_NOTIFICATION, status.to_json())
+
+
+def _plain(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A plain function calling ``method``: pygls tags handlers with attributes, which bound
+    methods cannot carry; ``*args`` also takes every argument of a command."""
+    if asyncio.iscoroutinefunction(method):
+        async def call_async(*args: Any) -> Any:
+            return await method(*args)
+        return call_async
+
+    def call(*args: Any) -> Any:
+        return method(*args)
+    return call
+
+
+def _status_of(done: p.DoneReply, fast_mode: bool | None) -> StatusParams:
+    return StatusParams(
+        state="ready", latency_ms=round(done.timings.total_ms, 1),
+        first_token_ms=round(done.timings.first_token_ms, 1), tier=done.tier,
+        tier_name=TIER_NAMES.get(done.tier, "") if done.cache == "miss" else "cache",
+        tier_reason=done.tier_reason, cache=done.cache, finish_reason=done.finish_reason,
+        num_tokens=done.num_tokens, fast_mode=fast_mode)
+
+
+def _tier_text(done: p.DoneReply) -> str:
+    name = TIER_NAMES.get(done.tier, "") if done.cache == "miss" else "cache"
+    return f"{name}, {done.timings.total_ms:.0f} ms"
+
+
+def serve(settings: LspSettings) -> None:
+    """Serve LSP over this process's stdin/stdout until the client exits."""
+    NospinLanguageServer(settings).start_io()
+
+
+__all__ = ["LspSettings", "NospinLanguageServer", "StatusParams", "serve"]

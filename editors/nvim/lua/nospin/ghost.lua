@@ -1,0 +1,285 @@
+-- Ghost text: ask the server for an inline completion after a pause in typing, show it with an
+-- extmark (inline virtual text, the further lines as virtual lines), accept it whole, by word or
+-- by line, dismiss it. Typing on cancels the request in flight ($/cancelRequest).
+local config = require('nospin.config')
+
+local M = {}
+
+local ns = vim.api.nvim_create_namespace('nospin_ghost')
+M.namespace = ns
+M.enabled = true
+
+-- bufnr -> { client, timer, request = {id}, suggestion = {row, col, text, tick}, skip_tick }
+local buffers = {}
+
+local function stop_timer(s)
+  if s.timer then
+    s.timer:stop()
+  end
+end
+
+local function cancel(s)
+  stop_timer(s)
+  if s.request then
+    pcall(function()
+      s.client:cancel_request(s.request.id)
+    end)
+    s.request = nil
+  end
+end
+
+local function clear(bufnr, s)
+  s.suggestion = nil
+  if vim.api.nvim_buf_is_valid(bufnr) then
+    vim.api.nvim_buf_clear_namespace(bufnr, ns, 0, -1)
+  end
+end
+
+local function show(bufnr, s, row, col, text)
+  clear(bufnr, s)
+  if text == '' then
+    return
+  end
+  local hl = config.options.hl_group
+  local lines = vim.split(text, '\n', { plain = true })
+  local opts = { hl_mode = 'combine', right_gravity = false }
+  if lines[1] ~= '' then
+    opts.virt_text = { { lines[1], hl } }
+    opts.virt_text_pos = 'inline'
+  end
+  if #lines > 1 then
+    opts.virt_lines = {}
+    for i = 2, #lines do
+      opts.virt_lines[#opts.virt_lines + 1] = { { lines[i], hl } }
+    end
+  end
+  vim.api.nvim_buf_set_extmark(bufnr, ns, row, col, opts)
+  s.suggestion = { row = row, col = col, text = text, tick = vim.api.nvim_buf_get_changedtick(bufnr) }
+end
+
+-- The insert text of the first item of an InlineCompletionList (or a bare item array), with the
+-- part before the cursor removed when the item's range starts before it (other servers do that).
+local function item_text(result, bufnr, row, col)
+  local items = result.items or result
+  local item = type(items) == 'table' and items[1] or nil
+  if not item then
+    return nil
+  end
+  local text = item.insertText
+  if type(text) == 'table' then
+    text = text.value -- a snippet string: shown as is
+  end
+  if type(text) ~= 'string' then
+    return nil
+  end
+  local range = item.range
+  if range and range.start.line == row then
+    local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ''
+    local ok, start = pcall(vim.str_byteindex, line, 'utf-16', range.start.character, false)
+    if ok and start < col then
+      local typed = line:sub(start + 1, col)
+      if text:sub(1, #typed) ~= typed then
+        return nil
+      end
+      text = text:sub(#typed + 1)
+    end
+  end
+  return text
+end
+
+-- Ask for a completion at the cursor now (the debounce timer calls this).
+function M.request(bufnr)
+  local s = buffers[bufnr]
+  if not s or not M.enabled or bufnr ~= vim.api.nvim_get_current_buf() then
+    return
+  end
+  if not vim.api.nvim_get_mode().mode:match('^i') then
+    return
+  end
+  cancel(s)
+  local win = vim.api.nvim_get_current_win()
+  local cursor = vim.api.nvim_win_get_cursor(win)
+  local row, col = cursor[1] - 1, cursor[2]
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  local params = vim.lsp.util.make_position_params(win, s.client.offset_encoding)
+  params.context = { triggerKind = 2 } -- Automatic
+  local ok, id
+  ok, id = s.client:request('textDocument/inlineCompletion', params, function(err, result)
+    if s.request and s.request.id == id then
+      s.request = nil
+    end
+    if err or not result or not vim.api.nvim_buf_is_valid(bufnr) then
+      return
+    end
+    local now = vim.api.nvim_win_get_cursor(0)
+    if vim.api.nvim_get_current_buf() ~= bufnr or vim.api.nvim_buf_get_changedtick(bufnr) ~= tick
+        or now[1] - 1 ~= row or now[2] ~= col or not vim.api.nvim_get_mode().mode:match('^i') then
+      return -- the user moved on: this answer is stale
+    end
+    local text = item_text(result, bufnr, row, col)
+    if text and text ~= '' then
+      show(bufnr, s, row, col, text)
+    end
+  end, bufnr)
+  if ok and id then
+    s.request = { id = id }
+  end
+end
+
+-- Typing, moving or entering insert mode: drop the suggestion, cancel, ask again after a pause.
+local function on_activity(bufnr)
+  local s = buffers[bufnr]
+  if not s then
+    return
+  end
+  local tick = vim.api.nvim_buf_get_changedtick(bufnr)
+  if s.skip_tick == tick then
+    return -- our own partial accept
+  end
+  local sug = s.suggestion
+  if sug then
+    local cursor = vim.api.nvim_win_get_cursor(0)
+    if sug.tick == tick and sug.row == cursor[1] - 1 and sug.col == cursor[2] then
+      return -- nothing changed
+    end
+  end
+  cancel(s)
+  clear(bufnr, s)
+  if M.enabled and config.options.auto_trigger then
+    s.timer:start(config.options.debounce_ms, 0, vim.schedule_wrap(function()
+      M.request(bufnr)
+    end))
+  end
+end
+
+local function take_word(text)
+  return text:match('^\n[ \t]*') or text:match('^[ \t]*[%w_]+') or text:match('^[ \t]*[^%w_%s]+')
+    or text:match('^[ \t]+') or text
+end
+
+local function take_line(text)
+  local first = text:match('^[^\n]*')
+  if first == '' and #text > 0 then
+    return text:match('^\n[^\n]*') -- the suggestion starts with a newline: take the next line
+  end
+  return first
+end
+
+-- Insert all ('accept'), the next word ('accept_word') or the rest of the line ('accept_line')
+-- of the suggestion at the cursor. Returns false when there is no suggestion here.
+function M.accept(kind, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local s = buffers[bufnr]
+  local sug = s and s.suggestion
+  if not sug then
+    return false
+  end
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  if sug.row ~= cursor[1] - 1 or sug.col ~= cursor[2] then
+    clear(bufnr, s)
+    return false
+  end
+  cancel(s)
+  local take = sug.text
+  if kind == 'accept_word' then
+    take = take_word(sug.text)
+  elseif kind == 'accept_line' then
+    take = take_line(sug.text)
+  end
+  local rest = sug.text:sub(#take + 1)
+  local lines = vim.split(take, '\n', { plain = true })
+  clear(bufnr, s)
+  vim.api.nvim_buf_set_text(bufnr, sug.row, sug.col, sug.row, sug.col, lines)
+  local row = sug.row + #lines - 1
+  local col = (#lines == 1 and sug.col or 0) + #lines[#lines]
+  vim.api.nvim_win_set_cursor(0, { row + 1, col })
+  if rest ~= '' then
+    s.skip_tick = vim.api.nvim_buf_get_changedtick(bufnr)
+    show(bufnr, s, row, col, rest)
+  end
+  return true
+end
+
+function M.dismiss(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local s = buffers[bufnr]
+  if not s or not s.suggestion then
+    return false
+  end
+  cancel(s)
+  clear(bufnr, s)
+  return true
+end
+
+-- The suggestion shown in a buffer, or nil (for statuslines and tests).
+function M.current(bufnr)
+  local s = buffers[bufnr or vim.api.nvim_get_current_buf()]
+  return s and s.suggestion or nil
+end
+
+local function map_keys(bufnr)
+  for action, key in pairs(config.options.keys) do
+    if key then
+      vim.keymap.set('i', key, function()
+        local done
+        if action == 'dismiss' then
+          done = M.dismiss(bufnr)
+        else
+          done = M.accept(action, bufnr)
+        end
+        if not done then
+          vim.api.nvim_feedkeys(vim.keycode(key), 'n', false)
+        end
+      end, { buffer = bufnr, desc = 'nospin: ' .. action:gsub('_', ' ') })
+    end
+  end
+end
+
+-- Called on LspAttach of the nospin client.
+function M.attach(bufnr, client)
+  if buffers[bufnr] then
+    return
+  end
+  buffers[bufnr] = { client = client, timer = vim.uv.new_timer() }
+  local group = vim.api.nvim_create_augroup('nospin_ghost_' .. bufnr, { clear = true })
+  vim.api.nvim_create_autocmd({ 'TextChangedI', 'TextChangedP', 'CursorMovedI', 'InsertEnter' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      on_activity(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd({ 'InsertLeave', 'BufLeave' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      local s = buffers[bufnr]
+      if s then
+        cancel(s)
+        clear(bufnr, s)
+      end
+    end,
+  })
+  vim.api.nvim_create_autocmd({ 'BufUnload' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      M.detach(bufnr)
+    end,
+  })
+  map_keys(bufnr)
+end
+
+function M.detach(bufnr)
+  local s = buffers[bufnr]
+  if not s then
+    return
+  end
+  cancel(s)
+  clear(bufnr, s)
+  s.timer:close()
+  buffers[bufnr] = nil
+  pcall(vim.api.nvim_del_augroup_by_name, 'nospin_ghost_' .. bufnr)
+end
+
+return M

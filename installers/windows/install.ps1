@@ -1,0 +1,61 @@
+<#
+.SYNOPSIS
+    Install nospin for the current Windows user: its own virtual environment, the embedded
+    model, a default config, a logon task for the daemon and a Start-up shortcut for the tray.
+
+.DESCRIPTION
+    Creates a throw-away bootstrap environment, installs nospin into it from -Source (this
+    checkout by default, or a wheel/sdist), runs `nospin install` there (which creates the
+    dedicated venv in the user data folder and registers the services), then deletes the
+    bootstrap environment. Run it again to upgrade in place; `nospin uninstall` removes it all.
+
+.EXAMPLE
+    powershell -ExecutionPolicy Bypass -File installers\windows\install.ps1
+    powershell -ExecutionPolicy Bypass -File installers\windows\install.ps1 -Gpu -DryRun
+#>
+[CmdletBinding()]
+param(
+    [string]$Source = (Split-Path -Parent (Split-Path -Parent $PSScriptRoot)),
+    [switch]$Gpu,
+    [string]$Model = '',
+    [switch]$NoTray,
+    [switch]$DryRun,
+    [string]$Python = ''
+)
+$ErrorActionPreference = 'Stop'
+
+if ($Python -eq '') {
+    if (Get-Command py -ErrorAction SilentlyContinue) {
+        $Python = (& py -3 -c 'import sys; print(sys.executable)').Trim()
+    } elseif (Get-Command python -ErrorAction SilentlyContinue) {
+        $Python = (Get-Command python).Source
+    } else {
+        throw 'Python 3.11 or newer is needed: install it from python.org, then run this again.'
+    }
+}
+& $Python -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'
+if ($LASTEXITCODE -ne 0) {
+    throw "nospin needs Python 3.11 or newer; $Python is older."
+}
+
+$Boot = Join-Path ([System.IO.Path]::GetTempPath()) ('nospin-bootstrap-' + [guid]::NewGuid())
+try {
+    & $Python -m venv $Boot
+    if ($LASTEXITCODE -ne 0) { throw "could not create $Boot" }
+    $BootPython = Join-Path $Boot 'Scripts\python.exe'
+    & $BootPython -m pip install --disable-pip-version-check --quiet $Source
+    if ($LASTEXITCODE -ne 0) { throw "pip could not install nospin from $Source" }
+
+    $Arguments = @('-I', '-m', 'app.cli', 'install', '--source', $Source)
+    if ($Gpu) { $Arguments += '--gpu' }
+    if ($Model -ne '') { $Arguments += @('--model', $Model) }
+    if ($NoTray) { $Arguments += '--no-tray' }
+    if ($DryRun) { $Arguments += '--dry-run' }
+    & $BootPython @Arguments
+    $Code = $LASTEXITCODE
+} finally {
+    if (Test-Path -LiteralPath $Boot) {
+        Remove-Item -LiteralPath $Boot -Recurse -Force -ErrorAction SilentlyContinue
+    }
+}
+exit $Code

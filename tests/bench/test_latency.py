@@ -1,0 +1,112 @@
+"""``nospin bench latency``: typing schedule and naive cut (fast), a tiny replay (slow)."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bench import latency
+from daemon.tokens import CharEstimator
+
+
+def test_typing_schedule_sends_only_after_a_debounce_pause() -> None:
+    keys = latency.typing_schedule(
+        40, think_ms=400, typing_ms=125, jitter=0.6, debounce_ms=75, rng=random.Random(1)
+    )
+    assert keys[0].at_ms == 400
+    assert keys[-1].send
+    for a, b in itertools.pairwise(keys):
+        assert b.at_ms > a.at_ms
+        assert a.send == (b.at_ms - a.at_ms >= 75)
+    assert not all(k.send for k in keys)  # some keystrokes come faster than the debounce
+
+
+def test_naive_cut_keeps_the_lines_nearest_the_cursor() -> None:
+    before = [f"a{i} = {i}" for i in range(100)] + ["x = "]
+    after = ["", *[f"b{i} = {i}" for i in range(100)]]
+    counter = CharEstimator("python")
+    prefix, suffix = latency.naive_cut(before, after, 200, counter)
+    assert prefix.endswith("a99 = 99\nx = ")
+    assert suffix.startswith("\nb0 = 0")
+    assert counter.count(prefix) + counter.count(suffix) <= 200
+    kept_above = prefix.count("\n")
+    kept_below = suffix.count("\n")
+    assert abs(kept_above - kept_below) <= 1  # alternately above and below
+    whole_p, whole_s = latency.naive_cut(before, after, 100_000, counter)
+    assert whole_p == "\n".join(before) and whole_s == "\n".join(after)
+
+
+def test_point_buffer_hides_the_rest_of_the_line() -> None:
+    text = "def f():\n    total = compute(1)\n    return total\n"
+    p = latency.Point("m.py", text, 1, 4, "tot", "total = compute(1)")
+    buffer, column = p.buffer(2)
+    assert buffer == "def f():\n    to\n    return total\n"
+    assert column == 6
+
+
+SOURCE = '''"""Arithmetic helpers."""
+
+import math
+
+
+def mean(values: list[float]) -> float:
+    total = 0.0
+    for value in values:
+        total = total + value
+    return total / len(values)
+
+
+def variance(values: list[float]) -> float:
+    centre = mean(values)
+    total = 0.0
+    for value in values:
+        total = total + (value - centre) ** 2
+    return total / len(values)
+
+
+def deviation(values: list[float]) -> float:
+    return math.sqrt(variance(values))
+'''
+
+
+@pytest.mark.slow
+def test_tiny_replay_prints_both_pipelines(tmp_path: Path) -> None:
+    from app.errors import ModelNotInstalled
+    from engine.models import embedded_model_path
+
+    try:
+        embedded_model_path()
+    except ModelNotInstalled as exc:
+        pytest.skip(str(exc))
+    (tmp_path / "stats.py").write_text(SOURCE * 3, encoding="utf-8")
+    parser = argparse.ArgumentParser()
+    latency.add_arguments(parser)
+    args = parser.parse_args(
+        ["--root", str(tmp_path), "--files", "1", "--points", "1", "--keys", "2",
+         "--min-lines", "40", "--n-ctx", "2048", "--budget", "256"]
+    )
+    result = latency.run(args)
+    json.dumps(result)  # one JSON object
+    assert result["settings"]["keys"] == 2
+    assert result["load_avg_before"] and result["load_avg_after"]
+    assert "index_build_s" in result
+    for name in ("nospin", "naive"):
+        figures = result[name]
+        for field in ("first_token_ms_p50", "first_token_ms_p95", "finished_ms_p50",
+                      "finished_ms_p95", "requests_sent", "requests_cancelled",
+                      "mean_prompt_tokens", "cache_reuse_share"):
+            assert field in figures, (name, field)
+        assert 1 <= figures["requests_sent"] <= 2
+        assert figures["requests_completed"] >= 1
+        assert figures["requests_error"] == 0
+    nospin = result["nospin"]
+    assert nospin["warmups_sent"] == 1
+    assert nospin["completions_nonempty"] >= 1
+    assert nospin["finished_ms_p50"] > 0
+    assert result["naive"]["mean_prompt_tokens"] > nospin["mean_prompt_tokens"]
+    assert set(result["naive_over_nospin"]) >= {"finished_ms_p50", "finished_ms_p95"}

