@@ -39,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
         handler = logging.FileHandler(args.log)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root = logging.getLogger()
+        for other in root.handlers:  # stderr stays at warnings: editors log it as errors
+            other.setLevel(logging.WARNING)
         root.addHandler(handler)
         root.setLevel(logging.DEBUG if args.verbose else logging.INFO)
     settings = LspSettings(

@@ -89,6 +89,7 @@ class PointResult:
     num_prompt_tokens: int  # as the engine counted them
     num_budgeted_tokens: int  # as the prompt builder counted them
     num_cached_tokens: int
+    num_snippets: int  # cross-file snippets in the prompt (Qwen: repo-level form when > 0)
     build_ms: float
     first_token_ms: float
     latency_ms: float  # build + engine time to the finished completion
@@ -230,7 +231,8 @@ def _run_point(
         identifier_f1=ids.f1, identifier_em=ids.exact, compile_pass=compiled,
         top_k_hit=top_hit, num_prompt_tokens=stats.num_prompt_tokens,
         num_budgeted_tokens=built.num_tokens_budgeted, num_cached_tokens=stats.num_cached_tokens,
-        build_ms=built.build_ms, first_token_ms=stats.first_token_ms,
+        num_snippets=len(parts.snippets), build_ms=built.build_ms,
+        first_token_ms=stats.first_token_ms,
         latency_ms=built.build_ms + stats.total_ms,
         finish_reason="lines" if enough else fin.reason.value, error=error,
         leak_suspect=_leak_suspect(point, parts), alternatives=alternatives,

@@ -165,7 +165,8 @@ class _Installer:
         source = self.plan.options.source
         with _prepared_source(source) as prepared:
             argv = self.plan.pip_install_argv(prepared)
-            self.progress(f"installing nospin from {source} into the venv (pip)")
+            self.progress(f"installing nospin from {source} into the venv (pip; the first "
+                          "time it builds llama-cpp-python, several minutes)")
             started = time.monotonic()
             result = self.runner(argv, timeout_s=None)
         if result.returncode != 0:

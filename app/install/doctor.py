@@ -29,6 +29,8 @@ from app.install.plan import MANIFEST_NAME, Host, venv_paths
 
 Status = Literal["ok", "warn", "fail", "skip"]
 FLASH_ATTN_MIN = (2, 5, 7)  # paged ExLlamaV2 generator (design.md §6)
+CHECKS = ("install", "venv", "config", "model", "gpu", "flash_attn", "daemon", "service",
+          "tray")  # in the order they run; each is the function check_<name>
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +72,12 @@ class Probe:
 def run_checks(probe: Probe) -> list[CheckResult]:
     """Every check, in order; an unexpected error becomes that check's ``fail``."""
     results: list[CheckResult] = []
-    for check in (check_install, check_venv, check_config, check_model, check_gpu,
-                  check_flash_attn, check_daemon, check_service, check_tray):
+    for name in CHECKS:
+        check: Callable[[Probe], CheckResult] = globals()[f"check_{name}"]
         try:
             results.append(check(probe))
         except Exception as exc:  # a doctor reports, it does not crash
-            results.append(CheckResult(check.__name__.removeprefix("check_"), "fail",
-                                       f"the check itself failed: {exc!r}"))
+            results.append(CheckResult(name, "fail", f"the check itself failed: {exc!r}"))
     return results
 
 

@@ -54,8 +54,11 @@ class Manifest:
     keep: list[str] = field(default_factory=list)  # user data kept unless --purge
 
     def add(self, entry: Entry) -> None:
-        """Record ``entry``, replacing an older record of the same path."""
-        self.entries = [e for e in self.entries if e.path != entry.path]
+        """Record ``entry``; an older record of the same path is replaced where it stands."""
+        for i, e in enumerate(self.entries):
+            if e.path == entry.path:
+                self.entries[i] = entry
+                return
         self.entries.append(entry)
 
     def drop(self, path: str) -> None:

@@ -24,10 +24,13 @@ WINDOWS_SHORTCUT = "nospin tray.lnk"
 
 
 # --------------------------------------------------------------------------- systemd
-def systemd_quote(arg: str) -> str:
-    """One ExecStart/Environment word: double-quoted with C escapes when needed; ``%`` and ``$``
-    doubled so systemd expands neither specifiers nor variables."""
-    arg = arg.replace("%", "%%").replace("$", "$$")
+def systemd_quote(arg: str, *, dollars: bool = True) -> str:
+    """One ExecStart/Environment word: double-quoted with C escapes when needed; ``%`` doubled
+    (no specifier expansion) and, where systemd expands variables (``dollars``: ExecStart's
+    arguments, not its program nor Environment=), ``$`` doubled."""
+    arg = arg.replace("%", "%%")
+    if dollars:
+        arg = arg.replace("$", "$$")
     if arg and not any(c in arg for c in " \t\n\"'\\;"):
         return arg
     escaped = arg.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace(
@@ -37,7 +40,9 @@ def systemd_quote(arg: str) -> str:
 
 def systemd_unit(*, argv: Sequence[str], environment: Mapping[str, str]) -> str:
     """The user unit of the daemon: restarted on failure, stdout and stderr to the journal."""
-    env_lines = [f"Environment={systemd_quote(f'{k}={v}')}" for k, v in environment.items()]
+    env_lines = [f"Environment={systemd_quote(f'{k}={v}', dollars=False)}"
+                 for k, v in environment.items()]
+    program, *args = argv
     return "\n".join([
         f"# {HEADER}",
         "[Unit]",
@@ -45,7 +50,8 @@ def systemd_unit(*, argv: Sequence[str], environment: Mapping[str, str]) -> str:
         "",
         "[Service]",
         "Type=simple",
-        "ExecStart=" + " ".join(systemd_quote(a) for a in argv),
+        "ExecStart=" + " ".join([systemd_quote(program, dollars=False),
+                                 *(systemd_quote(a) for a in args)]),
         *env_lines,
         "Restart=on-failure",
         "RestartSec=5",

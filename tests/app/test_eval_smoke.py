@@ -1,7 +1,7 @@
 """``nospin eval`` end to end with the embedded model on a tiny corpus (CI smoke, ``slow``).
 
 The corpus is written by the test: a module of geometry helpers and a module that uses them (so
-there are cross-file points), plus a JavaScript file (tree-sitter compile check). Four points,
+there are cross-file points), plus a JavaScript file (tree-sitter compile check). Three points,
 all three modes, top-2: the JSON shape, sane values, the stored result and snapshot, the
 report, and ``--against`` exiting non-zero on a doctored earlier result.
 """
@@ -171,7 +171,7 @@ def test_smoke_eval_with_the_embedded_model(
     config.write_text("[engine]\nn_ctx = 2048\nspeculation = false\n", encoding="utf-8")
     out, report = tmp_path / "result.json", tmp_path / "report.md"
     code = main([
-        "eval", "--corpus", str(corpus), "--samples", "4", "--seed", "1", "--top-k", "2",
+        "eval", "--corpus", str(corpus), "--samples", "3", "--seed", "1", "--top-k", "2",
         "--config", str(config), "--line-tokens", "16", "--block-tokens", "40",
         "--json", "--out", str(out), "--report", str(report),
     ])
@@ -179,15 +179,16 @@ def test_smoke_eval_with_the_embedded_model(
     brief = json.loads(capsys.readouterr().out)
     result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     assert brief["summary"] == result["summary"]
-    assert result["num_points"] == 4 and len(result["points"]) == 4
+    assert result["num_points"] == 3 and len(result["points"]) == 3
+    assert result["num_line"] == 2 and result["num_block"] == 1 and result["num_cross_file"] >= 1
     assert result["checks"] == {"history_entries": 0, "leak_suspects": 0}
     assert result["snapshot_id"] and result["config"]["engine"]["n_ctx"] == 2048
     assert set(result["summary"]) == set(MODES)
-    assert len(result["results"]) == 4 * len(MODES)
+    assert len(result["results"]) == 3 * len(MODES)
     for mode, figures in result["summary"].items():
         assert set(figures) >= {"all", "line", "block", "cross_file", "full_subset", "run_s"}
         s = figures["all"]
-        assert s["n"] == 4 and s["errors"] == 0
+        assert s["n"] == 3 and s["errors"] == 0
         for metric in ("exact_match", "edit_similarity", "identifier_f1", "compile_pass",
                        "top_k_hit", "empty"):
             assert 0.0 <= s[metric] <= 1.0, (mode, metric)
@@ -218,7 +219,7 @@ def test_smoke_eval_with_the_embedded_model(
 
     monkeypatch.setattr(runner, "run_eval", lambda *a, **k: json.loads(out.read_text("utf-8")))
     again = tmp_path / "again.md"
-    code = main(["eval", "--corpus", str(corpus), "--samples", "4", "--no-snapshot",
+    code = main(["eval", "--corpus", str(corpus), "--samples", "3", "--no-snapshot",
                  "--out", str(tmp_path / "again.json"), "--report", str(again),
                  "--against", str(old)])
     assert code == 3

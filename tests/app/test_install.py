@@ -3,8 +3,8 @@
 The unit tests render plans for all three platforms from hand-built hosts, check the files with
 the real validators where they exist (systemd-analyze, desktop-file-validate, plistlib, the
 tree-sitter PowerShell grammar), and run ``apply.install`` against a NOSPIN_HOME with a fake
-command runner. The end-to-end test installs for real on Linux into a temporary HOME: it
-installs into a temporary HOME (every XDG directory inside it), checks the systemd unit and the
+command runner. The end-to-end test installs for real on Linux into a temporary HOME (every XDG
+directory inside it), checks the systemd unit and the
 desktop entries with the system's validators, starts the daemon exactly as the unit's ExecStart
 says (there is no systemd user session here), gets a completion from it with the installed
 ``nospin complete``, installs again (nothing changes), uninstalls with --purge and walks the
@@ -17,8 +17,10 @@ chunk packages of the environment running the test. Takes about a minute.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import plistlib
 import shlex
 import shutil
 import signal
@@ -26,11 +28,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Iterator, Sequence
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 
 import pytest
 
+from app.install import apply as apply_mod
+from app.install import templates as t
+from app.install.apply import CommandResult, install, uninstall
+from app.install.host import detect_host
+from app.install.manifest import load_manifest
+from app.install.plan import Host, InstallOptions, InstallPlan, Platform, make_plan
 from daemon import lifecycle
 
 REPO = Path(__file__).parents[2]
@@ -58,7 +66,8 @@ def parse_unit(text: str) -> tuple[list[str], dict[str, str]]:
     for line in text.splitlines():
         key, _, value = line.partition("=")
         if key == "ExecStart":
-            argv = [a.replace("%%", "%").replace("$$", "$") for a in shlex.split(value)]
+            words = [a.replace("%%", "%") for a in shlex.split(value)]
+            argv = words[:1] + [a.replace("$$", "$") for a in words[1:]]
         elif key == "Environment":
             for word in shlex.split(value):
                 name, _, val = word.replace("%%", "%").partition("=")
@@ -81,6 +90,12 @@ def temp_home(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path, dict[str,
                XDG_DATA_HOME=str(home / ".local/share"), XDG_CACHE_HOME=str(home / ".cache"),
                XDG_STATE_HOME=str(home / ".local/state"), XDG_RUNTIME_DIR=str(run),
                PIP_CACHE_DIR=pip_cache)
+    # pip asks `rustc --version` for its user agent; a rustup proxy on PATH then creates
+    # $HOME/.rustup: keep rustup's files where they are, as they are for a real user
+    real_home = Path.home()
+    for var, default in (("RUSTUP_HOME", real_home / ".rustup"),
+                         ("CARGO_HOME", real_home / ".cargo")):
+        env.setdefault(var, str(default))
     monkeypatch.delenv("NOSPIN_HOME", raising=False)
     for key in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
                 "XDG_RUNTIME_DIR"):
@@ -128,8 +143,10 @@ def test_install_start_complete_uninstall_leaves_nothing(
 
     # the system's validators, where they exist
     if shutil.which("systemd-analyze"):
-        check = subprocess.run(["systemd-analyze", "verify", "--user", str(unit)], env=env,
-                               capture_output=True, text=True, timeout=60)
+        with tempfile.TemporaryDirectory() as scratch:  # it writes $XDG_RUNTIME_DIR/systemd
+            check = subprocess.run(["systemd-analyze", "verify", "--user", str(unit)],
+                                   env={**env, "XDG_RUNTIME_DIR": scratch},
+                                   capture_output=True, text=True, timeout=60)
         assert check.returncode == 0 and not check.stdout.strip() \
             and not check.stderr.strip(), check.stdout + check.stderr
     if shutil.which("desktop-file-validate"):
@@ -192,3 +209,382 @@ def test_install_start_complete_uninstall_leaves_nothing(
     gone = nospin_dev(env, "uninstall", "--purge")
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert walk(root) - {"daemon.log"} == before, sorted(walk(root) - before)
+
+
+# --------------------------------------------------------------------------- plans and files
+SHA0 = "0" * 64
+
+
+def host_for(platform: Platform, root: PurePath, **changes: object) -> Host:
+    """A host with every folder under ``root`` (for rendering other platforms' files)."""
+    values: dict[str, object] = dict(
+        platform=platform, data_dir=root / "data" / "nospin", config_dir=root / "config",
+        cache_dir=root / "cache", state_dir=root / "state", runtime_dir=root / "run",
+        log_dir=root / "log", systemd_user_dir=root / "cfg" / "systemd" / "user",
+        autostart_dir=root / "cfg" / "autostart", applications_dir=root / "share" / "apps",
+        launch_agents_dir=root / "Library" / "LaunchAgents", startup_dir=root / "Startup",
+        uid=501, base_python="python3")
+    values.update(changes)
+    return Host(**values)  # type: ignore[arg-type]
+
+
+def plan_for(host: Host, **options: object) -> InstallPlan:
+    opts = InstallOptions(**{"source": "/src/nospin", **options})  # type: ignore[arg-type]
+    return make_plan(host, opts, embedded_file="m.gguf", embedded_sha256=SHA0)
+
+
+@pytest.mark.parametrize(("arg", "quoted"), [
+    ("/usr/bin/nospin", "/usr/bin/nospin"),
+    ("/home/a b/nospin", '"/home/a b/nospin"'),
+    ("/x/100%/n", "/x/100%%/n"),
+    ("$HOME", "$$HOME"),
+    ('say "hi"', '"say \\"hi\\""'),
+    ("a\\b", '"a\\\\b"'),
+])
+def test_systemd_quote(arg: str, quoted: str) -> None:
+    assert t.systemd_quote(arg) == quoted
+
+
+@pytest.mark.parametrize(("arg", "quoted"), [
+    ("/usr/bin/nospin", "/usr/bin/nospin"),
+    ("/home/a b/nospin", '"/home/a b/nospin"'),
+    ("/x/50%", "/x/50%%"),
+    ("/a$b", '"/a\\\\$b"'),  # quoted, $ escaped, then the backslash escaped as a string value
+])
+def test_desktop_exec_quote(arg: str, quoted: str) -> None:
+    assert t.desktop_exec_quote(arg) == quoted
+
+
+def test_linux_plan_files_links_and_commands() -> None:
+    plan = plan_for(host_for("linux", PurePosixPath("/h")))
+    paths = {str(f.path) for f in plan.files}
+    assert paths == {"/h/cfg/systemd/user/nospin.service", "/h/cfg/autostart/nospin-tray.desktop",
+                     "/h/share/apps/nospin-tray.desktop"}
+    (link,) = plan.links
+    assert str(link.path) == "/h/cfg/systemd/user/default.target.wants/nospin.service"
+    assert link.target == PurePosixPath("/h/cfg/systemd/user/nospin.service")
+    assert [c.argv for c in plan.activate] == [
+        ("systemctl", "--user", "daemon-reload"),
+        ("systemctl", "--user", "restart", "nospin.service")]
+    assert plan.pip_install_argv("/src") == (
+        "/h/data/nospin/venv/bin/python", "-m", "pip", "install", "--disable-pip-version-check",
+        "--upgrade", "/src[tray]")
+    assert plan.model.kind == "embedded" and str(plan.model.path) == "/h/cache/models/m.gguf"
+    unit = plan.files[0].content
+    assert "Restart=on-failure" in unit and "StandardError=journal" in unit
+    assert parse_unit(unit)[0] == ["/h/data/nospin/venv/bin/nospin", "daemon"]
+
+
+def test_plan_options_gpu_no_tray_model_and_no_activate() -> None:
+    plan = plan_for(host_for("linux", PurePosixPath("/h")), gpu=True, tray=False,
+                    model="/models/big.gguf", activate=False)
+    assert plan.extras == ("gpu",)
+    assert [str(f.path) for f in plan.files] == ["/h/cfg/systemd/user/nospin.service"]
+    assert plan.activate == () and plan.deactivate == () and plan.notes
+    assert plan.config_changes == {"engine.model": "/models/big.gguf", "engine.kind": "llamacpp"}
+    assert plan.model.kind == "file"
+
+
+def test_nospin_home_keeps_everything_inside_and_activates_nothing(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("NOSPIN_HOME", str(tmp_path))
+    host = detect_host("linux")
+    plan = plan_for(host)
+    assert host.sandboxed and plan.activate == () and plan.deactivate == ()
+    for path in [*(f.path for f in plan.files), *(lk.path for lk in plan.links),
+                 *plan.owned_dirs, plan.venv, plan.manifest_path]:
+        assert Path(path).is_relative_to(tmp_path), path
+    assert f"NOSPIN_HOME={tmp_path}" in plan.files[0].content
+
+
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="systemd-analyze is not here")
+def test_odd_paths_pass_systemd_analyze_and_desktop_file_validate(tmp_path: Path) -> None:
+    root = tmp_path / "my home %h $x"
+    plan = plan_for(host_for("linux", root))
+    for f in plan.files:
+        Path(f.path).parent.mkdir(parents=True, exist_ok=True)
+        Path(f.path).write_text(f.content)
+    nospin = Path(plan.nospin)
+    nospin.parent.mkdir(parents=True)
+    nospin.write_text("#!/bin/sh\n")
+    nospin.chmod(0o755)
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700)
+    unit = Path(plan.files[0].path)
+    check = subprocess.run(["systemd-analyze", "verify", "--user", str(unit)],
+                           env={**os.environ, "XDG_RUNTIME_DIR": str(run)},
+                           capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0 and not (check.stdout + check.stderr).strip(), check.stderr
+    assert parse_unit(unit.read_text())[0] == [str(nospin), "daemon"]
+    if shutil.which("desktop-file-validate"):
+        desktops = [str(f.path) for f in plan.files if str(f.path).endswith(".desktop")]
+        check = subprocess.run(["desktop-file-validate", *desktops], capture_output=True,
+                               text=True, timeout=60)
+        assert check.returncode == 0 and not check.stdout.strip(), check.stdout
+    # systemd-analyze does catch mistakes (the check above is not vacuous)
+    unit.write_text(unit.read_text().replace("Restart=on-failure", "Restart=sometimes"))
+    check = subprocess.run(["systemd-analyze", "verify", "--user", str(unit)],
+                           env={**os.environ, "XDG_RUNTIME_DIR": str(run)},
+                           capture_output=True, text=True, timeout=60)
+    assert "restart specifier" in check.stderr
+
+
+def test_macos_plists_round_trip_with_required_keys() -> None:
+    plan = plan_for(host_for("macos", PurePosixPath("/Users/ann o'neil")))
+    by_name = {PurePosixPath(f.path).name: plistlib.loads(f.content.encode())
+               for f in plan.files}
+    assert set(by_name) == {"dev.nospin.daemon.plist", "dev.nospin.tray.plist"}
+    venv_bin = "/Users/ann o'neil/data/nospin/venv/bin/nospin"
+    daemon, tray = by_name["dev.nospin.daemon.plist"], by_name["dev.nospin.tray.plist"]
+    for data, label in ((daemon, "dev.nospin.daemon"), (tray, "dev.nospin.tray")):
+        assert data["Label"] == label and data["RunAtLoad"] is True
+        assert data["ProgramArguments"][0] == venv_bin
+        assert data["StandardErrorPath"].startswith("/Users/ann o'neil/log/")
+    assert daemon["ProgramArguments"] == [venv_bin, "daemon"]
+    assert daemon["KeepAlive"] == {"SuccessfulExit": False}
+    assert tray["ProgramArguments"] == [venv_bin, "tray"]
+    assert tray["LimitLoadToSessionType"] == "Aqua" and "KeepAlive" not in tray
+    assert ("launchctl", "bootstrap", "gui/501",
+            "/Users/ann o'neil/Library/LaunchAgents/dev.nospin.daemon.plist") in \
+        [c.argv for c in plan.activate]
+    assert [c.argv for c in plan.deactivate] == [
+        ("launchctl", "bootout", "gui/501/dev.nospin.daemon"),
+        ("launchctl", "bootout", "gui/501/dev.nospin.tray")]
+    assert PurePosixPath("/Users/ann o'neil/log") in plan.owned_dirs
+
+
+def _powershell_parser() -> object:
+    ts = pytest.importorskip("tree_sitter")
+    grammar = pytest.importorskip(
+        "tree_sitter_powershell", reason="tree-sitter-powershell is not installed (pip)")
+    return ts.Parser(ts.Language(grammar.language()))
+
+
+def _ps_strings(parser: object, text: str) -> list[str]:
+    tree = parser.parse(text.encode("utf-8"))  # type: ignore[attr-defined]
+    assert not tree.root_node.has_error, text
+    found: list[str] = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "verbatim_string_characters":
+            found.append(node.text.decode()[1:-1].replace("''", "'"))
+        stack.extend(node.children)
+    return found
+
+
+def test_windows_scripts_parse_as_powershell() -> None:
+    parser = _powershell_parser()
+    root = PureWindowsPath(r"C:\Users\Ann O'Neil\AppData")
+    plan = plan_for(host_for("windows", root))
+    names = {PureWindowsPath(f.path).name: f.content for f in plan.files}
+    assert set(names) == {"run-daemon.ps1", "register.ps1", "unregister.ps1"}
+    strings = _ps_strings(parser, names["register.ps1"])
+    assert str(root / "Startup" / "nospin tray.lnk") in strings
+    assert str(root / "data" / "nospin" / "venv" / "Scripts" / "pythonw.exe") in strings
+    assert str(root / "data" / "nospin" / "run-daemon.ps1") in strings
+    assert str(root / "data" / "nospin" / "venv" / "Scripts" / "python.exe") in \
+        _ps_strings(parser, names["run-daemon.ps1"])
+    _ps_strings(parser, names["unregister.ps1"])
+    _ps_strings(parser, (REPO / "installers/windows/install.ps1").read_text())
+    assert plan.external == (root / "Startup" / "nospin tray.lnk",)
+    assert plan.activate[0].argv[-2:] == (str(root / "data" / "nospin" / "register.ps1"),
+                                          "-Start")
+    # the grammar does report broken scripts
+    broken = parser.parse(b"if ($x) { Write-Host 'a' ")  # type: ignore[attr-defined]
+    assert broken.root_node.has_error
+
+
+def test_bootstrap_shell_script_parses() -> None:
+    check = subprocess.run(["bash", "-n", str(REPO / "installers/user-install.sh")],
+                           capture_output=True, text=True, timeout=30)
+    assert check.returncode == 0, check.stderr
+
+
+# --------------------------------------------------------------------------- apply, fake runner
+class FakeRunner:
+    """Creates the venv's python when asked to make a venv; records every command."""
+
+    def __init__(self, fail: Sequence[str] = ()) -> None:
+        self.calls: list[tuple[str, ...]] = []
+        self.fail = fail
+
+    def __call__(self, argv: Sequence[str], *, timeout_s: float | None = None
+                 ) -> CommandResult:
+        argv = tuple(argv)
+        self.calls.append(argv)
+        if argv[1:3] == ("-m", "venv"):
+            python = Path(argv[-1]) / "bin" / "python"
+            python.parent.mkdir(parents=True)
+            python.write_text("")
+        if any(f in argv for f in self.fail):
+            return CommandResult(1, "Failed to connect to bus")
+        return CommandResult(0, "")
+
+
+@pytest.fixture
+def sandbox(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """NOSPIN_HOME in tmp, a tiny 'embedded model' in two chunks, and a source folder."""
+    home = tmp_path / "ns"
+    monkeypatch.setenv("NOSPIN_HOME", str(home))
+    chunks = [tmp_path / "part1.bin", tmp_path / "part2.bin"]
+    chunks[0].write_bytes(b"GGUF-part-one")
+    chunks[1].write_bytes(b"-and-two")
+    import engine.models
+
+    monkeypatch.setattr(engine.models, "find_chunks", lambda *_a, **_k: chunks)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "pyproject.toml").write_text('[project]\nname = "nospin"\n')
+    yield home
+
+
+def sandbox_plan(home: Path, **options: object) -> InstallPlan:
+    sha = hashlib.sha256(b"GGUF-part-one-and-two").hexdigest()
+    opts = InstallOptions(**{"source": str(home.parent / "src"), **options})  # type: ignore[arg-type]
+    return make_plan(detect_host("linux"), opts, embedded_file="tiny.gguf", embedded_sha256=sha)
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every path under ``root`` with a hash of its content ("dir", "link -> target")."""
+    out: dict[str, str] = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        if p.is_symlink():
+            out[rel] = f"link -> {os.readlink(p)}"
+        elif p.is_dir():
+            out[rel] = "dir"
+        else:
+            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def test_install_twice_changes_nothing_and_uninstall_purge_leaves_nothing(
+        sandbox: Path) -> None:
+    runner = FakeRunner()
+    plan = sandbox_plan(sandbox)
+    first = install(plan, runner=runner)
+    assert {a.verb for a in first} >= {"created", "ran"}
+    assert Path(plan.model.path).read_bytes() == b"GGUF-part-one-and-two"
+    snapshot = tree(sandbox)
+    second = install(plan, runner=runner)
+    assert tree(sandbox) == snapshot
+    by_path = {a.what: a.verb for a in second}
+    for f in plan.files:
+        assert by_path[str(f.path)] == "unchanged"
+    assert by_path[str(plan.links[0].path)] == "unchanged"
+    assert by_path[str(plan.model.path)] == "unchanged"
+    assert by_path[str(plan.config_path)] == "kept"
+    assert not [a for a in second if a.verb == "created"]
+    assert sum(c[1:3] == ("-m", "venv") for c in runner.calls) == 1  # the venv is reused
+
+    actions = uninstall(Path(plan.manifest_path), purge=True, runner=runner,
+                        stop_daemon=lambda: None)
+    assert actions and not sandbox.exists()
+
+
+def test_uninstall_keeps_config_and_snapshots_and_user_files(sandbox: Path) -> None:
+    plan = sandbox_plan(sandbox)
+    install(plan, runner=FakeRunner())
+    config = Path(plan.config_path)
+    snapshot = config.parent / "snapshots" / "s1.json"
+    snapshot.parent.mkdir()
+    snapshot.write_text("{}")
+    mine = Path(plan.files[1].path).parent / "someone-else.desktop"  # shared autostart folder
+    mine.write_text("[Desktop Entry]\n")
+    uninstall(Path(plan.manifest_path), runner=FakeRunner(), stop_daemon=lambda: None)
+    left = {str(p.relative_to(sandbox)) for p in sandbox.rglob("*") if p.is_file()}
+    assert left == {"config/config.toml", "config/snapshots/s1.json",
+                    str(mine.relative_to(sandbox))}
+    assert load_manifest(Path(plan.manifest_path)) is None
+    assert uninstall(Path(plan.manifest_path), runner=FakeRunner()) == []  # nothing installed
+
+
+def test_upgrade_keeps_config_and_snapshots_and_drops_stale_files(sandbox: Path) -> None:
+    from app import config as cfg
+
+    plan = sandbox_plan(sandbox)
+    install(plan, runner=FakeRunner())
+    config = Path(plan.config_path)
+    cfg.save(cfg.with_changes(cfg.load(config), {"tiers.force_fast": True}), config)
+    text = config.read_text()
+    snapshot = config.parent / "snapshots" / "s1.json"
+    snapshot.parent.mkdir()
+    snapshot.write_text("{}")
+    runner = FakeRunner()
+    upgrade = install(sandbox_plan(sandbox, tray=False), runner=runner)
+    assert config.read_text() == text and snapshot.exists()
+    removed = {a.what for a in upgrade if a.verb == "removed"}
+    assert removed == {str(f.path) for f in plan.files[1:]}  # the tray's entries
+    assert any(c[-1].endswith("/src") or "nospin-src-" in c[-1] for c in runner.calls)
+    gguf = sandbox.parent / "big.gguf"
+    gguf.write_bytes(b"GGUF" + (3).to_bytes(4, "little") + bytes(16))
+    install(sandbox_plan(sandbox, model=str(gguf)), runner=FakeRunner())
+    loaded = cfg.load(config)
+    assert loaded.engine.model == str(gguf) and loaded.tiers.force_fast is True
+
+
+def test_pip_builds_from_a_copy_not_in_the_checkout(sandbox: Path) -> None:
+    runner = FakeRunner()
+    plan = sandbox_plan(sandbox)
+    install(plan, runner=runner)
+    (pip,) = [c for c in runner.calls if "pip" in c]
+    assert pip[-1].split("/")[-2].startswith("nospin-src-") and pip[-1].endswith("nospin[tray]")
+    assert not (sandbox.parent / "src" / "build").exists()
+
+
+def test_refuses_to_overwrite_a_foreign_file_unless_forced(sandbox: Path) -> None:
+    from app.errors import NospinError
+
+    plan = sandbox_plan(sandbox)
+    unit = Path(plan.files[0].path)
+    unit.parent.mkdir(parents=True)
+    unit.write_text("[Service]\nExecStart=/bin/true\n")
+    with pytest.raises(NospinError, match="was not written by nospin install"):
+        install(plan, runner=FakeRunner())
+    install(plan, runner=FakeRunner(), force=True)
+    assert unit.read_text() == plan.files[0].content
+
+
+def test_activation_failures_are_warnings_and_uninstall_runs_stop_commands(
+        sandbox: Path) -> None:
+    host = detect_host("linux")
+    host = Host(**{**{f: getattr(host, f) for f in host.__slots__},
+                   "sandboxed": False})
+    sha = hashlib.sha256(b"GGUF-part-one-and-two").hexdigest()
+    plan = make_plan(host, InstallOptions(source=str(sandbox.parent / "src")),
+                     embedded_file="tiny.gguf", embedded_sha256=sha)
+    runner = FakeRunner(fail=("restart",))
+    actions = install(plan, runner=runner)
+    assert ("systemctl", "--user", "daemon-reload") in runner.calls
+    (warning,) = [a for a in actions if a.verb == "warning"]
+    assert "restart" in warning.what and "next login" in warning.detail
+    runner = FakeRunner()
+    uninstall(Path(plan.manifest_path), purge=True, runner=runner, stop_daemon=lambda: None)
+    assert runner.calls == [("systemctl", "--user", "stop", "nospin.service"),
+                            ("systemctl", "--user", "daemon-reload")]
+
+
+def test_uninstall_never_empties_a_home_folder(sandbox: Path) -> None:
+    assert apply_mod._too_broad(Path.home()) and apply_mod._too_broad(Path("/tmp"))
+    assert not apply_mod._too_broad(sandbox / "cache")
+
+
+def test_macos_layout_config_inside_the_data_dir_survives_uninstall(sandbox: Path) -> None:
+    """On macOS platformdirs puts data, config and state in one folder: uninstall must empty
+    it around the config, and --purge then takes the rest."""
+    both = sandbox / "Application Support" / "nospin"
+    host = host_for("macos", sandbox, data_dir=both, config_dir=both, state_dir=both,
+                    cache_dir=sandbox / "Caches" / "nospin")
+    sha = hashlib.sha256(b"GGUF-part-one-and-two").hexdigest()
+    plan = make_plan(host, InstallOptions(source=str(sandbox.parent / "src"), activate=False),
+                     embedded_file="tiny.gguf", embedded_sha256=sha)
+    install(plan, runner=FakeRunner())
+    (both / "requests.jsonl").write_text("{}\n")  # the daemon's request log (state)
+    (both / "snapshots").mkdir()
+    (both / "snapshots" / "s1.json").write_text("{}")
+    uninstall(Path(plan.manifest_path), runner=FakeRunner(), stop_daemon=lambda: None)
+    left = {str(p.relative_to(sandbox)) for p in sandbox.rglob("*")}
+    assert left == {"Application Support", "Application Support/nospin",
+                    "Application Support/nospin/config.toml",
+                    "Application Support/nospin/snapshots",
+                    "Application Support/nospin/snapshots/s1.json"}

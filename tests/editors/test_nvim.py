@@ -8,12 +8,16 @@ talks to ``nospin lsp``, which starts a daemon with the embedded model in a priv
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -91,7 +95,17 @@ def test_ghost_text_accept_word_accept_and_dismiss(home: Path,
     monkeypatch.setenv("VIMRUNTIME", str(runtime))
     monkeypatch.setenv("NOSPIN_HOME", str(home))
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    nvim = pynvim.attach("child", argv=[str(nvim_path), "--embed", "--headless", "--clean"])
+    sock = home / "nvim.sock"
+    proc = subprocess.Popen([str(nvim_path), "--headless", "--clean", "--listen", str(sock)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        wait_for("neovim's socket", sock.exists, 20)
+        nvim = pynvim.attach("socket", path=str(sock))
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
     try:
         lua = nvim.exec_lua
         assert lua("return vim.version().minor") >= 11
@@ -164,4 +178,15 @@ def test_ghost_text_accept_word_accept_and_dismiss(home: Path,
         wait_for("fast mode", lambda: lua("return require('nospin.status').fast_mode"), 30)
         assert "FAST" in lua("return require('nospin').statusline()")
     finally:
-        nvim.close()
+        with contextlib.suppress(Exception):
+            nvim.command("qa!", async_=True)
+        with warnings.catch_warnings():  # pynvim closes its loop before its socket transport
+            warnings.simplefilter("ignore", ResourceWarning)
+            nvim.close()
+            del nvim
+            gc.collect()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

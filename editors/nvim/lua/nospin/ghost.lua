@@ -8,6 +8,17 @@ local M = {}
 local ns = vim.api.nvim_create_namespace('nospin_ghost')
 M.namespace = ns
 M.enabled = true
+-- set vim.g.nospin_debug = true to record why suggestions were dropped (last 50 entries)
+M.trace = {}
+
+local function trace(msg)
+  if vim.g.nospin_debug then
+    M.trace[#M.trace + 1] = msg
+    if #M.trace > 50 then
+      table.remove(M.trace, 1)
+    end
+  end
+end
 
 -- bufnr -> { client, timer, request = {id}, suggestion = {row, col, text, tick}, skip_tick }
 local buffers = {}
@@ -109,14 +120,19 @@ function M.request(bufnr)
       s.request = nil
     end
     if err or not result or not vim.api.nvim_buf_is_valid(bufnr) then
+      trace('no result: ' .. vim.inspect(err))
       return
     end
     local now = vim.api.nvim_win_get_cursor(0)
     if vim.api.nvim_get_current_buf() ~= bufnr or vim.api.nvim_buf_get_changedtick(bufnr) ~= tick
         or now[1] - 1 ~= row or now[2] ~= col or not vim.api.nvim_get_mode().mode:match('^i') then
+      trace(string.format('stale: tick %d/%d, cursor %d:%d/%d:%d, mode %s', tick,
+        vim.api.nvim_buf_get_changedtick(bufnr), row, col, now[1] - 1, now[2],
+        vim.api.nvim_get_mode().mode))
       return -- the user moved on: this answer is stale
     end
     local text = item_text(result, bufnr, row, col)
+    trace('shown: ' .. vim.inspect(text))
     if text and text ~= '' then
       show(bufnr, s, row, col, text)
     end
@@ -168,7 +184,9 @@ end
 -- Insert all ('accept'), the next word ('accept_word') or the rest of the line ('accept_line')
 -- of the suggestion at the cursor. Returns false when there is no suggestion here.
 function M.accept(kind, bufnr)
-  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if not bufnr or bufnr == 0 then
+    bufnr = vim.api.nvim_get_current_buf()
+  end
   local s = buffers[bufnr]
   local sug = s and s.suggestion
   if not sug then
@@ -201,7 +219,9 @@ function M.accept(kind, bufnr)
 end
 
 function M.dismiss(bufnr)
-  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if not bufnr or bufnr == 0 then
+    bufnr = vim.api.nvim_get_current_buf()
+  end
   local s = buffers[bufnr]
   if not s or not s.suggestion then
     return false
@@ -213,7 +233,10 @@ end
 
 -- The suggestion shown in a buffer, or nil (for statuslines and tests).
 function M.current(bufnr)
-  local s = buffers[bufnr or vim.api.nvim_get_current_buf()]
+  if not bufnr or bufnr == 0 then
+    bufnr = vim.api.nvim_get_current_buf()
+  end
+  local s = buffers[bufnr]
   return s and s.suggestion or nil
 end
 
