@@ -16,5 +16,15 @@ python="${PYTHON:-python3}"
 boot="$(mktemp -d "${TMPDIR:-/tmp}/nospin-bootstrap.XXXXXX")"
 trap 'rm -rf "$boot"' EXIT
 "$python" -m venv "$boot"
-"$boot/bin/python" -m pip install --disable-pip-version-check -q "$source"
+req="$source"
+if [ -d "$source" ]; then  # pip builds in the source folder: build from a copy, not the checkout
+  "$python" - "$source" "$boot/src" <<'PY'
+import shutil, sys
+shutil.copytree(sys.argv[1], sys.argv[2], ignore=shutil.ignore_patterns(
+    ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", ".hypothesis"))
+PY
+  req="$boot/src"
+fi
+"$boot/bin/python" -m pip install --disable-pip-version-check -q "$req"
 "$boot/bin/python" -I -m app.cli install --source "$source" "$@"

@@ -23,7 +23,7 @@ from app.config import ContextConfig
 from app.evaluation.corpus import buffer_in_index
 from app.evaluation.sampling import EvalPoint
 from daemon.context import ContextRequest, assemble_context
-from daemon.context.assemble import FORMAT_OVERHEAD
+from daemon.context.candidates import FORMAT_OVERHEAD
 from daemon.context.window import split_at_cursor, suffix_text
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex

