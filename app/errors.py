@@ -20,8 +20,9 @@ translated at the boundary (``raise EngineError(...) from exc``). Each class car
     ├── Cancelled                    "cancelled"       the request was cancelled or superseded
     ├── DeadlineExceeded             "deadline"        no answer possible within the deadline
     ├── Overloaded                   "overloaded"      shed under load, with the reason
-    └── DaemonError                  "daemon"          daemon not running / cannot start
-        └── AlreadyRunning           "already_running" another daemon serves this user
+    ├── DaemonError                  "daemon"          daemon not running / cannot start
+    │   └── AlreadyRunning           "already_running" another daemon serves this user
+    └── InstallError                 "install"         installing or removing the service failed
 """
 
 from __future__ import annotations
@@ -116,6 +117,10 @@ class AlreadyRunning(DaemonError):
     code = "already_running"
 
 
+class InstallError(NospinError):
+    code = "install"
+
+
 __all__ = [
     "AlreadyRunning",
     "Cancelled",
@@ -128,6 +133,7 @@ __all__ = [
     "EngineUnavailable",
     "IndexingError",
     "InputError",
+    "InstallError",
     "ModelError",
     "ModelNotInstalled",
     "NospinError",

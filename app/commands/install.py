@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import Any
 
-from app.errors import NospinError
+from app.errors import InstallError
 
 
 def register(sub: Any) -> None:
@@ -56,7 +56,7 @@ def run_install(args: argparse.Namespace) -> int:
     if not source:
         root = checkout_root()
         if root is None:
-            raise NospinError("this nospin does not run from a checkout: give --source",
+            raise InstallError("this nospin does not run from a checkout: give --source",
                               detail="a nospin checkout folder, wheel or sdist")
         source = str(root)
     model = str(Path(args.model).expanduser().resolve()) if args.model else ""

@@ -29,7 +29,7 @@ from typing import Literal, Protocol
 
 from app import __version__
 from app import config as cfg
-from app.errors import ModelError, ModelNotInstalled, NospinError
+from app.errors import InstallError, ModelError, ModelNotInstalled
 from app.install.manifest import Entry, Manifest, load_manifest, save_manifest
 from app.install.plan import InstallPlan
 from app.paths import atomic_write
@@ -132,14 +132,14 @@ class _Installer:
             p = Path(f.path)
             if p.exists() and self.manifest.find(str(p)) is None and not self.force \
                     and p.read_text(encoding="utf-8", errors="replace") != f.content:
-                raise NospinError(f"{p} exists and was not written by nospin install",
+                raise InstallError(f"{p} exists and was not written by nospin install",
                                   detail="move it away or pass --force to overwrite it")
         for link in self.plan.links:
             p = Path(link.path)
             if (p.exists() or p.is_symlink()) and self.manifest.find(str(p)) is None \
                     and not self.force and not (p.is_symlink() and
                                                 Path(os.readlink(p)) == Path(link.target)):
-                raise NospinError(f"{p} exists and was not made by nospin install",
+                raise InstallError(f"{p} exists and was not made by nospin install",
                                   detail="move it away or pass --force to replace it")
 
     def folders(self) -> None:
@@ -155,7 +155,7 @@ class _Installer:
             self.progress(f"creating the virtual environment {self.plan.venv}")
             result = self.runner(self.plan.create_venv, timeout_s=600)
             if result.returncode != 0:
-                raise NospinError(f"cannot create the virtual environment {self.plan.venv}",
+                raise InstallError(f"cannot create the virtual environment {self.plan.venv}",
                                   detail=_tail(result.output))
             self.act("created", self.plan.venv, "virtual environment")
         self.manifest.add(Entry("venv", str(self.plan.venv)))
@@ -170,7 +170,7 @@ class _Installer:
             started = time.monotonic()
             result = self.runner(argv, timeout_s=None)
         if result.returncode != 0:
-            raise NospinError(f"pip could not install nospin from {source}",
+            raise InstallError(f"pip could not install nospin from {source}",
                               detail=_tail(result.output))
         extras = f" with extras {', '.join(self.plan.extras)}" if self.plan.extras else ""
         self.act("ran", " ".join(argv),
@@ -319,13 +319,13 @@ def _prepared_source(source: str) -> Iterator[str]:
     writes into the user's checkout; wheels and sdists are used as they are."""
     path = Path(source).expanduser().resolve()
     if not path.exists():
-        raise NospinError(f"the source {source} does not exist",
+        raise InstallError(f"the source {source} does not exist",
                           detail="give a nospin checkout folder, wheel or sdist with --source")
     if not path.is_dir():
         yield str(path)
         return
     if not (path / "pyproject.toml").is_file():
-        raise NospinError(f"{path} is not a nospin checkout (no pyproject.toml)")
+        raise InstallError(f"{path} is not a nospin checkout (no pyproject.toml)")
     with tempfile.TemporaryDirectory(prefix="nospin-src-") as tmp:
         copy = Path(tmp) / "nospin"
         shutil.copytree(path, copy, ignore=_SOURCE_IGNORE, symlinks=True)
