@@ -8,6 +8,7 @@ taken at a conservative quantile, so estimates run slightly high rather than low
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 
 from engine.base import TokenCounter
@@ -52,6 +53,7 @@ class LineCachedCounter:
         self.inner = inner
         self._cache: OrderedDict[str, int] = OrderedDict()
         self._max = max_lines
+        self._lock = threading.Lock()  # assembly and pre-counting run in worker threads
 
     def count(self, text: str) -> int:
         if not text:
@@ -62,8 +64,9 @@ class LineCachedCounter:
             n = cache.get(line)
             if n is None:
                 n = self.inner.count(line)
-                cache[line] = n
-                if len(cache) > self._max:
-                    cache.popitem(last=False)
+                with self._lock:
+                    cache[line] = n
+                    if len(cache) > self._max:
+                        cache.popitem(last=False)
             total += n
         return total
