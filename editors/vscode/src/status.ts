@@ -4,7 +4,7 @@
 
 /** Params of the `nospin/status` notification sent by `nospin lsp`. */
 export interface NospinStatus {
-  state: "ready" | "error" | "cancelled" | "connected" | string;
+  state: string; // "ready" (served), "error", "cancelled", "connected"
   latency_ms: number | null; // total time of the last completion
   first_token_ms: number | null;
   tier: number | null; // 0 cache/none, 1 normal, 2 capped, 3 fast

@@ -27,7 +27,7 @@ const served: NospinStatus = {
   message: "",
 };
 
-test("status bar shows latency and tier of the last completion", () => {
+void test("status bar shows latency and tier of the last completion", () => {
   const view = statusBarView(served, false);
   assert.equal(view.text, "nospin 322 ms · normal");
   assert.match(view.tooltip, /first token 120 ms/);
@@ -35,7 +35,7 @@ test("status bar shows latency and tier of the last completion", () => {
   assert.equal(view.warning, false);
 });
 
-test("status bar marks fast mode, errors and the start", () => {
+void test("status bar marks fast mode, errors and the start", () => {
   assert.equal(statusBarView(served, true).text, "nospin 322 ms · normal $(zap)");
   const error = statusBarView({ ...served, state: "error", message: "no daemon" }, false);
   assert.equal(error.warning, true);
@@ -46,7 +46,7 @@ test("status bar marks fast mode, errors and the start", () => {
   assert.match(connected.tooltip, /engine loading/);
 });
 
-test("status report summarises the daemon", () => {
+void test("status report summarises the daemon", () => {
   const text = statusReport({
     version: "0.1.0", pid: 42, fast_mode: true, paused: false, engine_state: "ready",
     engine: "llamacpp", num_requests: 7, total_ms: { p50: 300.4, p95: 1100 },
@@ -57,7 +57,7 @@ test("status report summarises the daemon", () => {
   assert.match(text, /p50 300 ms, p95 1100 ms/);
 });
 
-test("settings are read with defaults and clamped", () => {
+void test("settings are read with defaults and clamped", () => {
   const values: Record<string, unknown> = { deadlineMs: 10_000_000, maxTokens: 0, command: "  ", languages: ["python", ""] };
   const settings = readSettings(<T>(key: string, fallback: T): T =>
     (key in values ? values[key] : fallback) as T);
@@ -67,7 +67,7 @@ test("settings are read with defaults and clamped", () => {
   assert.deepEqual(settings.languages, ["python"]);
 });
 
-test("server command line and initialization options follow the daemon address", () => {
+void test("server command line and initialization options follow the daemon address", () => {
   assert.deepEqual(serverArgs(DEFAULT_SETTINGS), ["lsp"]);
   const remote = { ...DEFAULT_SETTINGS, daemonAddress: "tcp://127.0.0.1:7777", maxTokens: 32 };
   assert.deepEqual(serverArgs(remote), ["lsp", "--endpoint", "tcp://127.0.0.1:7777"]);
