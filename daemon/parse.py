@@ -7,6 +7,7 @@ and by the context assembler for unsaved editor buffers.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 import threading
@@ -17,7 +18,7 @@ from daemon.languages import LANGUAGES, TEXT, LanguageSpec, definitions_query, d
 from daemon.symbols import Definition, DefKind, FileSummary, Import
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SELF_ATTR = re.compile(r"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
+_SELF_ATTR = re.compile(rb"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
 _WS = re.compile(r"\s*\n\s*")
 _local = threading.local()
 
@@ -87,13 +88,14 @@ def summarize(path: str, text: str, language: str | None = None) -> FileSummary:
     imports: list[Import] = []
     # stack of (end_byte, qualname, kind) for nesting
     stack: list[tuple[int, str, DefKind]] = []
+    attrs = _SelfAttributes(data)
     for node in nodes:
         while stack and node.start_byte >= stack[-1][0]:
             stack.pop()
         if node.type in spec.imports:
             imports.extend(_imports(spec, node, data))
             continue
-        definition = _definition(spec, node, data, stack)
+        definition = _definition(spec, node, data, stack, attrs)
         if definition is None:
             continue
         definitions.append(definition)
@@ -129,11 +131,30 @@ def _name(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
     return ""
 
 
+class _SelfAttributes:
+    """``self.x = ...`` / ``this.x = ...`` assignments of a file, found in one pass (lazily)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._offsets: list[int] | None = None
+        self._names: list[str] = []
+
+    def between(self, start: int, end: int) -> list[str]:
+        if self._offsets is None:
+            found = [(m.start(), m.group(1).decode()) for m in _SELF_ATTR.finditer(self._data)]
+            self._offsets = [offset for offset, _ in found]
+            self._names = [name for _, name in found]
+        lo = bisect.bisect_left(self._offsets, start)
+        hi = bisect.bisect_left(self._offsets, end)
+        return self._names[lo:hi]
+
+
 def _definition(
     spec: LanguageSpec,
     node: tree_sitter.Node,
     data: bytes,
     stack: list[tuple[int, str, DefKind]],
+    attrs: _SelfAttributes,
 ) -> Definition | None:
     name = _name(spec, node, data)
     if not name:
@@ -177,7 +198,8 @@ def _definition(
     if kind is DefKind.CLASS and body is not None:
         body_text = _text(data, body)
         fields = _class_fields(" " * body.start_point[1] + body_text) if spec.doc_in_body else []
-        attributes = tuple(dict.fromkeys([*fields, *_SELF_ATTR.findall(body_text)]))[:32]
+        found = attrs.between(body.start_byte, body.end_byte)
+        attributes = tuple(dict.fromkeys([*fields, *found]))[:32]
     body_start_line = body.start_point[0] if body is not None else node.start_point[0]
     if body is not None and body.type == "block":  # Python: body starts on the next line
         body_start_line = max(body_start_line, node.start_point[0] + (sig_text.count("\n") or 1))
