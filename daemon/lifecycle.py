@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import json
 import logging
 import os
@@ -93,6 +92,46 @@ class DaemonInfo:
     started: float
 
 
+# Windows locks byte ranges: lock one byte far past the info, so the info stays readable
+_LOCK_OFFSET = 1 << 20
+
+
+def _try_lock(fd: int, *, exclusive: bool) -> bool:
+    """Non-blocking lock of the lock file: flock on POSIX, a byte-range lock on Windows."""
+    if sys.platform == "win32":  # pragma: no cover - checked on Windows only
+        import msvcrt
+
+        pos = os.lseek(fd, 0, os.SEEK_CUR)
+        os.lseek(fd, _LOCK_OFFSET, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+        finally:
+            os.lseek(fd, pos, os.SEEK_SET)
+    import fcntl
+
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _unlock(fd: int) -> None:
+    if sys.platform == "win32":  # pragma: no cover - checked on Windows only
+        import msvcrt
+
+        os.lseek(fd, _LOCK_OFFSET, os.SEEK_SET)
+        with contextlib.suppress(OSError):
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        return
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_UN)
+
+
 def read_daemon_info() -> DaemonInfo | None:
     """The running daemon's info from the lock file, or None when no daemon holds the lock."""
     path = lock_path()
@@ -101,13 +140,11 @@ def read_daemon_info() -> DaemonInfo | None:
     except FileNotFoundError:
         return None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pass  # held exclusively: a daemon runs; read what it wrote
-        else:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+        if _try_lock(fd, exclusive=False):
+            _unlock(fd)
             return None  # nobody holds it: stale file
+        # held exclusively: a daemon runs; read what it wrote
+        os.lseek(fd, 0, os.SEEK_SET)
         data = os.read(fd, 65536)
     finally:
         os.close(fd)
@@ -133,9 +170,7 @@ class DaemonLock:
         """Take the lock or raise AlreadyRunning saying where the running daemon is."""
         ensure_private_dir(runtime_dir())
         fd = os.open(lock_path(), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _try_lock(fd, exclusive=True):
             os.close(fd)
             info = read_daemon_info()
             where = ", ".join(info.endpoints) if info else str(socket_path())
@@ -154,14 +189,15 @@ class DaemonLock:
              "started": time.time()}
         ).encode()
         os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, data, 0)
+        os.lseek(self._fd, 0, os.SEEK_SET)
+        os.write(self._fd, data)
 
     def release(self) -> None:
         if self._fd is None:
             return
         with contextlib.suppress(OSError):
             os.ftruncate(self._fd, 0)
-        fcntl.flock(self._fd, fcntl.LOCK_UN)
+        _unlock(self._fd)
         os.close(self._fd)
         self._fd = None
 
