@@ -47,7 +47,9 @@ class TierConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     cap_ms: float = 1500.0  # past this: at most cap_tokens tokens
     fast_ms: float = 2500.0  # past this: fast mode (smaller context, no speculation)
     cap_tokens: int = 30
-    fast_budget_factor: float = 0.5  # fast mode's context budget as a share of the normal one
+    # fast mode's context budget as a share of the normal one: 2,048 -> 256 tokens, what a 2-core
+    # CPU prefills in time (docs/latency.md: 256 tokens 0.5 s p50, 512 1.8 s, 2,048 19.5 s)
+    fast_budget_factor: float = 0.125
     force_fast: bool = False  # forced from the tray or config
 
 
@@ -57,7 +59,8 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     draft_model: str = ""  # draft model for speculation; "" means none
     model_profile: str = ""  # prompt format profile; "" means guess from the model name
     n_ctx: int = 4096
-    n_threads: int = 0  # 0: all cores
+    n_threads: int = 0  # 0: all cores (on a machine busy with other work, 1 can be faster)
+    prefill_chunk: int = 64  # llamacpp: tokens per prefill step; cancel/deadline checked between
     speculation: bool = True
     num_draft_tokens: int = 5  # 4 to 6 (design.md §3)
     speculation_min_acceptance: float = 0.4  # below this speculation turns itself off
@@ -108,9 +111,13 @@ def validate(config: Config) -> Config:
         raise ConfigError("tiers must satisfy 0 < normal_ms <= cap_ms <= fast_ms")
     if t.cap_tokens < 1:
         raise ConfigError("tiers.cap_tokens must be at least 1")
+    if not 0.0 < t.fast_budget_factor <= 1.0:
+        raise ConfigError("tiers.fast_budget_factor must be above 0 and at most 1")
     e = config.engine
     if e.kind not in ("llamacpp", "exllamav2", "remote"):
         raise ConfigError(f"engine.kind must be llamacpp, exllamav2 or remote, not {e.kind!r}")
+    if e.prefill_chunk < 1:
+        raise ConfigError("engine.prefill_chunk must be at least 1")
     if not 1 <= e.num_draft_tokens <= 16:
         raise ConfigError("engine.num_draft_tokens must be between 1 and 16")
     if not 0.0 <= e.speculation_min_acceptance <= 1.0:

@@ -54,8 +54,8 @@ log = logging.getLogger(__name__)
 PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value that selects prompt-lookup drafting
 # Prefill step in tokens: cancel, deadline and (for warm-ups) a waiting editor are checked
 # between steps, so one step bounds how late they take effect. Measured on the 2-core machine
-# (docs/latency.md): 64-token steps prefill as fast as 512-token ones within the noise of a
-# loaded machine; 32 loses 20-60%. One step is 0.3-0.5 s quiet, ~1 s under load 4-5.
+# (docs/latency.md): 64-token steps keep prefill within ~4% of 512-token ones; 32 loses
+# 10-20%. One step is 0.3-0.5 s on a quiet machine, about 1 s under load 4-5.
 PREFILL_CHUNK = 64
 
 

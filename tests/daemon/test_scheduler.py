@@ -37,6 +37,8 @@ def make_model() -> LatencyModel:
 
 
 def make(capacity: int = 1, **tiers: object) -> Scheduler:
+    """A scheduler whose fast tier halves the budget (the tables below are worked out for it)."""
+    tiers.setdefault("fast_budget_factor", 0.5)
     return Scheduler(TierConfig(**tiers), capacity=capacity, model=make_model())  # type: ignore[arg-type]
 
 
@@ -241,7 +243,11 @@ def test_forced_fast_mode_always_serves_tier_fast(via_config: bool) -> None:
         s.set_force_fast(True)
     s.add_request(completion("r", prompt=10, new=5), 0.0)
     (start,) = s.schedule(0.0).start
-    assert (start.tier, start.budget_factor, start.speculation) == (Tier.FAST, 0.5, False)
+    assert (start.tier, start.budget_factor, start.speculation) == (
+        Tier.FAST,
+        0.5,
+        False,
+    )
     assert s.snapshot()["force_fast"] is True
     if not via_config:
         s.set_force_fast(False)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.client import Client
+from app.config import TierConfig
 from daemon import lifecycle
 from tests.daemon.harness import write_project
 from tests.ui.harness import DaemonProcess
@@ -134,7 +135,7 @@ def test_settings_are_validated_applied_and_refused(
     assert values["context"]["shares"]["history"] == pytest.approx(0.05)
     assert values["tiers"] | {"force_fast": False} == {
         "normal_ms": 600.0, "cap_ms": 1200.0, "fast_ms": 2000.0, "cap_tokens": 24,
-        "fast_budget_factor": 0.5, "force_fast": False}
+        "fast_budget_factor": TierConfig().fast_budget_factor, "force_fast": False}
     assert values["engine"]["num_draft_tokens"] == 6
     assert values["engine"]["speculation_min_acceptance"] == pytest.approx(0.35)
     assert values["engine"]["model"] == "/models/main.gguf"
