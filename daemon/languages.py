@@ -72,29 +72,6 @@ LANGUAGES: dict[str, LanguageSpec] = {
             prose_nodes=("string", "template_string", "comment"),
         ),
         LanguageSpec(
-            id="typescript",
-            extensions=(".ts", ".mts", ".cts"),
-            grammar=("tree_sitter_typescript", "language_typescript"),
-            definitions={
-                "function_declaration": DefKind.FUNCTION,
-                "generator_function_declaration": DefKind.FUNCTION,
-                "function_signature": DefKind.FUNCTION,
-                "class_declaration": DefKind.CLASS,
-                "abstract_class_declaration": DefKind.CLASS,
-                "interface_declaration": DefKind.CLASS,
-                "enum_declaration": DefKind.CLASS,
-                "type_alias_declaration": DefKind.CLASS,
-                "method_definition": DefKind.METHOD,
-                "method_signature": DefKind.METHOD,
-                "abstract_method_signature": DefKind.METHOD,
-            },
-            imports=("import_statement",),
-            comment="//",
-            elided_body="{ … }",
-            variable_nodes=("lexical_declaration", "variable_declaration"),
-            prose_nodes=("string", "template_string", "comment"),
-        ),
-        LanguageSpec(
             id="go",
             extensions=(".go",),
             grammar=("tree_sitter_go", "language"),
@@ -133,7 +110,23 @@ LANGUAGES: dict[str, LanguageSpec] = {
     )
 }
 
-# TSX is TypeScript with JSX: same facts, its own grammar and extension
+# TypeScript is JavaScript plus type-level definitions; TSX is TypeScript with JSX
+LANGUAGES["typescript"] = dataclasses.replace(
+    LANGUAGES["javascript"],
+    id="typescript",
+    extensions=(".ts", ".mts", ".cts"),
+    grammar=("tree_sitter_typescript", "language_typescript"),
+    definitions={
+        **LANGUAGES["javascript"].definitions,
+        "function_signature": DefKind.FUNCTION,
+        "abstract_class_declaration": DefKind.CLASS,
+        "interface_declaration": DefKind.CLASS,
+        "enum_declaration": DefKind.CLASS,
+        "type_alias_declaration": DefKind.CLASS,
+        "method_signature": DefKind.METHOD,
+        "abstract_method_signature": DefKind.METHOD,
+    },
+)
 LANGUAGES["tsx"] = dataclasses.replace(
     LANGUAGES["typescript"],
     id="tsx",
