@@ -77,7 +77,15 @@ log = logging.getLogger(__name__)
 
 TICK_S = 0.05  # scheduler step while requests are live (deadlines, expiry)
 HEARTBEAT_S = 1.0  # heartbeat to clients of queued/running requests; detects vanished clients
-BACKSTOP_S = 0.2  # this long past its deadline, a request is answered with what it has
+# this long before its deadline, a running request is answered with what it has: the reply is
+# on time even when the engine is in the middle of a prefill step (the ticker runs every TICK_S)
+BACKSTOP_S = 2 * TICK_S
+
+
+def _scheduling_deadline(deadline_ms: float) -> float:
+    """The deadline the scheduler works to: BACKSTOP_S early, so that its expiries and cuts reach
+    the client before the deadline the client asked for."""
+    return max(1.0, float(deadline_ms) - BACKSTOP_S * 1000)
 WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
 WARM_UNCACHED_TOKENS = 64  # prompt tokens a warm document still has to prefill (the edit)
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
@@ -364,7 +372,8 @@ class Service:
         est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
         self.scheduler.add_request(NewRequest.completion(
             key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
-            deadline_ms=float(opts.deadline_ms), num_cached_tokens=self._cached_hint(path, est)),
+            deadline_ms=_scheduling_deadline(opts.deadline_ms),
+            num_cached_tokens=self._cached_hint(path, est)),
             now)
         self._live[key] = live
         self._step()
@@ -427,7 +436,7 @@ class Service:
         self.scheduler.add_request(NewRequest(
             request_id=key, document=live.path, priority=Priority.INTERACTIVE,
             num_prompt_tokens=max(1, len(prompt) // 3), max_new_tokens=live.max_tokens,
-            deadline_ms=float(req.options.deadline_ms)), now)
+            deadline_ms=_scheduling_deadline(req.options.deadline_ms)), now)
         self._live[key] = live
         self._step()
 
@@ -702,16 +711,17 @@ class Service:
         live.followers = []
 
     def _backstop(self, now: float) -> None:
-        """Answer running requests whose deadline passed BACKSTOP_S ago with what they have.
+        """Answer running requests BACKSTOP_S before their deadline with what they have.
 
-        The engine stops at the deadline between tokens, but a long prefill runs to the end of
-        its chunk; the client must not wait for that. The scheduler keeps the request running
-        until the engine's Finished arrives (its slot is busy until then)."""
+        The engine stops at the deadline between tokens and prefill steps, but a step under load
+        can take longer than the time left; the client must not wait past its deadline. The
+        scheduler keeps the request running until the engine's Finished arrives (its slot is busy
+        until then)."""
         for live in list(self._live.values()):
             if live.replied_early or live.submitted_to is None or live.start is None \
                     or live.peer is None:
                 continue
-            if now - live.arrival < live.deadline_ms / 1000 + BACKSTOP_S:
+            if now - live.arrival < live.deadline_ms / 1000 - BACKSTOP_S:
                 continue
             text = "".join(live.streamed)
             if live.kind == "complete":
