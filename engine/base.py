@@ -204,22 +204,35 @@ class EngineTokenCounter:
 
 
 def generate_sync(
-    engine: Engine, request: GenerationRequest, *, timeout_s: float | None = None
+    engine: Engine,
+    request: GenerationRequest,
+    *,
+    timeout_s: float | None = None,
+    stop_when: Callable[[str], bool] | None = None,
 ) -> tuple[Finished, float | None]:
     """Run one request to the end from a plain thread.
 
+    ``stop_when`` sees the text streamed so far after each chunk; when it returns True the
+    request is cancelled (its Finished then has reason CANCELLED and the text so far).
     Returns the Finished event and the time to the first chunk in seconds (None when no text
     came). Used by the CLI, tests and benchmarks; the daemon uses submit() directly.
     """
     done = threading.Event()
     result: list[Finished] = []
     first: list[float] = []
+    chunks: list[str] = []
+    stopping = [False]
     start = time.monotonic()
 
     def sink(event: EngineEvent) -> None:
         if isinstance(event, TextChunk):
             if not first and event.text:
                 first.append(time.monotonic() - start)
+            if stop_when is not None and not stopping[0]:
+                chunks.append(event.text)
+                if stop_when("".join(chunks)):
+                    stopping[0] = True
+                    engine.cancel(request.request_id)
         else:
             result.append(event)
             done.set()

@@ -124,7 +124,7 @@ def cut_line_below(text: str, suffix: str) -> str:
         if i == 0 or line.strip() != below:
             continue
         kept = "\n".join(lines[:i])
-        if len(below) == 1 and below in _CLOSERS and _unclosed_own(kept):
+        if len(below) == 1 and below in _CLOSERS and _open_brackets(kept):
             continue
         return kept
     return text
@@ -178,7 +178,7 @@ def close_own_brackets(text: str, suffix: str) -> str:
 
     Used for single-line completions cut by length; never adds a closer the suffix starts with.
     """
-    stack = _unclosed_own(text)
+    stack = _open_brackets(text)
     rest = list(_leading_closers(suffix.split("\n", 1)[0]))
     out = text
     for opener in reversed(stack):
@@ -188,16 +188,6 @@ def close_own_brackets(text: str, suffix: str) -> str:
             continue
         out += closer
     return out
-
-
-def _unclosed_own(text: str) -> list[str]:
-    stack: list[str] = []
-    for ch in _code_chars(text):
-        if ch in _OPENERS:
-            stack.append(ch)
-        elif ch in _CLOSERS and stack and stack[-1] == _CLOSERS[ch]:
-            stack.pop()
-    return stack
 
 
 def _open_brackets(text: str) -> list[str]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import platform
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -26,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config, to_dict
-from app.errors import EngineError
 from app.evaluation.corpus import build_index, percentile
 from app.evaluation.metrics import CompileChecker, edit_similarity, exact_match, identifier_f1
 from app.evaluation.metrics import mean as _mean
@@ -37,13 +35,11 @@ from daemon.history import EditHistory
 from daemon.index import ProjectIndex
 from engine.base import (
     Engine,
-    EngineEvent,
     EngineTokenCounter,
     Finished,
     FinishReason,
     GenerationRequest,
     PromptParts,
-    TextChunk,
     generate_sync,
 )
 from engine.postprocess import postprocess
@@ -250,28 +246,14 @@ def generate(
     """
     if max_lines is None:
         return generate_sync(engine, request, timeout_s=timeout_s)[0], False
-    done = threading.Event()
-    finished: list[Finished] = []
-    chunks: list[str] = []
+    limit = max_lines
     stopped = [False]
 
-    def sink(event: EngineEvent) -> None:  # on the engine thread
-        if isinstance(event, TextChunk):
-            chunks.append(event.text)
-            if not stopped[0] and "".join(chunks).lstrip("\r\n").count("\n") >= max_lines:
-                stopped[0] = True
-                engine.cancel(request.request_id)
-        else:
-            finished.append(event)
-            done.set()
+    def enough(text: str) -> bool:
+        stopped[0] = text.lstrip("\r\n").count("\n") >= limit
+        return stopped[0]
 
-    engine.submit(request, sink)
-    if not done.wait(timeout_s):
-        engine.cancel(request.request_id)
-        done.wait(5.0)
-    if not finished:
-        raise EngineError(f"engine {engine.name} gave no answer for {request.request_id}")
-    fin = finished[0]
+    fin, _ = generate_sync(engine, request, timeout_s=timeout_s, stop_when=enough)
     return fin, stopped[0] and fin.reason is FinishReason.CANCELLED
 
 
