@@ -603,55 +603,49 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "load_avg_before": _load(),
     }
+
+    def run_pipeline(engine: Engine, pipe: Pipeline) -> dict[str, Any]:
+        """Replay every point through ``pipe`` on ``engine``; the pipeline's figures."""
+        load = _load()
+        sent = replay(
+            engine,
+            pipe,
+            points,
+            schedules,
+            debounce_ms=args.debounce_ms,
+            timeout_s=args.request_timeout_s,
+        )
+        figures = summarize(sent, points)
+        figures["load_avg_at_start"] = load
+        return figures
+
     if "nospin" in pipelines:
         index, build_s = build_index(root, config, exclude)
         out["index_build_s"] = round(build_s, 2)
         out["index_files"] = len(index)
 
         def nospin(engine: Engine) -> dict[str, Any]:
-            counter = LineCachedCounter(EngineTokenCounter(engine))
             pipe = NospinPipeline(
                 index=index,
-                counter=counter,
+                counter=LineCachedCounter(EngineTokenCounter(engine)),
                 config=context_config,
                 budget=budget,
                 max_tokens=args.max_tokens,
                 warm=not args.no_warmup,
             )
-            load = _load()
-            sent = replay(
-                engine,
-                pipe,
-                points,
-                schedules,
-                debounce_ms=args.debounce_ms,
-                timeout_s=args.request_timeout_s,
-            )
-            figures = summarize(sent, points)
+            figures = run_pipeline(engine, pipe)
             figures["assemble_ms_p50"] = _ms(pipe.assemble_ms, 0.5)
             figures["assemble_ms_p95"] = _ms(pipe.assemble_ms, 0.95)
-            figures["load_avg_at_start"] = load
             return figures
 
         out["nospin"] = _with_engine(args, nospin)
     if "naive" in pipelines:
 
         def naive(engine: Engine) -> dict[str, Any]:
-            counter = LineCachedCounter(EngineTokenCounter(engine))
             limit = args.n_ctx - args.max_tokens - NAIVE_FORMAT_TOKENS
+            counter = LineCachedCounter(EngineTokenCounter(engine))
             pipe = NaivePipeline(counter=counter, limit=limit, max_tokens=args.max_tokens)
-            load = _load()
-            sent = replay(
-                engine,
-                pipe,
-                points,
-                schedules,
-                debounce_ms=args.debounce_ms,
-                timeout_s=args.request_timeout_s,
-            )
-            figures = summarize(sent, points)
-            figures["load_avg_at_start"] = load
-            return figures
+            return run_pipeline(engine, pipe)
 
         out["naive"] = _with_engine(args, naive)
     if "nospin" in out and "naive" in out:
