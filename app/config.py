@@ -34,6 +34,12 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     cursor_lines_before: int = 50  # cursor window reach above the cursor
     cursor_lines_after: int = 50  # cursor window reach below (suffix); kept short by its share
     suffix_max_lines: int = 2  # lines after the cursor line in the FIM suffix (recomputed per key)
+    # "stable": the file's head and outline first, the same for every cursor position in the
+    # file, then cross-file snippets as comments, enclosing code and the cursor window, so a
+    # cursor move re-prefills only what follows the file block (docs/latency.md); "cursor": all
+    # of the current file chosen around the cursor (outline upgrades, snippets before the file)
+    layout: str = "stable"
+    file_block_share: float = 0.4  # stable layout: the file block's share of the budget
     anchor_lines: int = 16  # window start snaps to multiples of this, so typing keeps the prefix
     max_file_bytes: int = 1_000_000  # files over this are not indexed (reason: too large)
     session_idle_current_file_s: float = 30.0  # conversation idle: current file only
@@ -104,6 +110,10 @@ def validate(config: Config) -> Config:
     for name in ("cursor", "enclosing", "related", "retrieval", "history", "instructions"):
         if getattr(s, name) < 0:
             raise ConfigError(f"context.shares.{name} must not be negative")
+    if config.context.layout not in ("stable", "cursor"):
+        raise ConfigError('context.layout must be "stable" or "cursor"')
+    if not 0.0 <= config.context.file_block_share <= 0.8:
+        raise ConfigError("context.file_block_share must be between 0 and 0.8")
     if config.context.budget_tokens < 64:
         raise ConfigError("context.budget_tokens must be at least 64")
     t = config.tiers

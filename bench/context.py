@@ -17,6 +17,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
+from app import config as config_mod
 from app.config import Config, ContextConfig
 from app.evaluation.corpus import (
     IDENT,
@@ -44,6 +47,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("exact", "estimate"),
         default="exact",
         help="count with the embedded model's tokenizer (default) or the character estimator",
+    )
+    parser.add_argument(
+        "--config", type=Path, default=None, help="config file (default: the user's config)"
+    )
+    parser.add_argument(
+        "--layout",
+        choices=("stable", "cursor"),
+        default=None,
+        help="context layout (default: config, context.layout)",
     )
     parser.add_argument(
         "--exclude",
@@ -91,8 +103,10 @@ def _recall(used: set[str], prompt: str) -> tuple[int, int]:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     root = args.root.resolve()
-    config = Config()
+    config = config_mod.load(args.config) if args.config else Config()
     context_config: ContextConfig = config.context
+    if args.layout:
+        context_config = msgspec.structs.replace(context_config, layout=args.layout)
     index, build_s = build_index(root, config, tuple(args.exclude))
     exact: TokenCounter | None = None
     if args.tokenizer == "exact":
@@ -165,6 +179,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "root": str(root),
         "samples": len(points),
         "budget": args.budget,
+        "layout": context_config.layout,
+        "file_block_share": context_config.file_block_share,
         "seed": args.seed,
         "tokenizer": "exact (embedded model)" if exact else "char-estimator",
         "files_indexed": len(index),

@@ -87,6 +87,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--suffix-lines", type=int, default=-1, help="lines after the cursor line (-1: config)"
     )
+    parser.add_argument(
+        "--layout",
+        choices=("stable", "cursor"),
+        default=None,
+        help="nospin context layout (default: config, context.layout)",
+    )
     parser.add_argument("--no-warmup", action="store_true", help="nospin without warm-ups")
     parser.add_argument("--min-lines", type=int, default=150, help="smallest file to visit")
     parser.add_argument(
@@ -557,6 +563,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     context_config = config.context
     if args.suffix_lines >= 0:
         context_config = msgspec.structs.replace(context_config, suffix_max_lines=args.suffix_lines)
+    if args.layout:
+        context_config = msgspec.structs.replace(context_config, layout=args.layout)
     pipelines = [p.strip() for p in args.pipelines.split(",") if p.strip()]
     rng = random.Random(args.seed)
     points = sample_points(
@@ -598,6 +606,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "prefill_chunk": args.prefill_chunk or PREFILL_CHUNK,
             "budget_tokens": budget,
             "suffix_lines": context_config.suffix_max_lines,
+            "layout": context_config.layout,
+            "file_block_share": context_config.file_block_share,
             "warmup": not args.no_warmup,
             "engines": "one llamacpp engine instance per pipeline, run one after the other",
         },

@@ -133,11 +133,9 @@ class SnapshotStore:
         stamp = _dt.datetime.fromtimestamp(now, _dt.UTC).strftime("%Y%m%d-%H%M%S-%f")
         body = json.dumps([config_data, reason, now], sort_keys=True, default=str)
         suffix = hashlib.blake2b(body.encode(), digest_size=2).hexdigest()
-        snapshot_id = f"{stamp}-{suffix}"
-        n = 1
-        while (self.directory / f"{snapshot_id}.json").exists():
-            n += 1
-            snapshot_id = f"{stamp}-{suffix}{n}"
+        # snapshots saved within the same microsecond sort in save order (then "latest" is right)
+        seq = sum(1 for _ in self.directory.glob(f"{stamp}-*.json"))
+        snapshot_id = f"{stamp}-{seq:02d}{suffix}"
         snapshot = ConfigSnapshot(
             id=snapshot_id, time=now, reason=reason, config=config_data, metrics=metrics
         )

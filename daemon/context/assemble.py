@@ -5,9 +5,14 @@ split at the cursor -> current-file candidates (anchored window, suffix, enclosi
 outline of the rest) -> cross-file candidates (related definitions, similar windows, edit
 history) -> fit the budget (``budget.fit_budget``) -> segments in stable-first prompt order.
 
-Stable first (design.md §7): snippets that do not change while the user types come first, then
-the current file from its head to the cursor; only the cursor line and the short suffix change
-per keystroke, so the engine reuses the KV cache of everything before them.
+Stable first (design.md §7). Layout "stable" (the default): a file block (head and skeleton of
+the file's definitions, cut to ``file_block_share`` of the budget) that is the same for every
+cursor position in a file version, then what depends on the cursor, each as prefix text:
+cross-file snippets as comments, enclosing code, the cursor window; the rest of the budget is
+shared among these as usual. A cursor move then re-prefills only what follows the file block.
+Layout "cursor": snippets before the file, then the current file from its head to the cursor
+with the rest of the file outlined around the cursor. In both, only the cursor line and the
+short suffix change per keystroke, so the engine reuses the KV cache of everything before them.
 """
 
 from __future__ import annotations
@@ -18,8 +23,8 @@ from collections.abc import Sequence
 from app.config import ContextConfig
 from daemon.context.budget import Candidate, allowances, fit_budget
 from daemon.context.candidates import CandidateBuilder, HistorySource
-from daemon.context.types import AssembledContext, ContextRequest, DroppedSegment
-from daemon.context.window import split_at_cursor
+from daemon.context.types import AssembledContext, ContextRequest, DroppedSegment, Kind
+from daemon.context.window import CursorParts, split_at_cursor
 from daemon.index import IndexSnapshot, ProjectIndex
 from daemon.languages import detect_language
 from daemon.parse import summarize
@@ -57,54 +62,75 @@ def assemble_context(
     parts = split_at_cursor(request.text, request.line, request.column)
     if summary is None:
         summary = summarize_stable(request.path, request.text, request.line, language)
+    stable = config.layout == "stable"
     budget = request.budget_tokens
-    s = config.shares
-    allow = allowances(
-        budget,
-        {
-            "cursor": s.cursor,
-            "enclosing": s.enclosing,
-            "related": s.related,
-            "retrieval": s.retrieval,
-            "history": s.history,
-            "instructions": s.instructions,
-        },
-    )
-    builder = CandidateBuilder(
-        path=request.path,
-        language=language,
-        parts=parts,
-        summary=summary,
-        index=index.snapshot() if isinstance(index, ProjectIndex) else index,
-        counter=counter,
-        config=config,
-        allow=allow,
-    )
-
-    def build(
-        cursor_allow: int, lines_before: int
-    ) -> tuple[list[Candidate], list[DroppedSegment], int]:
-        window = builder.window(cursor_allow, lines_before)
-        enclosing = builder.enclosing(window.start)
-        candidates = [
-            builder.instructions(),
-            *window.candidates,
-            *enclosing.candidates,
-            *builder.current_file(window, enclosing),
-            *builder.related(window, enclosing),
-            *builder.retrieved(window, recent),
-            *builder.history(window, history),
-        ]
-        kept, dropped = fit_budget(candidates, budget, allow, counter)
-        return kept, dropped, window.start
-
-    kept, dropped, start = build(allow["cursor"], config.cursor_lines_before)
-    leftover = budget - sum(c.segment.num_tokens for c in kept)
-    if leftover >= WIDEN_MIN_TOKENS and start > 0:
-        # budget left over: widen the cursor window upwards and assemble again
-        kept, dropped, start = build(
-            allow["cursor"] + leftover, config.cursor_lines_before * WIDEN_LINES_FACTOR
+    block: Candidate | None = None
+    if stable:
+        block = _builder(request, language, parts, summary, index, counter, config, {}).file_block(
+            int(budget * config.file_block_share)
         )
+
+    def fit(rest: int) -> tuple[list[Candidate], list[DroppedSegment]]:
+        """The cursor-dependent parts (all of them in the "cursor" layout) in ``rest`` tokens."""
+        s = config.shares
+        allow = allowances(
+            rest,
+            {
+                "cursor": s.cursor,
+                "enclosing": s.enclosing,
+                "related": s.related,
+                "retrieval": s.retrieval,
+                "history": s.history,
+                "instructions": s.instructions,
+            },
+        )
+        builder = _builder(request, language, parts, summary, index, counter, config, allow)
+
+        def build(
+            cursor_allow: int, lines_before: int
+        ) -> tuple[list[Candidate], list[DroppedSegment], int]:
+            window = builder.window(cursor_allow, lines_before)
+            enclosing = builder.enclosing(window.start)
+            candidates = [
+                builder.instructions(),
+                *window.candidates,
+                *enclosing.candidates,
+                *(() if stable else builder.current_file(window, enclosing)),
+                *builder.related(window, enclosing),
+                *builder.retrieved(window, recent),
+                *builder.history(window, history),
+            ]
+            kept, dropped = fit_budget(candidates, rest, allow, counter)
+            return kept, dropped, window.start
+
+        kept, dropped, start = build(allow["cursor"], config.cursor_lines_before)
+        leftover = rest - sum(c.segment.num_tokens for c in kept)
+        if leftover >= WIDEN_MIN_TOKENS and start > 0:
+            # budget left over: widen the cursor window upwards and assemble again, into what
+            # the window and suffix took plus the leftover (their one token of slack each)
+            shown = sum(
+                c.segment.num_tokens
+                for c in kept
+                if c.segment.kind in (Kind.CURSOR_WINDOW, Kind.SUFFIX)
+            )
+            kept, dropped, start = build(
+                shown + leftover - 2, config.cursor_lines_before * WIDEN_LINES_FACTOR
+            )
+        return kept, dropped
+
+    if block is None:
+        kept, dropped = fit(budget)
+    else:
+        kept, dropped = fit(budget - block.segment.num_tokens)
+        if any(d.kind in (Kind.CURSOR_WINDOW, Kind.SUFFIX) for d in dropped):
+            # a budget too small for the block and the cursor window: the window wins
+            kept, dropped = fit(budget)
+            seg = block.segment
+            dropped.append(
+                DroppedSegment(seg.kind, seg.tier, seg.source, seg.num_tokens, "over budget")
+            )
+        else:
+            kept = sorted([*kept, block], key=lambda c: c.order)
     segments = tuple(c.segment for c in kept)
     total = sum(seg.num_tokens for seg in segments)
     return AssembledContext(
@@ -116,6 +142,29 @@ def assemble_context(
         num_tokens_before_trim=total + sum(d.num_tokens for d in dropped),
         dropped=tuple(dropped),
         assemble_ms=(time.perf_counter() - started) * 1000.0,
+    )
+
+
+def _builder(
+    request: ContextRequest,
+    language: str,
+    parts: CursorParts,
+    summary: FileSummary,
+    index: ProjectIndex | IndexSnapshot | None,
+    counter: TokenCounter,
+    config: ContextConfig,
+    allow: dict[str, int],
+) -> CandidateBuilder:
+    return CandidateBuilder(
+        path=request.path,
+        language=language,
+        parts=parts,
+        summary=summary,
+        index=index.snapshot() if isinstance(index, ProjectIndex) else index,
+        counter=counter,
+        config=config,
+        allow=allow,
+        inline_snippets=config.layout == "stable",
     )
 
 

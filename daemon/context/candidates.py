@@ -83,6 +83,8 @@ class CandidateBuilder:
     counter: TokenCounter
     config: ContextConfig
     allow: dict[str, int]
+    # stable layout: cross-file snippets go into the prefix as comments, after the file block
+    inline_snippets: bool = False
     _outlines: dict[frozenset[str], list[tuple[Definition, str]]] = field(default_factory=dict)
     _related: list[RelatedDefinition] | None = None
 
@@ -103,6 +105,21 @@ class CandidateBuilder:
     def snippet_overhead(self, path: str, text: str) -> int:
         """Tokens a snippet costs beyond its text: header, separators, a comment mark per line."""
         return self.counter.count(path) + SNIPPET_OVERHEAD + text.count("\n") + 1
+
+    def snippet(
+        self, kind: Kind, tier: Tier, path: str, source: str, text: str, *, exact: bool = False
+    ) -> tuple[Segment, int]:
+        """A cross-file snippet and the overhead to add when it is counted: a SNIPPET for the
+        prompt format to place, or (``inline_snippets``) PREFIX text commented out."""
+        if self.inline_snippets:
+            body = commented(path, text, self.language)
+            if exact:
+                return self.counted(kind, tier, Role.PREFIX, source, body, BOUNDARY_SLACK), 0
+            return self.lazy(kind, tier, Role.PREFIX, source, body), BOUNDARY_SLACK
+        overhead = self.snippet_overhead(path, text)
+        if exact:
+            return self.counted(kind, tier, Role.SNIPPET, source, text, overhead), 0
+        return self.lazy(kind, tier, Role.SNIPPET, source, text), overhead
 
     @staticmethod
     def instructions() -> Candidate:
@@ -310,11 +327,10 @@ class CandidateBuilder:
         for rel in self._related:
             d = rel.definition
             source = f"{rel.path}:{d.start_line + 1}-{d.end_line + 1}"
-            overhead = self.snippet_overhead(rel.path, rel.text)
-            seg = self.lazy(Kind.RELATED, Tier.P1, Role.SNIPPET, source, rel.text)
+            seg, overhead = self.snippet(Kind.RELATED, Tier.P1, rel.path, source, rel.text)
             if rel.at_cursor and len(rel.text) < room * _MAX_CHARS_PER_TOKEN:
-                exact = self.counted(
-                    Kind.RELATED, Tier.P0, Role.SNIPPET, source, rel.text, overhead
+                exact, _ = self.snippet(
+                    Kind.RELATED, Tier.P0, rel.path, source, rel.text, exact=True
                 )
                 if exact.num_tokens <= room:
                     seg, overhead = exact, 0
@@ -330,22 +346,12 @@ class CandidateBuilder:
         """Windows of recently edited/opened files similar to the lines above the cursor."""
         query = "".join(self.parts.lines[window.start : self.parts.line])
         others = [(p, t) for p, t in recent if p != self.path]
-        return [
-            Candidate(
-                self.lazy(
-                    Kind.RETRIEVED,
-                    Tier.P2,
-                    Role.SNIPPET,
-                    f"{w.path}:{w.start_line + 1}-{w.end_line}",
-                    w.text,
-                ),
-                "retrieval",
-                i,
-                (4, i),
-                overhead=self.snippet_overhead(w.path, w.text),
-            )
-            for i, w in enumerate(similar_windows(query, others))
-        ]
+        cands: list[Candidate] = []
+        for i, w in enumerate(similar_windows(query, others)):
+            source = f"{w.path}:{w.start_line + 1}-{w.end_line}"
+            seg, overhead = self.snippet(Kind.RETRIEVED, Tier.P2, w.path, source, w.text)
+            cands.append(Candidate(seg, "retrieval", i, (4, i), overhead=overhead))
+        return cands
 
     def history(self, window: Window, history: HistorySource | None) -> list[Candidate]:
         """Edit-history summary and latest hunks (P2), edits inside the window left out."""
@@ -354,41 +360,89 @@ class CandidateBuilder:
         exclude = (self.path, window.start, window.suffix_end)
         cands: list[Candidate] = []
         entries = history.summary_lines(limit=8, exclude=exclude)
+        texts: list[tuple[str, str]] = []
         if entries:
             # plain text: the prompt format comments snippets without a file out
-            text = "Recent edits:\n" + "".join(f"- {entry}\n" for entry in entries)
-            cands.append(
-                Candidate(
-                    self.counted(
-                        Kind.HISTORY,
-                        Tier.P2,
-                        Role.SNIPPET,
-                        "edit history",
-                        text,
-                        self.snippet_overhead("", text),
-                    ),
-                    "history",
-                    0,
-                    (1, 0),
-                )
-            )
+            texts.append(("edit history", "Recent edits:\n" + "".join(f"- {e}\n" for e in entries)))
         for i, hunk in enumerate(history.latest_hunks(2, exclude=exclude)):
-            cands.append(
-                Candidate(
-                    self.counted(
-                        Kind.HISTORY,
-                        Tier.P2,
-                        Role.SNIPPET,
-                        f"edit hunk {i + 1}",
-                        hunk,
-                        self.snippet_overhead("", hunk),
-                    ),
-                    "history",
-                    1 + i,
-                    (1, 1 + i),
-                )
-            )
+            texts.append((f"edit hunk {i + 1}", hunk))
+        for i, (source, text) in enumerate(texts):
+            seg, _ = self.snippet(Kind.HISTORY, Tier.P2, "", source, text, exact=True)
+            rank = i if entries else i + 1
+            cands.append(Candidate(seg, "history", rank, (1, rank)))
         return cands
+
+    def file_block(self, allowance: int) -> Candidate | None:
+        """Stable layout: the file's head and the skeleton of its definitions in file order,
+        cut to ``allowance`` tokens by whole entries (first fit), closed by an elision marker.
+
+        Nothing in it depends on the cursor (the summary leaves the cursor line out; the head is
+        left out only while the cursor is in it), so it is the same text for every cursor
+        position in a file version and the engine's KV cache keeps it across cursor moves.
+        """
+        lines, line = self.parts.lines, self.parts.line
+        marker = f"{comment_leader(self.language)} …\n"
+        room = allowance - BOUNDARY_SLACK - self.counter.count(marker)
+        head_stop = head_end(self.summary, lines)
+        if line < head_stop:  # typing in the head: the window shows it
+            head_stop = 0
+        head = _fit_lines(lines[:head_stop], self.counter, room // 2)
+        if head.strip() and not head.endswith("\n\n"):
+            head = head.rstrip("\n") + "\n\n"  # a blank line before the outline
+        pieces = [head] if head.strip() else []
+        used = self.counter.count(pieces[0]) if pieces else 0
+        classes = frozenset(d.qualname for d in self.summary.definitions if d.kind is DefKind.CLASS)
+        entries: list[tuple[Definition, str, int]] = []  # chosen skeletons and their counts
+        included: set[str] = set()
+        for d, text in self.outline(classes):
+            if d.start_line < head_stop or (d.parent and d.parent not in included):
+                continue
+            if len(text) > (room - used) * _MAX_CHARS_PER_TOKEN:
+                continue
+            n = self.counter.count(text)
+            if used + n > room:
+                continue
+            entries.append((d, text, n))
+            used += n
+            included.add(d.qualname)
+        # room left: whole text for the shortest functions (as the cursor layout's upgrades)
+        stable_lines = [*lines[:line], _indent_of([lines[line]]) + "\n", *lines[line + 1 :]]
+        order = sorted(range(len(entries)), key=lambda i: entries[i][2])
+        for i in order:
+            d, text, n = entries[i]
+            if d.kind is DefKind.CLASS or d.end_line <= d.start_line:
+                continue
+            full = "".join(stable_lines[d.start_line : d.end_line + 1])
+            if len(full) > (room - used + n) * _MAX_CHARS_PER_TOKEN:
+                continue
+            m = self.counter.count(full)
+            if used - n + m <= room:
+                entries[i] = (d, full, m)
+                used += m - n
+        pieces.extend(text for _, text, _ in entries)
+        if not pieces:
+            return None
+        segment = self.counted(
+            Kind.FILE_SUMMARY,
+            Tier.P1,
+            Role.PREFIX,
+            f"{self.path}:outline",
+            "".join(pieces) + marker,
+            BOUNDARY_SLACK,
+        )
+        while segment.num_tokens > allowance and len(pieces) > 1:  # merges counted apart
+            pieces.pop()
+            segment = self.counted(
+                Kind.FILE_SUMMARY,
+                Tier.P1,
+                Role.PREFIX,
+                segment.source,
+                "".join(pieces) + marker,
+                BOUNDARY_SLACK,
+            )
+        if segment.num_tokens > allowance:
+            return None
+        return Candidate(segment, "related", 0, (0.5,))
 
     def outline(self, expand: frozenset[str]) -> list[tuple[Definition, str]]:
         if expand not in self._outlines:
@@ -434,6 +488,21 @@ def _indent_of(lines: Sequence[str]) -> str:
         if text.strip():
             return text[: len(text) - len(text.lstrip())]
     return ""
+
+
+def commented(path: str, text: str, language: str) -> str:
+    """A cross-file snippet as line comments, headed by its path (none for notes)."""
+    mark = comment_leader(language)
+    head = f"{mark} {path}\n" if path else ""
+    return head + "".join(f"{mark} {line}".rstrip() + "\n" for line in text.splitlines())
+
+
+def _fit_lines(lines: Sequence[str], counter: TokenCounter, limit: int) -> str:
+    """The longest run of ``lines`` from the first that fits ``limit`` tokens."""
+    keep = len(lines)
+    while keep > 0 and counter.count("".join(lines[:keep])) > limit:
+        keep = keep * 3 // 4 if keep > 4 else keep - 1
+    return "".join(lines[:keep])
 
 
 def _fit_line_prefix(text: str, counter: TokenCounter, limit: int) -> str:

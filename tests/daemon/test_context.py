@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import os
 import time
 from pathlib import Path
 
@@ -71,7 +73,8 @@ def test_long_file_is_head_plus_summary_plus_cursor_never_tail_only() -> None:
     text = _long_module()
     line = text.splitlines().index("def func_40(arg_40: int, other: str = 'x') -> int:") + 3
     ctx = assemble_context(
-        ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=1024)
+        ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=1024),
+        config=ContextConfig(layout="cursor"),
     )
     kinds = [s.kind for s in ctx.segments]
     assert ctx.num_tokens <= 1024
@@ -82,6 +85,58 @@ def test_long_file_is_head_plus_summary_plus_cursor_never_tail_only() -> None:
     assert prefix.index("import os") < prefix.index("def func_40(") < prefix.index("value = arg_40")
     assert ctx.dropped and ctx.num_tokens_saved > 0
     assert {d.tier for d in ctx.dropped} <= {Tier.P1, Tier.P2}
+
+
+def test_stable_layout_long_file_is_head_and_outline_then_enclosing_and_window() -> None:
+    text = _long_module()
+    line = text.splitlines().index("def func_40(arg_40: int, other: str = 'x') -> int:") + 3
+    ctx = assemble_context(
+        ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=1024)
+    )
+    assert ctx.num_tokens <= 1024
+    prefix_segments = [s for s in ctx.segments if s.role is Role.PREFIX]
+    block = prefix_segments[0]
+    assert block.kind is Kind.FILE_SUMMARY and block.source == "m.py:outline"
+    assert block.num_tokens <= int(1024 * ContextConfig().file_block_share)
+    assert block.text.startswith("import os\nimport sys\nfrom io.csv import parse_row, Row\n")
+    assert "def func_0(arg_0: int" in block.text and block.text.endswith("# …\n")
+    assert "value = arg_0" not in block.text  # bodies elided
+    prefix = ctx.to_prompt_parts().prefix
+    assert prefix.index("import os") < prefix.index("value = arg_40")
+    assert prefix_segments[-1].kind is Kind.CURSOR_WINDOW
+
+
+def test_stable_layout_block_is_the_same_for_every_cursor_position() -> None:
+    index = _index({"io/csv.py": CSV})
+    text = _long_module()
+    prompts = []
+    for line in (20, 24, 150, 233, 300):
+        ctx = assemble_context(
+            ContextRequest(path="m.py", text=text, line=line, column=0, budget_tokens=512),
+            index=index,
+        )
+        assert ctx.num_tokens <= 512
+        prompts.append(ctx.to_prompt_parts())
+    block = next(s.text for s in ctx.segments if s.kind is Kind.FILE_SUMMARY)
+    for parts in prompts:  # the prompt starts with the same block wherever the cursor is
+        assert parts.prefix.startswith(block) and parts.snippets == ()
+    cursor = assemble_context(
+        ContextRequest(path="m.py", text=text, line=150, column=0, budget_tokens=512),
+        index=index,
+        config=ContextConfig(layout="cursor"),
+    )
+    cursor_block = cursor.to_prompt_parts().prefix
+    other = (
+        assemble_context(
+            ContextRequest(path="m.py", text=text, line=233, column=0, budget_tokens=512),
+            index=index,
+            config=ContextConfig(layout="cursor"),
+        )
+        .to_prompt_parts()
+        .prefix
+    )
+    shared = len(os.path.commonprefix([cursor_block, other]))  # noqa: RUF071 (text)
+    assert shared < len(block)  # what the stable layout is for: "cursor" diverges earlier
 
 
 def test_enclosing_signature_is_kept_when_the_function_starts_above_the_window() -> None:
@@ -95,7 +150,10 @@ def test_enclosing_signature_is_kept_when_the_function_starts_above_the_window()
     assert ctx.num_tokens <= 600
 
 
-def test_definitions_used_at_the_cursor_come_from_other_files_through_imports() -> None:
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_definitions_used_at_the_cursor_come_from_other_files_through_imports(
+    layout: str,
+) -> None:
     index = _index({"io/csv.py": CSV, "other/thing.py": "def unrelated():\n    pass\n"})
     text, line, col = _cursor(
         "from io.csv import parse_row\n\n\ndef load(lines):\n"
@@ -104,18 +162,26 @@ def test_definitions_used_at_the_cursor_come_from_other_files_through_imports() 
     ctx = assemble_context(
         ContextRequest(path="main.py", text=text, line=line, column=col, budget_tokens=1024),
         index=index,
+        config=ContextConfig(layout=layout),
     )
     related = [s for s in ctx.segments if s.kind is Kind.RELATED]
     assert related, ctx.segments
     assert related[0].source.startswith("io/csv.py:")
-    assert 'def parse_row(line: str, sep: str = ",") -> Row:' in related[0].text
-    assert all(s.role is Role.SNIPPET for s in related)
     parts = ctx.to_prompt_parts()
-    assert parts.snippets[0].path == "io/csv.py"
+    if layout == "cursor":
+        assert 'def parse_row(line: str, sep: str = ",") -> Row:' in related[0].text
+        assert all(s.role is Role.SNIPPET for s in related)
+        assert parts.snippets[0].path == "io/csv.py"
+    else:  # comments in the prefix, after the file block and before the enclosing function
+        assert related[0].text.startswith("# io/csv.py\n")
+        assert '# def parse_row(line: str, sep: str = ",") -> Row:' in related[0].text
+        assert all(s.role is Role.PREFIX for s in related) and parts.snippets == ()
+        assert parts.prefix.index("# io/csv.py") < parts.prefix.rindex("def load(lines):")
     assert "unrelated" not in "".join(s.text for s in ctx.segments)
 
 
-def test_typing_on_the_cursor_line_keeps_everything_before_it_identical() -> None:
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_typing_on_the_cursor_line_keeps_everything_before_it_identical(layout: str) -> None:
     index = _index({"io/csv.py": CSV})
     base = _long_module()
     lines = base.splitlines(keepends=True)
@@ -127,6 +193,7 @@ def test_typing_on_the_cursor_line_keeps_everything_before_it_identical() -> Non
         ctx = assemble_context(
             ContextRequest(path="m.py", text=text, line=line, column=4 + n, budget_tokens=1500),
             index=index,
+            config=ContextConfig(layout=layout),
         )
         stable = [
             (s.kind, s.source, s.text)
@@ -220,9 +287,14 @@ _lines = st.lists(
 
 
 @settings(max_examples=150, deadline=None)
-@given(lines=_lines, data=st.data(), budget=st.integers(min_value=64, max_value=3000))
+@given(
+    lines=_lines,
+    data=st.data(),
+    budget=st.integers(min_value=64, max_value=3000),
+    layout=st.sampled_from(["stable", "cursor"]),
+)
 def test_budget_is_never_exceeded_and_p0_is_never_dropped_while_it_fits(
-    lines: list[str], data: st.DataObject, budget: int
+    lines: list[str], data: st.DataObject, budget: int, layout: str
 ) -> None:
     text = "\n".join(lines)
     all_lines = text.split("\n")
@@ -232,7 +304,7 @@ def test_budget_is_never_exceeded_and_p0_is_never_dropped_while_it_fits(
     ctx = assemble_context(
         ContextRequest(path="p.py", text=text, line=line, column=column, budget_tokens=budget),
         index=index,
-        config=ContextConfig(budget_tokens=budget),
+        config=ContextConfig(budget_tokens=budget, layout=layout),
     )
     assert ctx.num_tokens <= budget
     assert ctx.num_tokens == sum(s.num_tokens for s in ctx.segments)
@@ -240,9 +312,12 @@ def test_budget_is_never_exceeded_and_p0_is_never_dropped_while_it_fits(
     for s in ctx.segments:  # charged at least what the text costs
         assert s.num_tokens >= counter.count(s.text)
     kept_p0 = sum(s.num_tokens for s in ctx.segments if s.tier <= Tier.P0)
+    # the stable layout reserves its file block (up to file_block_share) ahead of the rest
+    block = sum(s.num_tokens for s in ctx.segments if s.source == "p.py:outline")
+    assert block <= budget * ContextConfig().file_block_share
     for d in ctx.dropped:
-        if d.tier is Tier.P0:
-            assert kept_p0 + d.num_tokens > budget  # dropped only because it could not fit
+        if d.tier is Tier.P0:  # dropped only because it could not fit
+            assert kept_p0 + block + d.num_tokens > budget
     kinds = {s.kind for s in ctx.segments}
     if budget >= 256:
         assert Kind.CURSOR_WINDOW in kinds or all(not x.strip() for x in all_lines[:line])
@@ -260,13 +335,15 @@ def test_real_tokenizer_prompt_stays_within_budget() -> None:
     profile = profile_for(config.engine, resolve_model_path(""))
     index = _index({"io/csv.py": CSV})
     text = _long_module()
-    for budget in (256, 700, 2048):
-        for line in (3, 150, 400):
-            ctx = assemble_context(
-                ContextRequest(path="m.py", text=text, line=line, column=0, budget_tokens=budget),
-                index=index,
-                counter=tokenizer,
-            )
-            pieces = profile.render(ctx.to_prompt_parts())
-            real = sum(1 if p.is_special else tokenizer.count(p.text) for p in pieces)
-            assert real <= budget, (budget, line, real)
+    for layout, budget, line in itertools.product(
+        ("stable", "cursor"), (256, 700, 2048), (3, 150, 400)
+    ):
+        ctx = assemble_context(
+            ContextRequest(path="m.py", text=text, line=line, column=0, budget_tokens=budget),
+            index=index,
+            counter=tokenizer,
+            config=ContextConfig(layout=layout),
+        )
+        pieces = profile.render(ctx.to_prompt_parts())
+        real = sum(1 if p.is_special else tokenizer.count(p.text) for p in pieces)
+        assert real <= budget, (layout, budget, line, real)
