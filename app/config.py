@@ -28,6 +28,9 @@ class BudgetShares(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     instructions: float = 0.10  # fixed: format tokens and instructions
 
 
+LAYOUTS = ("auto", "stable", "cursor")
+
+
 class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     budget_tokens: int = 2048  # whole prompt budget, output reserve not included
     shares: BudgetShares = msgspec.field(default_factory=BudgetShares)
@@ -37,8 +40,11 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     # "stable": the file's head and outline first, the same for every cursor position in the
     # file, then cross-file snippets as comments, enclosing code and the cursor window, so a
     # cursor move re-prefills only what follows the file block (docs/latency.md); "cursor": all
-    # of the current file chosen around the cursor (outline upgrades, snippets before the file)
-    layout: str = "stable"
+    # of the current file chosen around the cursor (outline upgrades, snippets before the file:
+    # best identifier recall, docs/context.md); "auto": stable at budgets up to
+    # stable_max_budget (where prefill is what the user waits for: CPU, fast tier), else cursor
+    layout: str = "auto"
+    stable_max_budget: int = 1024
     file_block_share: float = 0.4  # stable layout: the file block's share of the budget
     anchor_lines: int = 16  # window start snaps to multiples of this, so typing keeps the prefix
     max_file_bytes: int = 1_000_000  # files over this are not indexed (reason: too large)
@@ -110,8 +116,8 @@ def validate(config: Config) -> Config:
     for name in ("cursor", "enclosing", "related", "retrieval", "history", "instructions"):
         if getattr(s, name) < 0:
             raise ConfigError(f"context.shares.{name} must not be negative")
-    if config.context.layout not in ("stable", "cursor"):
-        raise ConfigError('context.layout must be "stable" or "cursor"')
+    if config.context.layout not in LAYOUTS:
+        raise ConfigError(f"context.layout must be one of {', '.join(LAYOUTS)}")
     if not 0.0 <= config.context.file_block_share <= 0.8:
         raise ConfigError("context.file_block_share must be between 0 and 0.8")
     if config.context.budget_tokens < 64:

@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--layout",
-        choices=("stable", "cursor"),
+        choices=("auto", "stable", "cursor"),
         default=None,
         help="context layout (default: config, context.layout)",
     )

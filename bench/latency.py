@@ -89,7 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--layout",
-        choices=("stable", "cursor"),
+        choices=("auto", "stable", "cursor"),
         default=None,
         help="nospin context layout (default: config, context.layout)",
     )

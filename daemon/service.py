@@ -313,6 +313,12 @@ class Service:
             self._record_edit(path, root, old.text, req.text)
         self._precount(req.text)
         peer.send(p.OkReply(id=req.id))
+        if old is None and self.supervisor.state not in ("failed", "stopped"):
+            # a newly opened file: warm its prompt prefix (the file block) in the background
+            last = req.text.count("\n")
+            self._warm_document(path, req.text, last, 0, req.language, root, time.monotonic(),
+                                multiline=False)
+            self._step()
 
     def _precount(self, text: str) -> None:
         """Count a newly opened document's lines in the background, so that its first
@@ -684,17 +690,26 @@ class Service:
     def _warm_up(self, shed: _Live, now: float) -> None:
         """A completion for a cold document was shed: prefill its prompt in the background
         (design.md §7), so the next keystrokes there find the KV cache warm and get served."""
-        if shed.path in self._warm_docs or shed.path in self._warming:
+        self._warm_document(shed.path, shed.text, shed.line, shed.col, shed.language, shed.root,
+                            now, multiline=shed.multiline)
+
+    def _warm_document(self, path: str, text: str, line: int, col: int, language: str,
+                       root: str, now: float, *, multiline: bool | None = None) -> None:
+        """Prefill the prompt at (line, col) of a document in the background (prefill only,
+        cache key = the path), unless the engine holds the document or a warm-up is pending.
+        With the stable layout the prompt starts with the file block, the same for every cursor
+        position in the file: a later completion anywhere in it reuses that much."""
+        if path in self._warm_docs or path in self._warming:
             return
         key = f"warmup/{next(self._warm_ids)}"
-        warm = _Live(key=key, peer=None, request_id=key, kind="warmup", path=shed.path,
-                     arrival=now, text=shed.text, line=shed.line, col=shed.col,
-                     language=shed.language, root=shed.root, multiline=shed.multiline,
-                     max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS, last_sent=now)
-        est = min(self.config.context.budget_tokens, max(1, len(shed.text) // 3))
-        self.scheduler.add_request(NewRequest.warmup(key, shed.path, num_prompt_tokens=est), now)
+        warm = _Live(key=key, peer=None, request_id=key, kind="warmup", path=path,
+                     arrival=now, text=text, line=line, col=col, language=language, root=root,
+                     multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
+                     last_sent=now)
+        est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
+        self.scheduler.add_request(NewRequest.warmup(key, path, num_prompt_tokens=est), now)
         self._live[key] = warm
-        self._warming[shed.path] = key
+        self._warming[path] = key
 
     def _answer_followers(self, live: _Live, text: str | None) -> None:
         """Answer type-through followers of ``live`` (``text`` None: read from the cache)."""

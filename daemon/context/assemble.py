@@ -5,14 +5,15 @@ split at the cursor -> current-file candidates (anchored window, suffix, enclosi
 outline of the rest) -> cross-file candidates (related definitions, similar windows, edit
 history) -> fit the budget (``budget.fit_budget``) -> segments in stable-first prompt order.
 
-Stable first (design.md §7). Layout "stable" (the default): a file block (head and skeleton of
-the file's definitions, cut to ``file_block_share`` of the budget) that is the same for every
-cursor position in a file version, then what depends on the cursor, each as prefix text:
-cross-file snippets as comments, enclosing code, the cursor window; the rest of the budget is
-shared among these as usual. A cursor move then re-prefills only what follows the file block.
-Layout "cursor": snippets before the file, then the current file from its head to the cursor
-with the rest of the file outlined around the cursor. In both, only the cursor line and the
-short suffix change per keystroke, so the engine reuses the KV cache of everything before them.
+Stable first (design.md §7). Layout "stable" ("auto" at budgets up to ``stable_max_budget``):
+a file block (head and skeleton of the file's definitions, cut to ``file_block_share`` of the
+budget) that is the same for every cursor position in a file version, then what depends on the
+cursor, each as prefix text: cross-file snippets as comments, enclosing code, the cursor window;
+the rest of the budget is shared among these as usual. A cursor move then re-prefills only what
+follows the file block. Layout "cursor" ("auto" above that budget): snippets before the file,
+then the current file from its head to the cursor with the rest of the file outlined around the
+cursor. In both, only the cursor line and the short suffix change per keystroke, so the engine
+reuses the KV cache of everything before them.
 """
 
 from __future__ import annotations
@@ -62,8 +63,8 @@ def assemble_context(
     parts = split_at_cursor(request.text, request.line, request.column)
     if summary is None:
         summary = summarize_stable(request.path, request.text, request.line, language)
-    stable = config.layout == "stable"
     budget = request.budget_tokens
+    stable = uses_stable_layout(config, budget)
     block: Candidate | None = None
     if stable:
         block = _builder(request, language, parts, summary, index, counter, config, {}).file_block(
@@ -164,8 +165,15 @@ def _builder(
         counter=counter,
         config=config,
         allow=allow,
-        inline_snippets=config.layout == "stable",
+        inline_snippets=uses_stable_layout(config, request.budget_tokens),
     )
+
+
+def uses_stable_layout(config: ContextConfig, budget: int) -> bool:
+    """Whether ``config.layout`` means the stable layout at this budget."""
+    if config.layout == "auto":
+        return budget <= config.stable_max_budget
+    return config.layout == "stable"
 
 
 def stable_text(text: str, line: int) -> str:

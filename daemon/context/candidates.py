@@ -378,7 +378,9 @@ class CandidateBuilder:
 
         Nothing in it depends on the cursor (the summary leaves the cursor line out; the head is
         left out only while the cursor is in it), so it is the same text for every cursor
-        position in a file version and the engine's KV cache keeps it across cursor moves.
+        position in a file version and the engine's KV cache keeps it across cursor moves. No
+        definition is shown in full here: the one holding the cursor would differ (its cursor
+        line is left out) from what another cursor position shows.
         """
         lines, line = self.parts.lines, self.parts.line
         marker = f"{comment_leader(self.language)} …\n"
@@ -405,20 +407,6 @@ class CandidateBuilder:
             entries.append((d, text, n))
             used += n
             included.add(d.qualname)
-        # room left: whole text for the shortest functions (as the cursor layout's upgrades)
-        stable_lines = [*lines[:line], _indent_of([lines[line]]) + "\n", *lines[line + 1 :]]
-        order = sorted(range(len(entries)), key=lambda i: entries[i][2])
-        for i in order:
-            d, text, n = entries[i]
-            if d.kind is DefKind.CLASS or d.end_line <= d.start_line:
-                continue
-            full = "".join(stable_lines[d.start_line : d.end_line + 1])
-            if len(full) > (room - used + n) * _MAX_CHARS_PER_TOKEN:
-                continue
-            m = self.counter.count(full)
-            if used - n + m <= room:
-                entries[i] = (d, full, m)
-                used += m - n
         pieces.extend(text for _, text, _ in entries)
         if not pieces:
             return None

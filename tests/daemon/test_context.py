@@ -291,7 +291,7 @@ _lines = st.lists(
     lines=_lines,
     data=st.data(),
     budget=st.integers(min_value=64, max_value=3000),
-    layout=st.sampled_from(["stable", "cursor"]),
+    layout=st.sampled_from(["auto", "stable", "cursor"]),
 )
 def test_budget_is_never_exceeded_and_p0_is_never_dropped_while_it_fits(
     lines: list[str], data: st.DataObject, budget: int, layout: str

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.config import Config, TierConfig
+from app.config import Config, TierConfig, with_changes
 from daemon import lifecycle
 from tests.daemon.fakes import FakeEngine
 from tests.daemon.harness import DaemonHandle, RawClient, running_daemon, short_home, write_project
@@ -291,6 +291,45 @@ def test_shed_cold_document_is_warmed_in_the_background(home: Path) -> None:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert d.call(lambda: str(other) in d.service._warm_docs)
+        raw.close()
+
+
+@pytest.mark.parametrize("budget", [384, 2048])
+def test_opened_document_is_warmed_with_the_prefix_later_completions_share(
+    home: Path, budget: int
+) -> None:
+    config = with_changes(Config(), {"context.budget_tokens": budget})
+    with running_daemon(config) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        text = "import os\n\n" + "".join(
+            f"def f{i}(a, b):\n    return a * {i} + b\n\n\n" for i in range(12)
+        )
+        src.write_text(text)
+        raw.send({"type": "open", "id": "o1", "path": str(src), "text": text})
+        assert raw.recv()["type"] == "ok"
+        engine = d.engines[0]
+        assert isinstance(engine, FakeEngine)
+        deadline = time.monotonic() + 5
+        while not any(r.prefill_only for r in engine.submitted):
+            assert time.monotonic() < deadline, "no warm-up after open"
+            time.sleep(0.05)
+        warm = next(r for r in engine.submitted if r.prefill_only)
+        assert warm.cache_key == str(src) and warm.prompt is not None
+        raw.send(complete_msg("c1", src, line=23, col=4))  # inside f5's body
+        final = raw.until_final("c1")[-1]
+        assert final["type"] == "done", final
+        done = engine.submitted[-1].prompt
+        assert done is not None and not engine.submitted[-1].prefill_only
+        if budget <= Config().context.stable_max_budget:  # "auto": the stable layout
+            block_end = warm.prompt.prefix.index("# …\n") + len("# …\n")  # the file block
+            assert "import os" in warm.prompt.prefix[:block_end]
+            assert done.prefix[:block_end] == warm.prompt.prefix[:block_end]
+        # opening it again (an editor reload) does not warm twice while it is warm
+        raw.send({"type": "open", "id": "o2", "path": str(src), "text": text})
+        assert raw.recv()["type"] == "ok"
+        time.sleep(0.3)
+        assert sum(1 for r in engine.submitted if r.prefill_only) == 1
         raw.close()
 
 
