@@ -56,6 +56,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--out", type=Path, default=None, help="full result JSON file")
     parser.add_argument("--against", type=Path, default=None,
                         help="earlier result: exit 3 if compile-pass or exact match drops > 2 pts")
+    parser.add_argument("--reuse", type=Path, default=None, metavar="OLD.json",
+                        help="take the modes not run here (e.g. the naive baselines) from an "
+                        "earlier result of the same points and model")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="do not save a configuration snapshot")
     parser.set_defaults(func=run)
@@ -64,7 +67,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from app.evaluation.modes import MODES
     from app.evaluation.report import compare, render_chart, render_markdown
-    from app.evaluation.runner import EvalOptions, run_eval
+    from app.evaluation.runner import EvalOptions, reuse_modes, run_eval
 
     modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
     unknown = [m for m in modes if m not in MODES]
@@ -77,6 +80,15 @@ def run(args: argparse.Namespace) -> int:
     against: dict[str, Any] | None = None
     if args.against is not None:  # read it first: a bad file should not cost a whole run
         against = _read_json(args.against)
+    reuse = _read_json(args.reuse) if args.reuse is not None else None
+    if reuse is not None:  # what can be told before the run; reuse_modes checks the rest
+        old = reuse.get("options", {})
+        for key, value in (("num_samples", args.samples), ("seed", args.seed),
+                           ("naive_full_max", args.naive_full_max),
+                           ("corpus", str(args.corpus.resolve()))):
+            if old.get(key) != value:
+                raise InputError(f"--reuse {args.reuse}: it was run with {key} "
+                                 f"{old.get(key)!r}, this run has {value!r}")
     config = config_mod.load(args.config) if args.config else config_mod.load()
     options = EvalOptions(
         corpus=args.corpus, num_samples=args.samples, seed=args.seed, modes=modes,
@@ -86,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
     )
     result = run_eval(options, config, progress=lambda msg: print(f"eval: {msg}",
                                                                   file=sys.stderr))
+    if reuse is not None:
+        copied = reuse_modes(result, reuse)
+        print(f"eval: reused {', '.join(copied) or 'no modes'} from {args.reuse}",
+              file=sys.stderr)
     if not args.no_snapshot:
         result["snapshot_id"] = _save_snapshot(config, result)
     out = args.out or state_dir() / "eval" / f"{result['snapshot_id'] or _stamp()}.json"

@@ -109,6 +109,12 @@ def render_markdown(
             f"- top-{top_k}: greedy + {top_k - 1} sampled alternatives (temperature "
             f"{opts['temperature']}, fixed seed per point); hit = any first line matches"
         )
+    reused = result.get("reused_modes")
+    if reused:
+        lines.append(
+            f"- modes {', '.join(reused['modes'])} reused from `{reused['from']}` (same points, "
+            "model and options; measured in that run)"
+        )
     shortfall = result["corpus"]["sampling"].get("shortfall")
     if shortfall:
         lines.append(f"- sampling shortfall (points not found): {shortfall}")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config, to_dict
+from app.errors import InputError
 from app.evaluation.corpus import build_index, percentile
 from app.evaluation.metrics import CompileChecker, edit_similarity, exact_match, identifier_f1
 from app.evaluation.metrics import mean as _mean
@@ -283,6 +284,42 @@ def _leak_suspect(point: EvalPoint, parts: PromptParts) -> bool:
 
 
 # --- aggregation --------------------------------------------------------------------------------
+
+
+def reuse_modes(result: dict[str, Any], old: dict[str, Any]) -> list[str]:
+    """Copy into ``result`` the modes that ``old`` ran and ``result`` did not (baselines that
+    change only with the model), when both scored the same points with the same model; returns
+    the modes copied. Raises InputError naming what differs. naive_tail is cut to nospin's
+    budget, so it is reused only when the context budget and suffix lines match."""
+    missing = [m for m in old.get("summary", {}) if m not in result["summary"]]
+    if not missing:
+        return []
+    ids = [p["id"] for p in result["points"]]
+    differs: list[str] = []
+    if [p.get("id") for p in old.get("points", [])] != ids:
+        differs.append("points (corpus, samples, seed or sampling)")
+    if old.get("naive_full_subset") != result["naive_full_subset"]:
+        differs.append("naive_full subset")
+    if old.get("engine", {}).get("model") != result["engine"]["model"]:
+        differs.append("model")
+    for key in ("line_max_tokens", "block_max_tokens", "top_k", "temperature"):
+        if old.get("options", {}).get(key) != result["options"].get(key):
+            differs.append(f"--{key.replace('_', '-')}")
+    if "naive_tail" in missing:
+        new_ctx, old_ctx = result["config"]["context"], old.get("config", {}).get("context", {})
+        for key in ("budget_tokens", "suffix_max_lines"):
+            if old_ctx.get(key) != new_ctx.get(key):
+                differs.append(f"context.{key} (naive_tail is cut to nospin's budget)")
+    if differs:
+        raise InputError(f"cannot reuse modes {missing}: the results differ in "
+                         + ", ".join(differs))
+    for mode in missing:
+        result["summary"][mode] = {**old["summary"][mode], "reused_from": old.get("result_path")}
+        result["results"].extend(r for r in old.get("results", []) if r.get("mode") == mode)
+    result["options"]["modes"] = [*result["options"]["modes"], *missing]
+    result["reused_modes"] = {"modes": missing, "from": old.get("result_path"),
+                              "created": old.get("created")}
+    return missing
 
 
 def summarize_results(results: Sequence[PointResult]) -> dict[str, Any]:

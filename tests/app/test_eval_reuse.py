@@ -1,0 +1,89 @@
+"""``nospin eval --reuse``: baselines copied from an earlier result only when comparable."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from app.errors import InputError
+from app.evaluation.report import render_markdown, targets
+from app.evaluation.runner import reuse_modes
+
+
+def _summary(em: float, tokens: float) -> dict[str, Any]:
+    figures = {
+        "n": 2, "exact_match": em, "edit_similarity": 0.5, "identifier_f1": 0.5,
+        "identifier_em": 0.0, "compile_pass": 1.0, "compile_counted": 2, "compile_skipped": 0,
+        "top_k_hit": None, "prompt_tokens_mean": tokens, "cached_tokens_mean": 0.0,
+        "latency_ms_p50": 10.0, "latency_ms_p95": 20.0, "first_token_ms_p50": 5.0,
+        "first_token_ms_p95": 9.0, "empty": 0.0, "errors": 0, "leak_suspects": 0,
+    }
+    groups = ("all", "line", "block", "cross_file", "full_subset")
+    return {"num_points": 2, "run_s": 1.0, "top_k_extra_s": 0.0,
+            **{g: dict(figures) for g in groups}}
+
+
+def _result(modes: list[str], budget: int = 384) -> dict[str, Any]:
+    return {
+        "created": 1.7e9,
+        "result_path": "/tmp/old.json",
+        "options": {"modes": modes, "corpus": "/c", "seed": 0, "num_samples": 2, "top_k": 1,
+                    "temperature": 0.8, "line_max_tokens": 32, "block_max_tokens": 96},
+        "config": {"context": {"budget_tokens": budget, "suffix_max_lines": 2}},
+        "engine": {"name": "llamacpp", "model": "m.gguf", "n_ctx": 4096},
+        "corpus": {"num_files": 3, "index_build_s": 0.1, "sampling": {}},
+        "checks": {"history_entries": 0, "leak_suspects": 0},
+        "timing": {"model_load_s": 1.0, "total_s": 2.0},
+        "num_points": 2, "num_line": 1, "num_block": 1, "num_cross_file": 1,
+        "naive_full_subset": ["a:1"],
+        "summary": {m: _summary(0.5, 300.0 if m == "nospin" else 1000.0) for m in modes},
+        "points": [{"id": "a:1"}, {"id": "b:2"}],
+        "results": [{"mode": m, "point": pid} for m in modes for pid in ("a:1", "b:2")],
+    }
+
+
+def test_missing_modes_are_copied_and_reported() -> None:
+    old = _result(["naive_full", "naive_tail"])
+    new = _result(["nospin"])
+    assert reuse_modes(new, old) == ["naive_full", "naive_tail"]
+    assert set(new["summary"]) == {"nospin", "naive_full", "naive_tail"}
+    assert new["summary"]["naive_full"]["reused_from"] == "/tmp/old.json"
+    assert sum(1 for r in new["results"] if r["mode"] == "naive_tail") == 2
+    assert new["options"]["modes"] == ["nospin", "naive_full", "naive_tail"]
+    assert any("prompt tokens" in t for t in targets(new))  # the targets now have baselines
+    assert "reused from `/tmp/old.json`" in render_markdown(new)
+
+
+def test_modes_run_here_are_never_overwritten() -> None:
+    old = _result(["nospin", "naive_full"])
+    old["summary"]["nospin"]["all"]["exact_match"] = 0.0
+    new = _result(["nospin"])
+    assert reuse_modes(new, old) == ["naive_full"]
+    assert new["summary"]["nospin"]["all"]["exact_match"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r["points"].append({"id": "c:3"}), "points"),
+        (lambda r: r["engine"].update(model="other.gguf"), "model"),
+        (lambda r: r["options"].update(line_max_tokens=16), "--line-max-tokens"),
+        (lambda r: r["config"]["context"].update(budget_tokens=2048), "budget_tokens"),
+    ],
+)
+def test_results_that_differ_are_refused_with_the_reason(change: Any, message: str) -> None:
+    old = _result(["naive_full", "naive_tail"])
+    change(old)
+    new = _result(["nospin"])
+    before = copy.deepcopy(new)
+    with pytest.raises(InputError, match=message):
+        reuse_modes(new, old)
+    assert new == before  # nothing half-copied
+
+
+def test_a_different_budget_still_reuses_naive_full() -> None:
+    old = _result(["naive_full"], budget=2048)
+    new = _result(["nospin"], budget=384)
+    assert reuse_modes(new, old) == ["naive_full"]
