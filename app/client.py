@@ -263,6 +263,14 @@ class AsyncClient:
                                          language=language, version=version, root=root),
                            p.OkReply)
 
+    async def warm(self, path: str, line: int, col: int, *, text: str | None = None,
+                   root: str | None = None) -> str:
+        """Ask the daemon to prefill the prompt at the cursor in the background (send on cursor
+        moves, not per keystroke); returns "warming", "warm" or why not."""
+        reply = await self.request(p.WarmRequest(id=self._next_id(), path=path, line=line,
+                                                 col=col, text=text, root=root), p.OkReply)
+        return reply.detail
+
     async def change(self, path: str, *, text: str | None = None,
                      edits: list[p.TextEdit] | None = None, version: int = 0) -> None:
         await self.request(p.ChangeRequest(id=self._next_id(), path=path, text=text,
@@ -360,6 +368,9 @@ class Client:
 
     def change(self, path: str, **options: Any) -> None:
         self._run(self.aio.change(path, **options))
+
+    def warm(self, path: str, line: int, col: int, **options: Any) -> str:
+        return self._run(self.aio.warm(path, line, col, **options))
 
     def close_document(self, path: str) -> None:
         self._run(self.aio.close_document(path))

@@ -93,6 +93,18 @@ class CompleteRequest(_Message, frozen=True, tag="complete", forbid_unknown_fiel
     options: CompleteOptions = msgspec.field(default_factory=CompleteOptions)
 
 
+class WarmRequest(_Message, frozen=True, tag="warm", forbid_unknown_fields=True):
+    """The cursor arrived at (line, col): prefill the prompt there in the background (no reply
+    text; "ok" at once). Send on cursor moves and entering insert mode, not per keystroke."""
+
+    id: RequestId
+    path: str
+    line: NonNegative
+    col: NonNegative
+    text: str | None = None  # buffer for this request only (overrides open buffer and disk)
+    root: str | None = None
+
+
 class CancelRequest(_Message, frozen=True, tag="cancel", forbid_unknown_fields=True):
     id: RequestId
     target: RequestId  # id of the complete/generate request to cancel
@@ -148,6 +160,7 @@ Request = (
     | ChangeRequest
     | CloseRequest
     | CompleteRequest
+    | WarmRequest
     | CancelRequest
     | GenerateRequest
     | StatusRequest

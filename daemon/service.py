@@ -253,6 +253,8 @@ class Service:
                 self._on_cancel(peer, request)
             case p.OpenRequest():
                 self._on_open(peer, request)
+            case p.WarmRequest():
+                self._on_warm(peer, request)
             case p.ChangeRequest():
                 self._on_change(peer, request)
             case p.CloseRequest():
@@ -319,6 +321,29 @@ class Service:
             self._warm_document(path, req.text, last, 0, req.language, root, time.monotonic(),
                                 multiline=False)
             self._step()
+
+    def _on_warm(self, peer: Peer, req: p.WarmRequest) -> None:
+        """The cursor arrived somewhere (an editor's cursor move, insert mode): prefill the
+        prompt there in the background, so the first keystroke's completion finds it cached."""
+        path = normalise_path(req.path, root=req.root)
+        doc = self._docs.get(path)
+        root = normalise_path(req.root) if req.root else (doc.root if doc else find_root(path))
+        if req.text is not None:
+            text = req.text
+        elif doc is not None:
+            text = doc.text
+        else:
+            text = read_disk_text(path, max_bytes=self.config.context.max_file_bytes)
+        offset_of(text, req.line, req.col)  # a clear error for a cursor outside the text
+        if self.config.completion.paused:
+            peer.send(p.OkReply(id=req.id, detail="completions are paused"))
+            return
+        self._projects.ensure(root, self.config)
+        language = (doc.language if doc and doc.language else None) or detect_language(path)
+        queued = self._warm_document(path, text, req.line, req.col, language, root,
+                                     time.monotonic(), multiline=False, replace=True)
+        peer.send(p.OkReply(id=req.id, detail="warming" if queued else "warm"))
+        self._step()
 
     def _precount(self, text: str) -> None:
         """Count a newly opened document's lines in the background, so that its first
@@ -627,7 +652,8 @@ class Service:
                 text = _clean_generated(text)
         if live.kind == "warmup":
             self._live.pop(live.key, None)
-            self._warming.pop(live.path, None)
+            if self._warming.get(live.path) == live.key:  # not a newer warm-up that replaced it
+                del self._warming[live.path]
             if fin is not None and fin.reason is FinishReason.PREFILLED:
                 self._mark_warm(live.path)
             self._record(RequestRecord(
@@ -694,13 +720,19 @@ class Service:
                             now, multiline=shed.multiline)
 
     def _warm_document(self, path: str, text: str, line: int, col: int, language: str,
-                       root: str, now: float, *, multiline: bool | None = None) -> None:
+                       root: str, now: float, *, multiline: bool | None = None,
+                       replace: bool = False) -> bool:
         """Prefill the prompt at (line, col) of a document in the background (prefill only,
-        cache key = the path), unless the engine holds the document or a warm-up is pending.
-        With the stable layout the prompt starts with the file block, the same for every cursor
-        position in the file: a later completion anywhere in it reuses that much."""
-        if path in self._warm_docs or path in self._warming:
-            return
+        cache key = the path), unless the engine holds the document or a warm-up is pending;
+        ``replace`` (an editor's ``warm``: the cursor moved) warms anyway and cancels a pending
+        warm-up of the document. With the stable layout the prompt starts with the file block,
+        the same for every cursor position in the file: a later completion there reuses it.
+        Returns whether a warm-up was queued."""
+        pending = self._warming.get(path)
+        if not replace and (path in self._warm_docs or pending is not None):
+            return False
+        if pending is not None:
+            self.scheduler.cancel(pending)
         key = f"warmup/{next(self._warm_ids)}"
         warm = _Live(key=key, peer=None, request_id=key, kind="warmup", path=path,
                      arrival=now, text=text, line=line, col=col, language=language, root=root,
@@ -710,6 +742,7 @@ class Service:
         self.scheduler.add_request(NewRequest.warmup(key, path, num_prompt_tokens=est), now)
         self._live[key] = warm
         self._warming[path] = key
+        return True
 
     def _answer_followers(self, live: _Live, text: str | None) -> None:
         """Answer type-through followers of ``live`` (``text`` None: read from the cache)."""

@@ -10,8 +10,9 @@ Thin by design: the daemon does the work. This server
 - turns ``$/cancelRequest`` into a daemon ``cancel`` (pygls cancels the handler's task; the
   client library sends ``cancel`` when a ``complete`` is abandoned);
 - sends a ``nospin/status`` notification after every completion (latency, tier, cache) and on
-  fast-mode changes, and offers the commands ``nospin.status``, ``nospin.fastMode`` and
-  ``nospin.toggleFastMode`` through ``workspace/executeCommand``.
+  fast-mode changes, and offers the commands ``nospin.status``, ``nospin.fastMode``,
+  ``nospin.toggleFastMode`` and ``nospin.warm`` (uri, position: the cursor settled there; the
+  daemon prefills the prompt in the background) through ``workspace/executeCommand``.
 
 Document notifications are applied to the daemon strictly in the order they arrive, and a
 completion waits for the ones before it, so a completion always sees the edits typed before it.
@@ -52,6 +53,7 @@ STATUS_NOTIFICATION = "nospin/status"
 CMD_STATUS = "nospin.status"
 CMD_FAST_MODE = "nospin.fastMode"
 CMD_TOGGLE_FAST_MODE = "nospin.toggleFastMode"
+CMD_WARM = "nospin.warm"  # arguments: uri, {"line": L, "character": C}: the cursor arrived there
 TIER_NAMES = {0: "cache", 1: "normal", 2: "cap", 3: "fast"}
 CompletionMode = Literal["auto", "on", "off"]
 
@@ -129,6 +131,7 @@ class NospinLanguageServer(LanguageServer):
         self.command(CMD_STATUS)(_plain(self._cmd_status))
         self.command(CMD_FAST_MODE)(_plain(self._cmd_fast_mode))
         self.command(CMD_TOGGLE_FAST_MODE)(_plain(self._cmd_toggle_fast_mode))
+        self.command(CMD_WARM)(_plain(self._cmd_warm))
 
     # ------------------------------------------------------------------ lifecycle
     def _on_initialize(self, params: t.InitializeParams) -> None:
@@ -353,9 +356,38 @@ class NospinLanguageServer(LanguageServer):
         status = await client.status()
         return await self._cmd_fast_mode(not status.fast_mode)
 
+    async def _cmd_warm(self, *args: Any) -> dict[str, Any]:
+        """The editor's cursor settled on a line (insert mode, cursor move): the daemon prefills
+        the prompt there in the background. Arguments: the document URI and an LSP position."""
+        if len(args) < 2:
+            raise InputError("nospin.warm needs a document URI and a position")
+        uri, position = str(args[0]), args[1]
+        line = int(_field(position, "line"))
+        character = int(_field(position, "character"))
+        tail = self._sync_tail
+        if tail is not None:
+            await asyncio.wait([tail])  # the edits before it first
+        path = to_fs_path(uri)
+        text = self._docs.get(uri)
+        if path is None or text is None or not uri.startswith("file:"):
+            return {"warm": "not an open file document"}
+        lines = split_lines(text)
+        if line >= len(lines):
+            return {"warm": "outside the document"}
+        col = to_code_points(lines[line], character, self.encoding)
+        client = await self._daemon()
+        return {"warm": await client.warm(path, line, col)}
+
     def _notify(self, status: StatusParams) -> None:
         self.last_status = status
         self.protocol.notify(STATUS_NOTIFICATION, status.to_json())
+
+
+def _field(value: Any, name: str) -> Any:
+    """A field of a command argument (pygls passes JSON objects as dicts or namedtuples)."""
+    if isinstance(value, dict):
+        return value[name]
+    return getattr(value, name)
 
 
 def _plain(method: Callable[..., Any]) -> Callable[..., Any]:

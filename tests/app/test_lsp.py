@@ -235,6 +235,10 @@ def test_capabilities_and_completion_for_clients_without_inline(fake_home: Path)
             assert item.text_edit.new_text.startswith("re")
             assert s.statuses and s.statuses[-1]["state"] == "ready"
             assert s.statuses[-1]["latency_ms"] > 0 and s.statuses[-1]["tier"] in (0, 1, 2, 3)
+            warm = await s.command("nospin.warm", uri, {"line": 1, "character": 4})
+            assert warm == {"warm": "warming"}
+            far = await s.command("nospin.warm", uri, {"line": 9, "character": 0})
+            assert far == {"warm": "outside the document"}
             on = await s.command("nospin.toggleFastMode")
             assert on == {"fast_mode": True}
             status = await s.command("nospin.status")

@@ -35,7 +35,7 @@ json_values = st.recursive(
     | st.dictionaries(st.text(max_size=10), children, max_size=4),
     max_leaves=12,
 )
-TYPES = ["hello", "open", "change", "close", "complete", "cancel", "generate", "status",
+TYPES = ["hello", "open", "change", "close", "complete", "warm", "cancel", "generate", "status",
          "config.get", "config.set", "fast_mode", "subscribe", "unsubscribe", "nope", ""]
 
 

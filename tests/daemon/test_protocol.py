@@ -24,6 +24,7 @@ REQUESTS: list[Any] = [
     p.CompleteRequest(id="5", path="/a.py", line=0, col=1, options=p.CompleteOptions(
         max_tokens=16, multiline=False, deadline_ms=900)),
     p.CancelRequest(id="6", target="5"),
+    p.WarmRequest(id="6b", path="/a.py", line=0, col=1),
     p.GenerateRequest(id="7", session="s", instruction="write a csv reader"),
     p.StatusRequest(id="8"),
     p.ConfigGetRequest(id="9", key="tiers"),
@@ -43,7 +44,7 @@ def test_requests_round_trip(message: Any) -> None:
 
 def test_request_types_are_the_documented_ones() -> None:
     tags = {json.loads(p.encode(m))["type"] for m in REQUESTS}
-    assert tags == {"hello", "open", "change", "close", "complete", "cancel", "generate",
+    assert tags == {"hello", "open", "change", "close", "complete", "warm", "cancel", "generate",
                     "status", "config.get", "config.set", "fast_mode", "subscribe",
                     "unsubscribe"}
 

@@ -333,6 +333,39 @@ def test_opened_document_is_warmed_with_the_prefix_later_completions_share(
         raw.close()
 
 
+def test_warm_on_cursor_move_prefills_the_prompt_a_completion_there_starts_with(
+    home: Path,
+) -> None:
+    slow = lambda: FakeEngine(token_delay_s=0.05)  # noqa: E731
+    config = with_changes(Config(), {"context.budget_tokens": 384})
+    with running_daemon(config, engine_factory=slow) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        text = "".join(f"def f{i}(a, b):\n    return a * {i} + b\n\n\n" for i in range(12))
+        src.write_text(text)
+        raw.send({"type": "warm", "id": "w1", "path": str(src), "line": 5, "col": 4})
+        assert raw.recv()["type"] == "ok"
+        raw.send({"type": "warm", "id": "w2", "path": str(src), "line": 41, "col": 4})
+        assert raw.recv() == {"type": "ok", "id": "w2", "detail": "warming"}
+        raw.send({"type": "warm", "id": "w3", "path": str(src), "line": 99, "col": 0})
+        bad = raw.recv()
+        assert bad["type"] == "error" and bad["id"] == "w3" and "line" in bad["message"]
+        engine = d.engines[0]
+        assert isinstance(engine, FakeEngine)
+        deadline = time.monotonic() + 5
+        while d.call(lambda: len(d.service._live)):
+            assert time.monotonic() < deadline, "warm-ups still live"
+            time.sleep(0.05)
+        warms = [r for r in engine.submitted if r.prefill_only]
+        assert warms and warms[-1].prompt is not None
+        assert warms[-1].prompt.prefix.endswith("def f10(a, b):\n    ")  # at line 41
+        raw.send(complete_msg("c1", src, line=41, col=4))
+        assert raw.until_final("c1")[-1]["type"] == "done"
+        done = engine.submitted[-1].prompt
+        assert done is not None and done.prefix == warms[-1].prompt.prefix
+        raw.close()
+
+
 def test_engine_death_answers_pending_and_restarts(home: Path) -> None:
     slow = lambda: FakeEngine(token_delay_s=0.2)  # noqa: E731
     with running_daemon(engine_factory=slow) as d:

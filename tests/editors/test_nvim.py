@@ -180,6 +180,11 @@ def test_ghost_text_accept_word_accept_and_dismiss(home: Path,
         def line(n: int) -> str:
             return nvim.lines()[n]
 
+        # the cursor rests on another line: the plugin asks the daemon to warm the prompt there
+        nvim.input("G")
+        warm = wait_for("a warm-up", lambda: lua("return require('nospin.ghost').last_warm"), 60)
+        assert warm == "warming", warm
+
         # type a body: the plugin asks after the debounce and shows ghost text at the cursor
         nvim.input("Goreturn math.pi * ")
         first = wait_for("ghost text", ghost, 180)

@@ -11,6 +11,9 @@ M.defaults = {
   init_options = {},
   -- milliseconds without typing before asking for a completion
   debounce_ms = 150,
+  -- milliseconds the cursor rests on a new line (normal mode) before the daemon warms the prompt
+  -- there (nospin.warm: prefill in the background, so the first completion is quicker)
+  warm_debounce_ms = 200,
   -- show ghost text automatically while typing in insert mode
   auto_trigger = true,
   -- insert-mode keys; false disables one. Without a suggestion a key does what it did before.

@@ -142,6 +142,30 @@ function M.request(bufnr)
   end
 end
 
+-- The cursor settled on another line in normal mode: ask the daemon to prefill the prompt there
+-- (nospin.warm), so the first completion after entering insert mode finds it cached.
+M.last_warm = nil -- the daemon's answer to the last warm request ("warming", ...), for checks
+function M.warm(bufnr)
+  local s = buffers[bufnr]
+  if not s or not M.enabled or bufnr ~= vim.api.nvim_get_current_buf() then
+    return
+  end
+  local win = vim.api.nvim_get_current_win()
+  local row = vim.api.nvim_win_get_cursor(win)[1] - 1
+  if s.warm_row == row then
+    return
+  end
+  s.warm_row = row
+  local params = vim.lsp.util.make_position_params(win, s.client.offset_encoding)
+  s.client:request('workspace/executeCommand', {
+    command = 'nospin.warm',
+    arguments = { params.textDocument.uri, params.position },
+  }, function(err, result)
+    M.last_warm = err and ('error: ' .. tostring(err.message)) or (result and result.warm)
+    trace('warm: ' .. vim.inspect(M.last_warm))
+  end, bufnr)
+end
+
 -- Typing, moving or entering insert mode: drop the suggestion, cancel, ask again after a pause.
 local function on_activity(bufnr)
   local s = buffers[bufnr]
@@ -263,13 +287,25 @@ function M.attach(bufnr, client)
   if buffers[bufnr] then
     return
   end
-  buffers[bufnr] = { client = client, timer = vim.uv.new_timer() }
+  buffers[bufnr] = { client = client, timer = vim.uv.new_timer(), warm_timer = vim.uv.new_timer() }
   local group = vim.api.nvim_create_augroup('nospin_ghost_' .. bufnr, { clear = true })
   vim.api.nvim_create_autocmd({ 'TextChangedI', 'TextChangedP', 'CursorMovedI', 'InsertEnter' }, {
     group = group,
     buffer = bufnr,
     callback = function()
       on_activity(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd({ 'CursorMoved', 'BufEnter' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      local s = buffers[bufnr]
+      if s and config.options.auto_trigger then
+        s.warm_timer:start(config.options.warm_debounce_ms, 0, vim.schedule_wrap(function()
+          M.warm(bufnr)
+        end))
+      end
     end,
   })
   vim.api.nvim_create_autocmd({ 'InsertLeave', 'BufLeave' }, {
@@ -301,6 +337,7 @@ function M.detach(bufnr)
   cancel(s)
   clear(bufnr, s)
   s.timer:close()
+  s.warm_timer:close()
   buffers[bufnr] = nil
   pcall(vim.api.nvim_del_augroup_by_name, 'nospin_ghost_' .. bufnr)
 end
