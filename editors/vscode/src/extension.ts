@@ -22,11 +22,46 @@ import {
 } from "./settings";
 
 const STATUS_NOTIFICATION = "nospin/status";
+const WARM_DEBOUNCE_MS = 200; // the cursor rests on a new line this long: warm the prompt there
 
 let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
 let lastStatus: NospinStatus | undefined;
 let fastMode = false;
+let warmTimer: ReturnType<typeof setTimeout> | undefined;
+let warmedAt = "";
+
+// The cursor settled on another line: the daemon prefills the prompt there in the background
+// (nospin.warm), so the first completion after typing starts is quicker. Best effort: errors
+// and a stopped server are ignored.
+function scheduleWarm(event: vscode.TextEditorSelectionChangeEvent): void {
+  const document = event.textEditor.document;
+  if (document.uri.scheme !== "file" || event.selections.length !== 1) {
+    return;
+  }
+  const position = event.selections[0].active;
+  const key = `${document.uri.toString()}#${position.line}`;
+  if (key === warmedAt) {
+    return;
+  }
+  if (warmTimer !== undefined) {
+    clearTimeout(warmTimer);
+  }
+  warmTimer = setTimeout(() => {
+    warmTimer = undefined;
+    const current = client;
+    if (current === undefined || !current.isRunning()) {
+      return;
+    }
+    warmedAt = key;
+    current
+      .sendRequest(ExecuteCommandRequest.type, {
+        command: "nospin.warm",
+        arguments: [document.uri.toString(), { line: position.line, character: position.character }],
+      })
+      .then(undefined, () => undefined);
+  }, WARM_DEBOUNCE_MS);
+}
 
 function settings(): NospinSettings {
   const config = vscode.workspace.getConfiguration("nospin");
@@ -125,6 +160,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await stopClient();
       await startClient();
     }),
+    vscode.window.onDidChangeTextEditorSelection(scheduleWarm),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (event.affectsConfiguration("nospin")) {
         await stopClient();
