@@ -73,6 +73,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--debounce-ms", type=float, default=75.0)
     parser.add_argument(
+        "--open-ms", type=float, default=0.0,
+        help="file opened this long before the cursor first arrives in it (0: not modelled)",
+    )
+    parser.add_argument(
         "--think-ms", type=float, default=400.0, help="cursor arrival to first keystroke"
     )
     parser.add_argument("--max-tokens", type=int, default=16, help="new tokens per completion")
@@ -226,6 +230,10 @@ class Pipeline:
         """The request an editor sends when the cursor arrives at ``point`` (None: none)."""
         return None
 
+    def open_warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
+        """What the daemon does when the editor opens ``point``'s file (None: nothing)."""
+        return None
+
     def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
         raise NotImplementedError
 
@@ -286,6 +294,29 @@ class NospinPipeline(Pipeline):
         return GenerationRequest(
             request_id,
             prompt=self._parts(point, 0),
+            prefill_only=True,
+            priority=Priority.BACKGROUND,
+            cache_key=point.path,
+        )
+
+    def open_warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
+        """As the daemon on ``open``: prefill the prompt at the end of the document."""
+        if not self.warm:
+            return None
+        text, _ = point.buffer(0)
+        last = text.count("\n")
+        request = ContextRequest(
+            path=point.path,
+            text=text,
+            line=last,
+            column=0,
+            language=detect_language(point.path),
+            budget_tokens=self.budget,
+        )
+        ctx = assemble_context(request, index=self.index, counter=self.counter, config=self.config)
+        return GenerationRequest(
+            request_id,
+            prompt=ctx.to_prompt_parts(),
             prefill_only=True,
             priority=Priority.BACKGROUND,
             cache_key=point.path,
@@ -386,11 +417,27 @@ def replay(
     *,
     debounce_ms: float,
     timeout_s: float,
+    open_ms: float = 0.0,
 ) -> list[Sent]:
-    """Run the typing session against ``engine`` in real time; returns every request sent."""
+    """Run the typing session against ``engine`` in real time; returns every request sent.
+    ``open_ms`` > 0: each file is opened that long before the cursor first arrives in it."""
     sent: list[Sent] = []
+    opened: set[str] = set()
     for p, (point, keys) in enumerate(zip(points, schedules, strict=True)):
         with pipeline.point(point):
+            opening: Sent | None = None
+            if open_ms > 0 and point.path not in opened:
+                # the editor opens the file, then the cursor arrives open_ms later
+                opened.add(point.path)
+                request = pipeline.open_warmup(point, f"{pipeline.name}/{p}/open")
+                if request is not None:
+                    opening = Sent(request.request_id, p, 0, True, time.monotonic())
+                    sent.append(opening)
+                    engine.submit(request, opening.sink)
+                time.sleep(open_ms / 1000)
+            if opening is not None and not opening.done.is_set():
+                engine.cancel(opening.request_id)  # the daemon replaces it with the cursor's
+                opening.done.wait(30)
             t0 = time.monotonic()
             warm = pipeline.warmup(point, f"{pipeline.name}/{p}/warm")
             warm_sent: Sent | None = None
@@ -436,7 +483,7 @@ def _ms(values: list[float], q: float) -> float:
 def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
     """Per-pipeline figures over the requests actually sent (warm-ups reported apart)."""
     reqs = [s for s in sent if not s.warmup]
-    warms = [s for s in sent if s.warmup]
+    warms = [s for s in sent if s.warmup and not s.request_id.endswith("/open")]
     first = [(s.first - s.sent) * 1000 for s in reqs if s.first is not None]
     completed = [
         s
@@ -599,6 +646,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "jitter": args.jitter,
             "debounce_ms": args.debounce_ms,
             "think_ms": args.think_ms,
+            "open_ms": args.open_ms,
             "max_new_tokens": args.max_tokens,
             "single_line": True,
             "n_ctx": args.n_ctx,
@@ -624,6 +672,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             schedules,
             debounce_ms=args.debounce_ms,
             timeout_s=args.request_timeout_s,
+            open_ms=args.open_ms,
         )
         figures = summarize(sent, points)
         figures["load_avg_at_start"] = load
