@@ -29,7 +29,7 @@ from daemon.context.window import (
     window_start,
 )
 from daemon.index import IndexSnapshot
-from daemon.languages import LANGUAGES, comment_leader
+from daemon.languages import comment_leader
 from daemon.skeleton import outline_entries, render_definition
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
@@ -38,7 +38,6 @@ FORMAT_OVERHEAD = 8  # FIM markers and repository header tokens the prompt forma
 SNIPPET_OVERHEAD = 3  # file separator and newline around each cross-file snippet
 # plus one token per snippet line: formats without a repository layout comment each line out
 BOUNDARY_SLACK = 1  # a token of slack where two current-file segments meet
-OUTLINE_HEADER = "definitions in this file (bodies elided):"  # heads the stable file block
 CURSOR_LINE_SLACK = 24  # the cursor line is reserved in steps of this many tokens (typing room)
 _MAX_CHARS_PER_TOKEN = 12  # cheap upper bound used to skip exact counts that cannot fit
 
@@ -374,10 +373,8 @@ class CandidateBuilder:
         return cands
 
     def file_block(self, allowance: int) -> Candidate | None:
-        """Stable layout: the file's head and the skeleton of its definitions in file order as
-        line comments, cut to ``allowance`` tokens by whole entries (first fit). Commented out
-        because a 0.5B model imitates skeleton code: at a block's first line it wrote ``...``
-        or ``pass`` (docs/quality.md).
+        """Stable layout: the file's head and the skeleton of its definitions in file order,
+        cut to ``allowance`` tokens by whole entries (first fit), closed by an elision marker.
 
         Nothing in it depends on the cursor (the summary leaves the cursor line out; the head is
         left out only while the cursor is in it), so it is the same text for every cursor
@@ -386,49 +383,52 @@ class CandidateBuilder:
         line is left out) from what another cursor position shows.
         """
         lines, line = self.parts.lines, self.parts.line
-        header = f"{comment_leader(self.language)} {OUTLINE_HEADER}\n"
-        room = allowance - BOUNDARY_SLACK - self.counter.count(header) - 1
+        marker = f"{comment_leader(self.language)} …\n"
+        room = allowance - BOUNDARY_SLACK - self.counter.count(marker)
         head_stop = head_end(self.summary, lines)
         if line < head_stop:  # typing in the head: the window shows it
             head_stop = 0
         head = _fit_lines(lines[:head_stop], self.counter, room // 2)
         if head.strip() and not head.endswith("\n\n"):
             head = head.rstrip("\n") + "\n\n"  # a blank line before the outline
-        head = head if head.strip() else ""
-        used = self.counter.count(head)
+        pieces = [head] if head.strip() else []
+        used = self.counter.count(pieces[0]) if pieces else 0
         classes = frozenset(d.qualname for d in self.summary.definitions if d.kind is DefKind.CLASS)
-        entries: list[str] = []  # chosen skeletons, commented out
+        entries: list[tuple[Definition, str, int]] = []  # chosen skeletons and their counts
         included: set[str] = set()
         for d, text in self.outline(classes):
             if d.start_line < head_stop or (d.parent and d.parent not in included):
                 continue
             if len(text) > (room - used) * _MAX_CHARS_PER_TOKEN:
                 continue
-            note = commented("", _without_elisions(text, self.language), self.language)
-            n = self.counter.count(note)
+            n = self.counter.count(text)
             if used + n > room:
                 continue
-            entries.append(note)
+            entries.append((d, text, n))
             used += n
             included.add(d.qualname)
-
-        def block(k: int) -> Segment:
-            outline = header + "".join(entries[:k]) + "\n" if k else ""
-            return self.counted(
+        pieces.extend(text for _, text, _ in entries)
+        if not pieces:
+            return None
+        segment = self.counted(
+            Kind.FILE_SUMMARY,
+            Tier.P1,
+            Role.PREFIX,
+            f"{self.path}:outline",
+            "".join(pieces) + marker,
+            BOUNDARY_SLACK,
+        )
+        while segment.num_tokens > allowance and len(pieces) > 1:  # merges counted apart
+            pieces.pop()
+            segment = self.counted(
                 Kind.FILE_SUMMARY,
                 Tier.P1,
                 Role.PREFIX,
-                f"{self.path}:outline",
-                head + outline,
+                segment.source,
+                "".join(pieces) + marker,
                 BOUNDARY_SLACK,
             )
-
-        k = len(entries)
-        segment = block(k)
-        while segment.num_tokens > allowance and k > 0:  # merges counted apart
-            k -= 1
-            segment = block(k)
-        if not segment.text or segment.num_tokens > allowance:
+        if segment.num_tokens > allowance:
             return None
         return Candidate(segment, "related", 0, (0.5,))
 
@@ -476,15 +476,6 @@ def _indent_of(lines: Sequence[str]) -> str:
         if text.strip():
             return text[: len(text) - len(text.lstrip())]
     return ""
-
-
-def _without_elisions(text: str, language: str) -> str:
-    """A skeleton without its elided-body lines (``...``): a commented outline needs none."""
-    spec = LANGUAGES.get(language)
-    elided = spec.elided_body if spec else "..."
-    return "".join(
-        line for line in text.splitlines(keepends=True) if line.strip() not in (elided, "...")
-    )
 
 
 def commented(path: str, text: str, language: str) -> str:

@@ -322,8 +322,7 @@ def test_opened_document_is_warmed_with_the_prefix_later_completions_share(
         done = engine.submitted[-1].prompt
         assert done is not None and not engine.submitted[-1].prefill_only
         if budget <= Config().context.stable_max_budget:  # "auto": the stable layout
-            outline = warm.prompt.prefix.index("# definitions in this file")
-            block_end = warm.prompt.prefix.index("\n\n", outline) + 2  # the file block
+            block_end = warm.prompt.prefix.index("# …\n") + len("# …\n")  # the file block
             assert "import os" in warm.prompt.prefix[:block_end]
             assert done.prefix[:block_end] == warm.prompt.prefix[:block_end]
         # opening it again (an editor reload) does not warm twice while it is warm
