@@ -73,6 +73,9 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     n_ctx: int = 4096
     n_threads: int = 0  # 0: all cores (on a machine busy with other work, 1 can be faster)
     prefill_chunk: int = 64  # llamacpp: tokens per prefill step; cancel/deadline checked between
+    # llamacpp: a prompt ending inside a word is cut at the word's start and the first tokens
+    # are constrained to re-spell it (engine/healing.py); off: only trailing blanks are cut
+    token_healing: bool = True
     speculation: bool = True
     num_draft_tokens: int = 5  # 4 to 6 (design.md §3)
     speculation_min_acceptance: float = 0.4  # below this speculation turns itself off

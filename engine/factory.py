@@ -1,8 +1,9 @@
 """Build the configured Engine from ``app.config.Config``; the one place a profile is chosen.
 
 Called once by the daemon (and by CLI commands and benchmarks) before ``engine.start()``.
-``engine.kind`` picks the backend: ``llamacpp`` (a GGUF file; an empty ``engine.model`` means the
-embedded model), ``exllamav2`` (imported lazily from ``engine.exllama``) or ``remote``.
+``engine.kind`` picks the backend: ``llamacpp`` (a GGUF file or a packaged model name such as
+``qwen2.5-coder-1.5b``; an empty ``engine.model`` means the embedded model), ``exllamav2``
+(imported lazily from ``engine.exllama``) or ``remote``.
 """
 
 from __future__ import annotations

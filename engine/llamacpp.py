@@ -38,6 +38,7 @@ from engine.base import (
     Priority,
     TextChunk,
 )
+from engine.healing import constrained_argmax, split_heal
 from engine.llamacpp_session import KVSession, Tokenizer, load_llama
 from engine.llamacpp_spec import (
     Drafter,
@@ -67,7 +68,8 @@ class _Job:
     seq: int
     stats: GenerationStats = field(default_factory=GenerationStats)
     started: float = 0.0  # first time the engine thread took it
-    heal: str = ""  # trailing blanks cut from the prefix; cut again from the output's start
+    heal: str = ""  # text cut from the prefix (blanks, a partial word); cut again from the output
+    draft_prefill_ms: float = 0.0  # the draft model's prefill of this prompt (in prefill_ms)
 
 
 class LlamaCppEngine(Engine):
@@ -83,9 +85,12 @@ class LlamaCppEngine(Engine):
         config: EngineConfig,
         draft_model_path: Path | None = None,
         prefill_chunk: int | None = None,
+        governor: SpeculationGovernor | None = None,
     ) -> None:
         """``prefill_chunk``: tokens per prefill step (None: ``config.prefill_chunk`` when the
-        config has that field, else ``PREFILL_CHUNK``)."""
+        config has that field, else ``PREFILL_CHUNK``). ``governor``: the speculation switch-off
+        rule (None: one with ``config.speculation_min_acceptance``; benchmarks pass one that
+        only observes)."""
         self._model_path = model_path
         chunk = prefill_chunk or int(getattr(config, "prefill_chunk", 0) or PREFILL_CHUNK)
         self._prefill_chunk = max(1, chunk)
@@ -105,7 +110,9 @@ class LlamaCppEngine(Engine):
         self._tokenizer: Tokenizer | None = None
         self._session: KVSession | None = None
         self._drafter: Drafter | None = None
-        self._governor = SpeculationGovernor(min_acceptance=config.speculation_min_acceptance)
+        self._governor = governor or SpeculationGovernor(
+            min_acceptance=config.speculation_min_acceptance
+        )
         self._stats = EngineStats(model=model_path.name)
         self._caps: Capabilities | None = None
         self._llms: list[Any] = []
@@ -133,7 +140,8 @@ class LlamaCppEngine(Engine):
                     self._draft_model_path, n_ctx=self._config.n_ctx, n_threads=n_threads
                 )
                 self._llms.append(draft)
-                self._drafter = DraftModelDrafter(KVSession(draft, state_slots=0))
+                session = KVSession(draft, state_slots=self._config.kv_state_slots)
+                self._drafter = DraftModelDrafter(session, chunk=self._prefill_chunk)
         self._caps = Capabilities(
             fim=self._profile.fim,
             speculation=self._drafter is not None,
@@ -281,6 +289,14 @@ class LlamaCppEngine(Engine):
                 return
             self._finish(job, reason or FinishReason.CANCELLED, "")
             return
+        if self._drafter is not None and self._wants_speculation(req):
+            # the draft model's prefill belongs to the prefill phase (and to warm-ups); when it
+            # stops early, propose() evaluates the rest before its first draft
+            t1 = time.monotonic()
+            self._drafter.prepare(prompt, req.cache_key, should_stop)
+            ms = (time.monotonic() - t1) * 1000
+            job.draft_prefill_ms += ms
+            stats.prefill_ms += ms
         if req.prefill_only:
             self._finish(job, FinishReason.PREFILLED, "")
             return
@@ -315,19 +331,23 @@ class LlamaCppEngine(Engine):
         filt = StreamFilter(stop=stop, single_line=req.single_line)
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         sampling = req.temperature > 0  # eval top-k alternatives; greedy otherwise
-        speculate = (
-            not sampling and req.speculation and self._drafter is not None
-            and self._governor.want()
-        )
+        speculate = self._wants_speculation(req)
         rng = np.random.default_rng(req.seed) if sampling else None
 
+        heal = job.heal
+        table = tok.piece_table() if heal.strip() else None  # a word to re-spell: constrain
+
         def pick() -> int:
+            if table is not None and heal:  # healing: only tokens that spell what was cut
+                allowed = table.consistent(heal)
+                if rng is None:
+                    return constrained_argmax(session.logits(), allowed)
+                return int(allowed[_sample(session.logits()[allowed], req.temperature, rng)])
             if rng is None:
                 return session.argmax()
             return _sample(session.logits(), req.temperature, rng)
 
         k = self._config.num_draft_tokens
-        heal = job.heal
         proposed = accepted = 0
         t0 = time.monotonic()
         # Tokens to emit, in order; only the last one is not yet in the KV cache.
@@ -354,7 +374,7 @@ class LlamaCppEngine(Engine):
                 continue
             left = req.max_new_tokens - stats.num_generated_tokens
             draft: list[int] = []
-            if speculate and self._drafter is not None and left > 1:
+            if speculate and self._drafter is not None and left > 1 and not heal:
                 draft = self._drafter.propose([*session.tokens, token], min(k, left - 1))
             if draft:
                 new, n_ok = verify_greedy(session, token, draft)
@@ -371,28 +391,39 @@ class LlamaCppEngine(Engine):
         stats.num_draft_accepted = accepted
         stats.num_draft_rejected = proposed - accepted
         stats.speculation_used = speculate
-        if speculate:
+        if speculate:  # the draft model's prefill is part of what speculation costs
             self._governor.record_speculative(
-                stats.num_generated_tokens, decode_ms, proposed, accepted
+                stats.num_generated_tokens, decode_ms + job.draft_prefill_ms, proposed, accepted
             )
         elif self._drafter is not None and stats.num_generated_tokens >= 4:
             self._governor.record_plain(stats.num_generated_tokens, decode_ms)
         stats.speculation_note = self._governor.note
         self._finish(job, reason, filt.text)
 
+    def _wants_speculation(self, req: GenerationRequest) -> bool:
+        """Greedy, speculation allowed by the request, a drafter, and the governor agrees."""
+        return (
+            req.temperature <= 0
+            and req.speculation
+            and self._drafter is not None
+            and self._governor.want()
+        )
+
     def _prompt_tokens(self, req: GenerationRequest) -> tuple[list[int], str]:
-        """Token ids of the request's prompt, and the blanks cut from the prefix's end.
+        """Token ids of the request's prompt, and the text cut from the prefix's end.
 
         Spaces or tabs at the end of the prefix (after ``return ``, an indent) are cut from the
         prompt: BPE vocabularies fold them into the next word's token, so a prompt that ends in
         a lone space token leads the model astray (seen with Qwen2.5-Coder: ``return `` gave a
-        wrong line, ``return`` the right one). The model then writes them itself; the decode
-        loop removes them from the output again.
+        wrong line, ``return`` the right one). With ``token_healing`` a partial word at the end
+        is cut too (engine/healing.py) and the first tokens are constrained to re-spell it. The
+        model then writes the cut text itself; the decode loop removes it from the output.
         """
         assert self._tokenizer is not None
         if req.prompt is not None:
             parts = req.prompt
-            prefix, heal = split_trailing_blanks(parts.prefix)
+            split = split_heal if self._config.token_healing else split_trailing_blanks
+            prefix, heal = split(parts.prefix)
             if heal:
                 parts = replace(parts, prefix=prefix)
             pieces = self._profile.render(parts)

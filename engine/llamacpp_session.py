@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from app.errors import EngineError, InputError, ModelError
+from engine.healing import PieceTable
 from engine.profiles import ModelProfile, Pieces
 
 ShouldStop = Callable[[], bool]
@@ -98,6 +99,7 @@ class Tokenizer:
         )
         self._count_buffers = threading.local()  # per-thread token buffer for counting
         self._count = lru_cache(maxsize=4096)(self._count_uncached)
+        self._pieces: PieceTable | None = None
 
     def tokenize_text(self, text: str) -> list[int]:
         """Token ids of source text, special-token parsing OFF (markers stay plain text)."""
@@ -147,6 +149,14 @@ class Tokenizer:
     def is_eog(self, token: int) -> bool:
         return token in self.stop_ids or bool(self._lib.llama_vocab_is_eog(self._vocab, token))
 
+    def piece_table(self) -> PieceTable:
+        """The vocabulary's token texts for token healing (built on first use, ~0.3 s)."""
+        with self._lock:
+            if self._pieces is None:
+                n = int(self._lib.llama_vocab_n_tokens(self._vocab))
+                self._pieces = PieceTable([_text(self.piece(i)) for i in range(n)])
+            return self._pieces
+
     def piece(self, token: int) -> bytes:
         """The bytes of one token; special tokens render as nothing."""
         buf = ctypes.create_string_buffer(64)
@@ -155,6 +165,14 @@ class Tokenizer:
             buf = ctypes.create_string_buffer(-n)
             n = self._lib.llama_token_to_piece(self._vocab, token, buf, -n, 0, False)
         return buf.raw[:n]
+
+
+def _text(piece: bytes) -> str:
+    """A token's text, "" when it is not whole UTF-8 (a byte of a multi-byte character)."""
+    try:
+        return piece.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
 
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:

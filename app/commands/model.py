@@ -1,7 +1,8 @@
 """``nospin model path|verify|info``: where the model is, whether it is intact, what it is.
 
-``path`` assembles the embedded model on first use and prints its path; ``verify`` rehashes it
-fully (or a configured GGUF file against ``--sha256``); ``info`` prints the GGUF metadata and the
+``path`` assembles the embedded model (or a packaged model named by ``--model``, e.g.
+``qwen2.5-coder-1.5b``) on first use and prints its path; ``verify`` rehashes it fully against its
+pinned sha256 (or a GGUF file against ``--sha256``); ``info`` prints the GGUF metadata and the
 prompt profile the factory would choose, as JSON.
 """
 
@@ -15,6 +16,10 @@ from typing import Any
 from app import config as config_mod
 from app.errors import ModelError
 
+_MODEL_HELP = (
+    "a model name (embedded, qwen2.5-coder-1.5b) or GGUF file instead of the configured model"
+)
+
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("model", help="the model: path, verify, info")
@@ -22,14 +27,16 @@ def register(sub: Any) -> None:
     p = model_sub.add_parser(
         "path", help="print the model file's path (assembles the embedded one)"
     )
-    p.add_argument("--model", default=None, help="a GGUF file instead of the configured model")
+    p.add_argument("--model", default=None, help=_MODEL_HELP)
     p.set_defaults(func=_path)
     v = model_sub.add_parser("verify", help="rehash the model file and compare its sha256")
-    v.add_argument("--model", default=None, help="a GGUF file instead of the embedded model")
-    v.add_argument("--sha256", default=None, help="expected hash for --model")
+    v.add_argument(
+        "--model", default=None, help="a model name or GGUF file instead of the embedded model"
+    )
+    v.add_argument("--sha256", default=None, help="expected hash for a --model file")
     v.set_defaults(func=_verify)
     i = model_sub.add_parser("info", help="GGUF metadata and the chosen prompt profile (JSON)")
-    i.add_argument("--model", default=None, help="a GGUF file instead of the configured model")
+    i.add_argument("--model", default=None, help=_MODEL_HELP)
     i.set_defaults(func=_info)
     parser.set_defaults(func=lambda _args: (parser.print_help(), 2)[1])
 
@@ -48,14 +55,15 @@ def _path(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from engine.models import EMBEDDED_MODEL, embedded_model_path, verify_model
+    from engine.models import embedded_model_path, packaged_model, verify_model
 
-    if args.model:
-        if not args.sha256:
-            raise ModelError("--sha256 is required with --model")
-        path, expected = Path(args.model), str(args.sha256)
+    model = packaged_model(args.model or "")
+    if model is not None:
+        path, expected = embedded_model_path(model), str(args.sha256 or model.sha256)
+    elif not args.sha256:
+        raise ModelError("--sha256 is required with a --model file")
     else:
-        path, expected = embedded_model_path(), EMBEDDED_MODEL.sha256
+        path, expected = Path(args.model), str(args.sha256)
     verify_model(path, expected)
     print(f"ok {path} sha256 {expected}")
     return 0

@@ -279,3 +279,35 @@ def test_warmup_preempted_by_interactive_of_the_same_document(
     assert fg.stats.num_cached_tokens > 0  # the warm-up's partial prefill was reused
     assert bg.reason == FinishReason.PREFILLED  # superseded: not resumed
     assert bg.stats.num_prompt_tokens > bg.stats.num_cached_tokens  # it did prefill something
+
+
+TRY_PREFIX = (
+    "def load(path):\n"
+    "    try:\n"
+    "        with open(path) as fh:\n"
+    "            return fh.read()\n"
+    "    exc"
+)
+TRY_SUFFIX = "\n        return None\n"
+
+
+def test_token_healing_completes_the_word_under_the_cursor(llamacpp_engine: Any) -> None:
+    """``exc|`` is the start of ``except``: without healing the model read ``exc`` as a whole
+    token and went on with `` finally:`` (docs/quality.md)."""
+    f = run(llamacpp_engine, "heal-exc", prompt=parts(TRY_PREFIX, TRY_SUFFIX), single_line=True)
+    assert f.text.startswith("ept"), f.text
+    ast.parse(TRY_PREFIX + f.text + TRY_SUFFIX)
+    prefix = "def total(values):\n    result = sum(values)\n    return resu"
+    g = run(llamacpp_engine, "heal-resu", prompt=parts(prefix, "\n"), single_line=True)
+    assert g.text.startswith("lt"), g.text
+
+
+def test_typing_inside_a_word_keeps_the_prompt_cached(llamacpp_engine: Any) -> None:
+    """The partial word is cut from the prompt, so each keystroke in it sends the same tokens."""
+    base = TRY_PREFIX[: -len("exc")]
+    first = run(llamacpp_engine, "word-1", prompt=parts(base + "e", TRY_SUFFIX), single_line=True)
+    second = run(llamacpp_engine, "word-2", prompt=parts(base + "ex", TRY_SUFFIX),
+                 single_line=True)
+    assert second.stats.num_prompt_tokens == first.stats.num_prompt_tokens
+    assert second.stats.num_cached_tokens == second.stats.num_prompt_tokens - 1
+    assert ("ex" + second.text).startswith("except"), second.text

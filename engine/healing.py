@@ -1,0 +1,74 @@
+"""Token healing: a prompt that ends inside a word is backed off to where the word starts, and
+the first generated tokens are constrained to spell the characters that were cut (pure).
+
+A byte-level BPE model reads a prompt ending in ``exc`` as the complete token ``exc``, not as
+the start of ``except``, and continues after it (``exc|`` gave `` finally:``, ``resu|`` gave
+`` = sum(i)``: docs/quality.md). With healing the prompt ends before ``exc`` and the model
+chooses the token that covers it (``except``), so the word is completed as the model would
+have written it. The same holds for blanks: a prompt ending in spaces is cut before them (the
+model folds a space into the next word's token). While the user types inside a word the
+prompt stays the same, so the KV cache keeps it too.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+
+import numpy as np
+
+HEAL_MAX_WORD_CHARS = 24  # a longer run of word characters is left alone (a hash, a literal)
+
+
+def split_heal(prefix: str) -> tuple[str, str]:
+    """Split the end of ``prefix`` that generation re-spells: the partial word at its end (if
+    any), then the blanks before it. Returns (prefix without them, the text cut)."""
+    end = len(prefix)
+    i = end
+    while i > 0 and _is_word(prefix[i - 1]) and end - i < HEAL_MAX_WORD_CHARS:
+        i -= 1
+    if i > 0 and _is_word(prefix[i - 1]):  # too long a word: heal the blanks only
+        i = end
+    cut = prefix[:i].rstrip(" \t")
+    return cut, prefix[len(cut) :]
+
+
+def _is_word(ch: str) -> bool:
+    return ch == "_" or ch.isalnum()
+
+
+class PieceTable:
+    """The vocabulary's token texts, sorted, for "which tokens fit this text" queries.
+
+    ``pieces[i]`` is the text of token id ``i`` (special tokens as ""). Built once per model.
+    """
+
+    def __init__(self, pieces: Sequence[str]) -> None:
+        order = sorted((p, i) for i, p in enumerate(pieces) if p)
+        self._texts = [p for p, _ in order]
+        self._ids = np.fromiter((i for _, i in order), dtype=np.int64, count=len(order))
+        self._exact: dict[str, list[int]] = {}
+        for p, i in order:
+            self._exact.setdefault(p, []).append(i)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def consistent(self, required: str) -> np.ndarray:
+        """Ids of tokens that may come next when ``required`` must be spelled first: the token's
+        text starts with all of it, or is a non-empty prefix of it."""
+        if not required:
+            return self._ids
+        lo = bisect.bisect_left(self._texts, required)
+        hi = bisect.bisect_left(self._texts, required + "\U0010ffff")
+        found = [self._ids[lo:hi]]
+        for k in range(1, len(required)):
+            ids = self._exact.get(required[:k])
+            if ids:
+                found.append(np.asarray(ids, dtype=np.int64))
+        return np.unique(np.concatenate(found)) if len(found) > 1 else found[0]
+
+
+def constrained_argmax(logits: np.ndarray, allowed: np.ndarray) -> int:
+    """The allowed token with the highest logit."""
+    return int(allowed[int(np.argmax(logits[allowed]))])
