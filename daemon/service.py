@@ -318,28 +318,33 @@ class Service:
         if old is None and self.supervisor.state not in ("failed", "stopped"):
             # a newly opened file: warm its prompt prefix (the file block) in the background
             last = req.text.count("\n")
-            self._warm_document(path, req.text, last, 0, req.language, root, time.monotonic(),
+            language = req.language or detect_language(path)
+            self._warm_document(path, req.text, last, 0, language, root, time.monotonic(),
                                 multiline=False)
             self._step()
+
+    def _document_at(self, raw_path: str, raw_root: str | None, text: str | None
+                     ) -> tuple[str, str, str, str]:
+        """(path, project root, text, language) of a request's document: its own text, else
+        the open buffer, else the file on disk (InputError when unreadable)."""
+        path = normalise_path(raw_path, root=raw_root)
+        doc = self._docs.get(path)
+        root = normalise_path(raw_root) if raw_root else (doc.root if doc else find_root(path))
+        if text is None:
+            text = doc.text if doc is not None else read_disk_text(
+                path, max_bytes=self.config.context.max_file_bytes)
+        language = (doc.language if doc and doc.language else None) or detect_language(path)
+        return path, root, text, language
 
     def _on_warm(self, peer: Peer, req: p.WarmRequest) -> None:
         """The cursor arrived somewhere (an editor's cursor move, insert mode): prefill the
         prompt there in the background, so the first keystroke's completion finds it cached."""
-        path = normalise_path(req.path, root=req.root)
-        doc = self._docs.get(path)
-        root = normalise_path(req.root) if req.root else (doc.root if doc else find_root(path))
-        if req.text is not None:
-            text = req.text
-        elif doc is not None:
-            text = doc.text
-        else:
-            text = read_disk_text(path, max_bytes=self.config.context.max_file_bytes)
+        path, root, text, language = self._document_at(req.path, req.root, req.text)
         offset_of(text, req.line, req.col)  # a clear error for a cursor outside the text
         if self.config.completion.paused:
             peer.send(p.OkReply(id=req.id, detail="completions are paused"))
             return
         self._projects.ensure(root, self.config)
-        language = (doc.language if doc and doc.language else None) or detect_language(path)
         queued = self._warm_document(path, text, req.line, req.col, language, root,
                                      time.monotonic(), multiline=False, replace=True)
         peer.send(p.OkReply(id=req.id, detail="warming" if queued else "warm"))
@@ -373,21 +378,12 @@ class Service:
         key = f"{peer.key}/{req.id}"
         if key in self._live:
             raise InputError(f"request id {req.id!r} is already in flight")
-        path = normalise_path(req.path, root=req.root)
-        doc = self._docs.get(path)
-        root = normalise_path(req.root) if req.root else (doc.root if doc else find_root(path))
-        if req.text is not None:
-            text = req.text
-        elif doc is not None:
-            text = doc.text
-        else:
-            text = read_disk_text(path, max_bytes=self.config.context.max_file_bytes)
+        path, root, text, language = self._document_at(req.path, req.root, req.text)
         offset = offset_of(text, req.line, req.col)
         if self.config.completion.paused:
             peer.send(_done(req.id, "", "paused", 0, "completions are paused", "miss", now))
             return
         self._projects.ensure(root, self.config)
-        language = (doc.language if doc and doc.language else None) or detect_language(path)
         prefix, suffix = text[:offset], text[offset:]
         hit = self._cache.lookup(path, prefix, suffix)
         if hit is not None and self._answer_from_cache(peer, req.id, path, hit, now):
