@@ -270,23 +270,25 @@ class NospinPipeline(Pipeline):
 
     def _parts(self, point: Point, num_typed: int) -> PromptParts:
         text, column = point.buffer(num_typed)
+        parts, ms = self._assemble(point.path, text, point.line, column, self._summary)
+        self.assemble_ms.append(ms)
+        return parts
+
+    def _assemble(
+        self, path: str, text: str, line: int, column: int, summary: FileSummary | None
+    ) -> tuple[PromptParts, float]:
         request = ContextRequest(
-            path=point.path,
+            path=path,
             text=text,
-            line=point.line,
+            line=line,
             column=column,
-            language=detect_language(point.path),
+            language=detect_language(path),
             budget_tokens=self.budget,
         )
         ctx = assemble_context(
-            request,
-            index=self.index,
-            counter=self.counter,
-            config=self.config,
-            summary=self._summary,
+            request, index=self.index, counter=self.counter, config=self.config, summary=summary
         )
-        self.assemble_ms.append(ctx.assemble_ms)
-        return ctx.to_prompt_parts()
+        return ctx.to_prompt_parts(), ctx.assemble_ms
 
     def warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
         if not self.warm:
@@ -304,19 +306,10 @@ class NospinPipeline(Pipeline):
         if not self.warm:
             return None
         text, _ = point.buffer(0)
-        last = text.count("\n")
-        request = ContextRequest(
-            path=point.path,
-            text=text,
-            line=last,
-            column=0,
-            language=detect_language(point.path),
-            budget_tokens=self.budget,
-        )
-        ctx = assemble_context(request, index=self.index, counter=self.counter, config=self.config)
+        parts, _ms = self._assemble(point.path, text, text.count("\n"), 0, None)
         return GenerationRequest(
             request_id,
-            prompt=ctx.to_prompt_parts(),
+            prompt=parts,
             prefill_only=True,
             priority=Priority.BACKGROUND,
             cache_key=point.path,
