@@ -13,6 +13,7 @@ import pytest
 
 from app.config import Config, TierConfig, with_changes
 from daemon import lifecycle
+from engine.base import GenerationRequest
 from tests.daemon.fakes import FakeEngine
 from tests.daemon.harness import DaemonHandle, RawClient, running_daemon, short_home, write_project
 
@@ -39,6 +40,23 @@ def raw(daemon: DaemonHandle) -> Iterator[RawClient]:
 def complete_msg(rid: str, path: Path, line: int = 1, col: int = 4, **extra: object
                  ) -> dict[str, object]:
     return {"type": "complete", "id": rid, "path": str(path), "line": line, "col": col, **extra}
+
+
+def first_warmup(engine: FakeEngine, what: str) -> GenerationRequest:
+    """The first prefill-only request the engine received (waits up to 5 s for it)."""
+    deadline = time.monotonic() + 5
+    while not any(r.prefill_only for r in engine.submitted):
+        assert time.monotonic() < deadline, f"no warm-up {what}"
+        time.sleep(0.05)
+    return next(r for r in engine.submitted if r.prefill_only)
+
+
+def wait_until_idle(d: DaemonHandle, what: str = "requests still live") -> None:
+    """Wait until the daemon has no request in flight (warm-ups included)."""
+    deadline = time.monotonic() + 5
+    while d.call(lambda: len(d.service._live)):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
 
 
 def test_hello_and_status(raw: RawClient) -> None:
@@ -280,16 +298,9 @@ def test_shed_cold_document_is_warmed_in_the_background(home: Path) -> None:
         assert finals["c2"]["code"] in ("overloaded", "deadline") and finals["c2"]["message"]
         engine = d.engines[0]
         assert isinstance(engine, FakeEngine)
-        deadline = time.monotonic() + 5
-        while not any(r.prefill_only for r in engine.submitted):
-            assert time.monotonic() < deadline, "no warm-up submitted"
-            time.sleep(0.05)
-        warm = next(r for r in engine.submitted if r.prefill_only)
+        warm = first_warmup(engine, "submitted")
         assert warm.cache_key == str(other)
-        deadline = time.monotonic() + 5
-        while d.call(lambda: len(d.service._live)):
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        wait_until_idle(d)
         assert d.call(lambda: str(other) in d.service._warm_docs)
         raw.close()
 
@@ -310,11 +321,7 @@ def test_opened_document_is_warmed_with_the_prefix_later_completions_share(
         assert raw.recv()["type"] == "ok"
         engine = d.engines[0]
         assert isinstance(engine, FakeEngine)
-        deadline = time.monotonic() + 5
-        while not any(r.prefill_only for r in engine.submitted):
-            assert time.monotonic() < deadline, "no warm-up after open"
-            time.sleep(0.05)
-        warm = next(r for r in engine.submitted if r.prefill_only)
+        warm = first_warmup(engine, "after open")
         assert warm.cache_key == str(src) and warm.prompt is not None
         raw.send(complete_msg("c1", src, line=23, col=4))  # inside f5's body
         final = raw.until_final("c1")[-1]
@@ -352,10 +359,7 @@ def test_warm_on_cursor_move_prefills_the_prompt_a_completion_there_starts_with(
         assert bad["type"] == "error" and bad["id"] == "w3" and "line" in bad["message"]
         engine = d.engines[0]
         assert isinstance(engine, FakeEngine)
-        deadline = time.monotonic() + 5
-        while d.call(lambda: len(d.service._live)):
-            assert time.monotonic() < deadline, "warm-ups still live"
-            time.sleep(0.05)
+        wait_until_idle(d, "warm-ups still live")
         warms = [r for r in engine.submitted if r.prefill_only]
         assert warms and warms[-1].prompt is not None
         assert warms[-1].prompt.prefix.endswith("def f10(a, b):\n    ")  # at line 41
@@ -409,10 +413,7 @@ def test_client_vanishing_mid_stream_cancels_its_work(home: Path) -> None:
         raw.send(complete_msg("c1", src, options={"multiline": True, "deadline_ms": 20000}))
         raw.recv()  # first chunk: it is running
         raw.close()
-        deadline = time.monotonic() + 5
-        while d.call(lambda: len(d.service._live)):
-            assert time.monotonic() < deadline, "work of a vanished client still live"
-            time.sleep(0.05)
+        wait_until_idle(d, "work of a vanished client still live")
         metrics = d.call(lambda: d.service.metrics.snapshot(time.time()))
         assert metrics["num_cancelled"] >= 1
 
