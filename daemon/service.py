@@ -59,6 +59,7 @@ from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
 from daemon.supervisor import EngineFactory, EngineSupervisor
 from daemon.tokens import LineCachedCounter
+from engine.avoid import placeholder_starts
 from engine.base import (
     Engine,
     EngineEvent,
@@ -525,7 +526,9 @@ class Service:
                     priority=Priority.BACKGROUND if live.kind == "warmup"
                     else Priority.INTERACTIVE,
                     speculation=s.speculation and self.config.engine.speculation,
-                    prefill_only=live.kind == "warmup", cache_key=live.path)
+                    prefill_only=live.kind == "warmup", cache_key=live.path,
+                    avoid_starts=placeholder_starts(parts.prefix, live.language)
+                    if live.multiline else ())
             else:
                 # tiers cap completions; a conversation round gets its tokens until its deadline
                 gen = GenerationRequest(

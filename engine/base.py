@@ -89,6 +89,9 @@ class GenerationRequest:
     cache_key: str = ""  # document identity for the KV state cache ("" = none)
     temperature: float = 0.0  # 0: greedy (the default); > 0: sample (eval top-k alternatives)
     seed: int = 0  # sampling seed when temperature > 0: same request and seed, same text
+    # the first non-blank text never starts with one of these (engine.avoid: block starts
+    # where the model would copy a placeholder from the prompt); honoured by llamacpp
+    avoid_starts: tuple[str, ...] = ()
 
     def __repr__(self) -> str:  # never print source text
         return (

@@ -50,6 +50,7 @@ class PieceTable:
         self._exact: dict[str, list[int]] = {}
         for p, i in order:
             self._exact.setdefault(p, []).append(i)
+        self._after_blanks: dict[str, np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self._texts)
@@ -59,14 +60,31 @@ class PieceTable:
         text starts with all of it, or is a non-empty prefix of it."""
         if not required:
             return self._ids
-        lo = bisect.bisect_left(self._texts, required)
-        hi = bisect.bisect_left(self._texts, required + "\U0010ffff")
-        found = [self._ids[lo:hi]]
+        found = [self.starting_with(required)]
         for k in range(1, len(required)):
             ids = self._exact.get(required[:k])
             if ids:
                 found.append(np.asarray(ids, dtype=np.int64))
         return np.unique(np.concatenate(found)) if len(found) > 1 else found[0]
+
+
+    def starting_with(self, text: str) -> np.ndarray:
+        """Ids of the tokens whose text starts with ``text``."""
+        lo = bisect.bisect_left(self._texts, text)
+        hi = bisect.bisect_left(self._texts, text + "\U0010ffff")
+        return self._ids[lo:hi]
+
+    def after_blanks(self, text: str) -> np.ndarray:
+        """Ids of the tokens whose text, blanks (spaces, tabs, newlines) at its start left out,
+        starts with ``text``. One scan of the vocabulary per ``text``, then cached."""
+        found = self._after_blanks.get(text)
+        if found is None:
+            ids = [
+                int(self._ids[k]) for k, p in enumerate(self._texts) if p.lstrip().startswith(text)
+            ]
+            found = np.asarray(ids, dtype=np.int64)
+            self._after_blanks[text] = found
+        return found
 
 
 def constrained_argmax(logits: np.ndarray, allowed: np.ndarray) -> int:

@@ -26,6 +26,7 @@ import numpy as np
 
 from app.config import EngineConfig
 from app.errors import EngineDied, EngineError, InputError, NospinError
+from engine.avoid import banned_tokens, masked_argmax
 from engine.base import (
     Capabilities,
     Engine,
@@ -336,6 +337,9 @@ class LlamaCppEngine(Engine):
 
         heal = job.heal
         table = tok.piece_table() if heal.strip() else None  # a word to re-spell: constrain
+        # placeholders to avoid at the first non-blank text (engine.avoid); "" once settled
+        avoid = req.avoid_starts
+        written = job.heal  # the raw text so far, what healing cut included
 
         def pick() -> int:
             if table is not None and heal:  # healing: only tokens that spell what was cut
@@ -343,6 +347,14 @@ class LlamaCppEngine(Engine):
                 if rng is None:
                     return constrained_argmax(session.logits(), allowed)
                 return int(allowed[_sample(session.logits()[allowed], req.temperature, rng)])
+            banned = banned_tokens(tok.piece_table(), written, avoid) if avoid else None
+            if banned is not None and len(banned):
+                logits = session.logits()
+                if rng is None:
+                    return masked_argmax(logits, banned)
+                masked = np.array(logits, dtype=np.float64, copy=True)
+                masked[banned] = -np.inf
+                return _sample(masked, req.temperature, rng)
             if rng is None:
                 return session.argmax()
             return _sample(session.logits(), req.temperature, rng)
@@ -360,6 +372,10 @@ class LlamaCppEngine(Engine):
                 break
             stats.num_generated_tokens += 1
             text = utf8.decode(tok.piece(token))
+            if avoid:
+                written += text
+                if banned_tokens(tok.piece_table(), written, avoid) is None:
+                    avoid = ()  # past the first non-blank text: unconstrained from here
             if heal and text:
                 text, heal = heal_start(text, heal)
             out, reason = filt.push(text)
@@ -374,7 +390,7 @@ class LlamaCppEngine(Engine):
                 continue
             left = req.max_new_tokens - stats.num_generated_tokens
             draft: list[int] = []
-            if speculate and self._drafter is not None and left > 1 and not heal:
+            if speculate and self._drafter is not None and left > 1 and not heal and not avoid:
                 draft = self._drafter.propose([*session.tokens, token], min(k, left - 1))
             if draft:
                 new, n_ok = verify_greedy(session, token, draft)

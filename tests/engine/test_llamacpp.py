@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from engine.avoid import placeholder_starts
 from engine.base import (
     EngineEvent,
     Finished,
@@ -300,6 +301,21 @@ def test_token_healing_completes_the_word_under_the_cursor(llamacpp_engine: Any)
     prefix = "def total(values):\n    result = sum(values)\n    return resu"
     g = run(llamacpp_engine, "heal-resu", prompt=parts(prefix, "\n"), single_line=True)
     assert g.text.startswith("lt"), g.text
+
+
+STUBS = "def a():\n    ...\ndef b():\n    ...\ndef c():\n    ...\ndef d(x):\n    "
+
+
+def test_a_block_start_gets_code_instead_of_a_copied_placeholder(llamacpp_engine: Any) -> None:
+    """After a run of stubs the model copies ``...`` into a new body (as it did from the stable
+    layout's outline: docs/quality.md); with ``avoid_starts`` it writes code."""
+    plain = run(llamacpp_engine, "stub-plain", prompt=parts(STUBS, "\n"), max_new_tokens=16)
+    assert plain.text.startswith("..."), plain.text  # the failure the option exists for
+    avoid = placeholder_starts(STUBS, "python")
+    f = run(llamacpp_engine, "stub-avoid", prompt=parts(STUBS, "\n"), max_new_tokens=16,
+            avoid_starts=avoid)
+    first = f.text.strip().split("\n")[0]
+    assert first and not first.startswith((".", "#")), f.text
 
 
 def test_typing_inside_a_word_keeps_the_prompt_cached(llamacpp_engine: Any) -> None:
