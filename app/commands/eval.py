@@ -30,7 +30,8 @@ def register(sub: Any) -> None:
 
     parser = sub.add_parser(
         "eval", help="completion quality on real code per prompt mode (exact match, compile-pass)")
-    parser.add_argument("--corpus", required=True, type=Path, help="folder of source files")
+    parser.add_argument("--corpus", type=Path, default=None,
+                        help="folder of source files (required unless --from)")
     parser.add_argument("--samples", type=int, default=200, help="completion points (200)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--config", type=Path, default=None,
@@ -61,12 +62,15 @@ def register(sub: Any) -> None:
                         "earlier result of the same points and model")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="do not save a configuration snapshot")
+    parser.add_argument("--from", dest="from_result", type=Path, default=None,
+                        metavar="RESULT.json",
+                        help="run nothing: take an earlier result, e.g. to merge baselines "
+                        "(--reuse), compare (--against) or report (--report) on it")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from app.evaluation.modes import MODES
-    from app.evaluation.report import compare, render_chart, render_markdown
     from app.evaluation.runner import EvalOptions, reuse_modes, run_eval
 
     modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
@@ -75,12 +79,16 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"unknown mode(s) {unknown}; modes: {', '.join(MODES)}")
     if args.samples < 1 or args.top_k < 1:
         raise InputError("--samples and --top-k must be at least 1")
-    if not args.corpus.is_dir():
+    if args.from_result is None and args.corpus is None:
+        raise InputError("--corpus is required (or --from RESULT.json to run nothing)")
+    if args.corpus is not None and not args.corpus.is_dir():
         raise InputError(f"--corpus {args.corpus} is not a folder")
     against: dict[str, Any] | None = None
     if args.against is not None:  # read it first: a bad file should not cost a whole run
         against = _read_json(args.against)
     reuse = _read_json(args.reuse) if args.reuse is not None else None
+    if args.from_result is not None:
+        return _report_only(args, _read_json(args.from_result), reuse, against)
     if reuse is not None:  # what can be told before the run; reuse_modes checks the rest
         old = reuse.get("options", {})
         for key, value in (("num_samples", args.samples), ("seed", args.seed),
@@ -90,8 +98,9 @@ def run(args: argparse.Namespace) -> int:
                 raise InputError(f"--reuse {args.reuse}: it was run with {key} "
                                  f"{old.get(key)!r}, this run has {value!r}")
     config = config_mod.load(args.config) if args.config else config_mod.load()
+    corpus: Path = args.corpus
     options = EvalOptions(
-        corpus=args.corpus, num_samples=args.samples, seed=args.seed, modes=modes,
+        corpus=corpus, num_samples=args.samples, seed=args.seed, modes=modes,
         top_k=args.top_k, temperature=args.temperature, naive_full_max=args.naive_full_max,
         exclude=tuple(args.exclude), line_max_tokens=args.line_tokens,
         block_max_tokens=args.block_tokens,
@@ -107,6 +116,33 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or state_dir() / "eval" / f"{result['snapshot_id'] or _stamp()}.json"
     result["result_path"] = str(out)
     atomic_write(out, (json.dumps(result, indent=1) + "\n").encode("utf-8"), mode=0o600)
+    return _finish(args, result, against, written=out)
+
+
+def _report_only(
+    args: argparse.Namespace,
+    result: dict[str, Any],
+    reuse: dict[str, Any] | None,
+    against: dict[str, Any] | None,
+) -> int:
+    """``--from``: merge, compare and report an earlier result; written only to ``--out``."""
+    from app.evaluation.runner import reuse_modes
+
+    if reuse is not None:
+        copied = reuse_modes(result, reuse)
+        print(f"eval: reused {', '.join(copied) or 'no modes'} from {args.reuse}",
+              file=sys.stderr)
+    if args.out is not None:
+        result["result_path"] = str(args.out)
+        atomic_write(args.out, (json.dumps(result, indent=1) + "\n").encode("utf-8"), mode=0o600)
+    return _finish(args, result, against, written=args.out)
+
+
+def _finish(args: argparse.Namespace, result: dict[str, Any],
+            against: dict[str, Any] | None, *, written: Path | None) -> int:
+    """Report, print and compare a result (run here or taken with ``--from``)."""
+    from app.evaluation.report import compare, render_chart, render_markdown
+
     comparison = compare(against, result) if against is not None else None
     if args.report is not None:
         chart_path = args.chart or args.report.with_suffix(".png")
@@ -124,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(brief, indent=2))
     else:
         _print_table(result)
-    print(f"eval: result written to {out}", file=sys.stderr)
+    if written is not None:
+        print(f"eval: result written to {written}", file=sys.stderr)
     if comparison is not None:
         for note_text in comparison.notes:
             print(f"eval: note: {note_text}", file=sys.stderr)

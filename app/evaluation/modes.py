@@ -2,11 +2,14 @@
 
 - ``nospin``: the context assembler's prompt (``assemble_context``) for the buffer, with the
   corpus index (the document's entry replaced by the parse of the buffer) and an empty edit
-  history, within ``config.context.budget_tokens`` - what the daemon sends.
+  history, within ``config.context.budget_tokens`` counted as the daemon counts them (the
+  engine's exact tokenizer when it has one, else the character estimate) - what the daemon
+  sends.
 - ``naive_full``: the whole buffer as one PSM FIM prompt (prefix = all text before the cursor,
   suffix = all text after it), cut at line boundaries to the model's context (``n_ctx`` minus
   the output reserve); when it must be cut, the suffix keeps at most a quarter.
-- ``naive_tail``: the text just before the cursor cut to nospin's budget, from a line start,
+- ``naive_tail``: the text just before the cursor cut to nospin's budget (the same counter),
+  from a line start,
   plus the same short suffix nospin uses (rest of the cursor line and
   ``config.context.suffix_max_lines`` lines), no cross-file context.
 
@@ -50,8 +53,12 @@ def build_prompt(
     config: ContextConfig,
     exact: TokenCounter,
     max_prompt_tokens: int,
+    budget_counter: TokenCounter | None = None,
 ) -> BuiltPrompt:
-    """The prompt of ``mode`` for ``point``. ``max_prompt_tokens`` bounds naive_full (exact)."""
+    """The prompt of ``mode`` for ``point``. ``max_prompt_tokens`` bounds naive_full (exact);
+    ``budget_counter`` counts the context budget of nospin and naive_tail (None: the assembler's
+    character estimate, as the daemon does without an exact tokenizer)."""
+    counter = budget_counter or CharEstimator(point.language)
     started = time.perf_counter()
     if mode == "nospin":
         buffer_summary = summarize(point.path, point.buffer, point.language)
@@ -61,7 +68,8 @@ def build_prompt(
                     path=point.path, text=point.buffer, line=point.line, column=point.column,
                     language=point.language, budget_tokens=config.budget_tokens,
                 ),
-                index=index, history=history, config=config, summary=buffer_summary,
+                index=index, history=history, counter=counter, config=config,
+                summary=buffer_summary,
             )
         parts, budgeted = ctx.to_prompt_parts(), ctx.num_tokens
     elif mode == "naive_full":
@@ -69,7 +77,6 @@ def build_prompt(
         parts = _parts(point, prefix, suffix)
         budgeted = exact.count(prefix) + exact.count(suffix)
     elif mode == "naive_tail":
-        counter = CharEstimator(point.language)  # the assembler's counter: the same budget
         cursor = split_at_cursor(point.buffer, point.line, point.column)
         suffix = suffix_text(cursor, config.suffix_max_lines)
         room = config.budget_tokens - FORMAT_OVERHEAD - counter.count(suffix)

@@ -34,6 +34,8 @@ from app.evaluation.modes import MODES, build_prompt
 from app.evaluation.sampling import EvalPoint, SamplingPlan, sample_points, subset
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
+from daemon.tokens import LineCachedCounter
+from engine.avoid import placeholder_starts
 from engine.base import (
     Engine,
     EngineTokenCounter,
@@ -41,6 +43,7 @@ from engine.base import (
     FinishReason,
     GenerationRequest,
     PromptParts,
+    TokenCounter,
     generate_sync,
 )
 from engine.postprocess import postprocess
@@ -132,6 +135,8 @@ def run_eval(
     try:
         n_ctx = engine.capabilities.n_ctx
         exact = EngineTokenCounter(engine)
+        # the budget counted as the daemon counts it (daemon.service: exact tokenizer, per line)
+        budget_counter = LineCachedCounter(exact) if engine.capabilities.exact_tokenizer else None
         full_ids = {p.id for p in subset(points, options.naive_full_max, options.seed)}
         checker = CompileChecker()
         results: list[PointResult] = []
@@ -144,6 +149,7 @@ def run_eval(
                 result, alt_s = _run_point(
                     mode, point, engine=engine, index=index, history=history, config=config,
                     options=options, exact=exact, n_ctx=n_ctx, checker=checker, number=i,
+                    budget_counter=budget_counter,
                 )
                 results.append(result)
                 extra_s += alt_s
@@ -156,6 +162,7 @@ def run_eval(
             }
         engine_name = engine.name
         engine_model = engine.stats().model
+        counted_by = "exact" if budget_counter is not None else "estimate"
     finally:
         if own_engine:
             engine.close()
@@ -164,7 +171,7 @@ def run_eval(
         full_ids=full_ids, sampling=asdict(sampling), num_files=len(index),
         history_entries=len(history), build_s=build_s, load_s=load_s,
         total_s=time.perf_counter() - started, engine_name=engine_name,
-        engine_model=engine_model, n_ctx=n_ctx,
+        engine_model=engine_model, n_ctx=n_ctx, counted_by=counted_by,
     )
 
 
@@ -181,18 +188,20 @@ def _run_point(
     n_ctx: int,
     checker: CompileChecker,
     number: int,
+    budget_counter: TokenCounter | None = None,
 ) -> tuple[PointResult, float]:
     line_point = point.kind == "line"
     max_new = options.line_max_tokens if line_point else options.block_max_tokens
     built = build_prompt(
         mode, point, index=index, history=history, config=config.context, exact=exact,
-        max_prompt_tokens=n_ctx - max_new - 16,
+        max_prompt_tokens=n_ctx - max_new - 16, budget_counter=budget_counter,
     )
     parts = built.parts
     request = GenerationRequest(
         request_id=f"eval-{mode}-{number}", prompt=parts, max_new_tokens=max_new,
         single_line=line_point, cache_key=f"{mode}:{point.path}",
         speculation=config.engine.speculation,
+        avoid_starts=() if line_point else placeholder_starts(parts.prefix, point.language),
     )
     lines = None if line_point else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
@@ -302,6 +311,10 @@ def reuse_modes(result: dict[str, Any], old: dict[str, Any]) -> list[str]:
         differs.append("naive_full subset")
     if old.get("engine", {}).get("model") != result["engine"]["model"]:
         differs.append("model")
+    healing = [r.get("config", {}).get("engine", {}).get("token_healing", False)
+               for r in (old, result)]  # results from before healing existed: off
+    if healing[0] != healing[1]:
+        differs.append("engine.token_healing")
     for key in ("line_max_tokens", "block_max_tokens", "top_k", "temperature"):
         if old.get("options", {}).get(key) != result["options"].get(key):
             differs.append(f"--{key.replace('_', '-')}")
@@ -310,6 +323,9 @@ def reuse_modes(result: dict[str, Any], old: dict[str, Any]) -> list[str]:
         for key in ("budget_tokens", "suffix_max_lines"):
             if old_ctx.get(key) != new_ctx.get(key):
                 differs.append(f"context.{key} (naive_tail is cut to nospin's budget)")
+        counted = old.get("engine", {}).get("budget_counter", "estimate")
+        if counted != result["engine"].get("budget_counter", "estimate"):
+            differs.append("how the budget was counted (naive_tail is cut to nospin's budget)")
     if differs:
         raise InputError(f"cannot reuse modes {missing}: the results differ in "
                          + ", ".join(differs))
@@ -381,6 +397,7 @@ def _result(
     engine_name: str,
     engine_model: str,
     n_ctx: int,
+    counted_by: str,
 ) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     for mode in options.modes:
@@ -394,7 +411,10 @@ def _result(
         "options": opts,
         "config": to_dict(config),
         "snapshot_id": None,  # filled in when the result is stored with a config snapshot
-        "engine": {"name": engine_name, "model": engine_model, "n_ctx": n_ctx},
+        # budget_counter: how nospin's and naive_tail's budget was counted ("exact": the
+        # engine's tokenizer, as the daemon counts; "estimate": characters, before 2026-11-30)
+        "engine": {"name": engine_name, "model": engine_model, "n_ctx": n_ctx,
+                   "budget_counter": counted_by},
         "host": {"python": sys.version.split()[0], "machine": platform.machine()},
         "corpus": {
             "root": str(root),

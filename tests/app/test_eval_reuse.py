@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -71,6 +73,8 @@ def test_modes_run_here_are_never_overwritten() -> None:
         (lambda r: r["engine"].update(model="other.gguf"), "model"),
         (lambda r: r["options"].update(line_max_tokens=16), "--line-max-tokens"),
         (lambda r: r["config"]["context"].update(budget_tokens=2048), "budget_tokens"),
+        (lambda r: r["config"].update(engine={"token_healing": True}), "token_healing"),
+        (lambda r: r["engine"].update(budget_counter="exact"), "how the budget was counted"),
     ],
 )
 def test_results_that_differ_are_refused_with_the_reason(change: Any, message: str) -> None:
@@ -87,3 +91,24 @@ def test_a_different_budget_still_reuses_naive_full() -> None:
     old = _result(["naive_full"], budget=2048)
     new = _result(["nospin"], budget=384)
     assert reuse_modes(new, old) == ["naive_full"]
+
+
+def test_from_merges_baselines_into_a_stored_result_without_running(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``nospin eval --from R --reuse B --out M --report M.md``: no corpus, no model."""
+    from app.cli import main
+
+    stored, baselines = tmp_path / "nospin.json", tmp_path / "naive.json"
+    stored.write_text(json.dumps(_result(["nospin"])), encoding="utf-8")
+    baselines.write_text(json.dumps(_result(["naive_full", "naive_tail"])), encoding="utf-8")
+    merged, report = tmp_path / "merged.json", tmp_path / "merged.md"
+    code = main(["eval", "--from", str(stored), "--reuse", str(baselines), "--out", str(merged),
+                 "--report", str(report), "--chart", str(tmp_path / "c.png")])
+    assert code == 0
+    result = json.loads(merged.read_text(encoding="utf-8"))
+    assert set(result["summary"]) == {"nospin", "naive_full", "naive_tail"}
+    assert "reused from" in report.read_text(encoding="utf-8")
+    assert "reused naive_full, naive_tail" in capsys.readouterr().err
+    assert main(["eval", "--modes", "nospin"]) != 0  # neither --corpus nor --from
+    assert "--corpus is required" in capsys.readouterr().err

@@ -183,6 +183,10 @@ def test_smoke_eval_with_the_embedded_model(
     assert result["num_line"] == 2 and result["num_block"] == 1 and result["num_cross_file"] >= 1
     assert result["checks"] == {"history_entries": 0, "leak_suspects": 0}
     assert result["snapshot_id"] and result["config"]["engine"]["n_ctx"] == 2048
+    assert result["engine"]["budget_counter"] == "exact"  # counted as the daemon counts
+    nospin_tokens = [r["num_prompt_tokens"] for r in result["results"] if r["mode"] == "nospin"]
+    budget = result["config"]["context"]["budget_tokens"]
+    assert all(0 < n <= budget for n in nospin_tokens)  # the engine's count: within the budget
     assert set(result["summary"]) == set(MODES)
     assert len(result["results"]) == 3 * len(MODES)
     for mode, figures in result["summary"].items():
