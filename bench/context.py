@@ -14,6 +14,7 @@ import argparse
 import random
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from app.evaluation.corpus import (
     percentile,
     used_identifiers,
 )
-from daemon.context import ContextRequest, assemble_context, summarize_stable
+from daemon.context import AssembledContext, ContextRequest, assemble_context, summarize_stable
 from daemon.index import ProjectIndex
 from daemon.languages import detect_language
 from daemon.tokens import CharEstimator, LineCachedCounter
@@ -122,6 +123,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     tokens_full: list[int] = []
     tokens_assembled: list[int] = []
     tokens_saved: list[int] = []
+    reprefill: list[int] = []  # tokens to prefill after Enter (cursor to the next line)
     found = {"nospin": 0, "naive_full": 0, "naive_tail": 0}
     total_used = 0
     for path, text, line, column in points:
@@ -159,6 +161,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 config=context_config,
                 summary=buffer_summary,
             )
+            # Enter at the end of the line: the cursor on the next line, the KV cache holds
+            # this prompt; what the engine must prefill anew is what the next prompt changes
+            reprefill.append(_next_line_reprefill(request, ctx, index, counter, context_config))
         assemble_cold_ms.append(ctx.assemble_ms)
         assemble_ms.append(again.assemble_ms)
         if ctx.num_tokens > args.budget:
@@ -199,6 +204,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if tokens_saved
         else 0,
         "token_reduction": round(1 - assembled_mean / full_mean, 4) if full_mean else 0.0,
+        # after Enter the cursor is on a new line: prompt tokens past the part the previous
+        # prompt shares (the KV cache holds that part), window start moves included
+        "next_line_reprefill_tokens_mean": round(statistics.fmean(reprefill), 1)
+        if reprefill
+        else 0.0,
+        "next_line_reprefill_tokens_p95": round(percentile([float(n) for n in reprefill], 0.95), 1),
         "identifiers_scored": total_used,
         "identifier_recall": round(found["nospin"] / total_used, 4) if total_used else 0.0,
         "identifier_recall_naive_full": round(found["naive_full"] / total_used, 4)
@@ -208,3 +219,34 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if total_used
         else 0.0,
     }
+
+
+def _next_line_reprefill(
+    request: ContextRequest,
+    ctx: AssembledContext,
+    index: ProjectIndex,
+    counter: TokenCounter,
+    config: ContextConfig,
+) -> int:
+    """Tokens of the prompt after Enter (a new empty line below the cursor line, the cursor on
+    it at the same indentation) that follow the part it shares with the prompt ``ctx``."""
+    lines = request.text.split("\n")
+    current = lines[request.line]
+    indent = current[: len(current) - len(current.lstrip())]
+    lines.insert(request.line + 1, indent)
+    text = "\n".join(lines)
+    line = request.line + 1
+    nxt = assemble_context(
+        replace(request, text=text, line=line, column=len(indent)),
+        index=index,
+        counter=counter,
+        config=config,
+        summary=summarize_stable(request.path, text, line, request.language),
+    )
+    before, after = ctx.to_prompt_parts(), nxt.to_prompt_parts()
+    old = "".join(s.text for s in before.snippets) + before.prefix
+    new = "".join(s.text for s in after.snippets) + after.prefix
+    pairs = enumerate(zip(old, new, strict=False))
+    shared = next((i for i, (a, b) in pairs if a != b), min(len(old), len(new)))
+    shared = new.rfind("\n", 0, shared) + 1  # a token may straddle the first difference
+    return counter.count(new[shared:]) + counter.count(after.suffix)
