@@ -65,6 +65,25 @@ def mask_prose(text: str, language: str) -> bytes:
     return bytes(data)
 
 
+def top_level_spans(text: str, language: str) -> list[tuple[int, int, str]]:
+    """The top-level statements of ``text`` as (first row, last row, node type), rows 0-based
+    and inclusive, statements sharing a row merged; [] for a language without a grammar."""
+    if language not in LANGUAGES:
+        return []
+    root = _parser(language).parse(text.encode("utf-8", "surrogatepass")).root_node
+    spans: list[tuple[int, int, str]] = []
+    for child in root.children:
+        first, last = child.start_point[0], child.end_point[0]
+        if last > first and child.end_point[1] == 0:
+            last -= 1  # a node that ends with its newline ends on the row before
+        if spans and first <= spans[-1][1]:
+            prev = spans.pop()
+            spans.append((prev[0], max(prev[1], last), prev[2]))
+        else:
+            spans.append((first, last, child.type))
+    return spans
+
+
 def summarize(path: str, text: str, language: str | None = None) -> FileSummary:
     """Summarise ``text`` as the content of ``path``; plain text files get identifiers only."""
     language = language or detect_language(path)
@@ -252,7 +271,49 @@ def _class_fields(body_text: str) -> list[str]:
     return out
 
 
-def _first_doc_line(raw: str) -> str:
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def close_open_line(line: str, elision: str = "...") -> str:
+    """The first line of a longer statement made whole: an open string and open brackets are
+    closed behind ``elision`` (``x = f(a,`` -> ``x = f(a, ...)``, a triple-quoted string
+    opened on the line gets ``...`` and its closing quotes), so a skeleton never shows code that
+    leaves a bracket or a string open."""
+    stack: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if line.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+        elif ch in "\"'`":
+            quote = line[i : i + 3] if line.startswith(ch * 3, i) else ch
+            i += len(quote)
+            continue
+        elif ch == "#" and not stack:
+            break  # a comment (Python/shell); inside brackets it may be an operator elsewhere
+        elif ch in _CLOSERS:
+            stack.append(_CLOSERS[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+        i += 1
+    if not quote and not stack:
+        return line
+    tail = f"{elision}{quote}" if quote else ""
+    if stack:
+        tail += ("" if quote else (" " if line[-1:] not in "([{ " else "") + elision)
+        tail += "".join(reversed(stack))
+    return line + tail
+
+
+def first_doc_line(raw: str) -> str:
+    """The first non-empty line of a docstring or doc comment, quotes and comment marks off."""
     for line in raw.splitlines():
         line = line.strip().strip("*/#!").strip()
         for quote in ('"""', "'''", '"', "'"):
@@ -277,7 +338,7 @@ def _doc(
             if inner.type == "string":
                 content = [c for c in inner.named_children if c.type == "string_content"]
                 raw = _text(data, content[0]) if content else _text(data, inner)
-                return _first_doc_line(raw)
+                return first_doc_line(raw)
         return ""
     # doc comments: comment nodes directly above the definition
     target = node
@@ -293,7 +354,7 @@ def _doc(
         lines.insert(0, _text(data, prev))
         expected_row = prev.start_point[0] - 1
         prev = prev.prev_named_sibling
-    return _first_doc_line("\n".join(lines)) if lines else ""
+    return first_doc_line("\n".join(lines)) if lines else ""
 
 
 _PY_FROM = re.compile(r"^\s*from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
@@ -423,6 +484,8 @@ def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[
         first = _text(data, child).split("\n", 1)[0]
         if len(first) > 120:
             first = first[:117] + " …"
+        if child.end_point[0] > child.start_point[0]:  # multi-line: the first line, closed
+            first = close_open_line(first.rstrip(), "..." if spec.id == "python" else "…")
         out.append(
             Definition(
                 name=name,

@@ -7,11 +7,16 @@ in other files are rendered once and referenced ("same as path:qualname").
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 
 from daemon.index import IndexSnapshot
 from daemon.languages import LANGUAGES
+from daemon.parse import first_doc_line, top_level_spans
 from daemon.symbols import Definition, DefKind, FileSummary
+from engine.base import TokenCounter
+
+_DOC_OPEN = re.compile(r"""^\s*([rRuUbB]{0,2})(\"\"\"|\'\'\')""")
 
 
 def render_definition(
@@ -137,3 +142,48 @@ def render_skeleton(summary: FileSummary, *, index: IndexSnapshot | None = None)
         parts.append("\n")
     parts.extend(text for _, text in outline_entries(summary, index=index))
     return "".join(parts)
+
+
+def fit_head(lines: Sequence[str], language: str, counter: TokenCounter, limit: int) -> str:
+    """The file head ``lines`` (module doc, imports, what lies between) in ``limit`` tokens.
+
+    Whole when it fits. Otherwise cut at top-level statement boundaries, never inside one (a
+    cut docstring or import list would leave a string or bracket open for the model to
+    continue): statements in file order, each kept if it still fits (first fit), comments left
+    out; a Python module docstring that does not fit whole is shortened to its first line. A
+    language without a grammar is cut at the last line that fits.
+    """
+    text = "".join(lines)
+    if counter.count(text) <= limit:
+        return text
+    spans = top_level_spans(text, language)
+    if not spans:
+        return _fit_lines(lines, counter, limit)
+    out: list[str] = []
+    used = 0
+    for number, (first, last, node_type) in enumerate(spans):
+        if node_type == "comment":
+            continue
+        whole = "".join(lines[first : last + 1])
+        options = [whole]
+        if number == 0 and language == "python" and node_type == "expression_statement":
+            opened = _DOC_OPEN.match(lines[first])
+            if opened and last > first:  # a multi-line module docstring
+                quote = opened.group(2)
+                options.append(f"{opened.group(1)}{quote}{first_doc_line(whole)}{quote}\n")
+        for option in options:
+            gap = "\n" if out and first > 0 and not lines[first - 1].strip() else ""
+            n = counter.count(gap + option)
+            if used + n <= limit:
+                out.append(gap + option)
+                used += n
+                break
+    return "".join(out)
+
+
+def _fit_lines(lines: Sequence[str], counter: TokenCounter, limit: int) -> str:
+    """The longest run of ``lines`` from the first that fits ``limit`` tokens."""
+    keep = len(lines)
+    while keep > 0 and counter.count("".join(lines[:keep])) > limit:
+        keep = keep * 3 // 4 if keep > 4 else keep - 1
+    return "".join(lines[:keep])

@@ -71,8 +71,9 @@ def assemble_context(
             int(budget * config.file_block_share)
         )
 
-    def fit(rest: int) -> tuple[list[Candidate], list[DroppedSegment]]:
-        """The cursor-dependent parts (all of them in the "cursor" layout) in ``rest`` tokens."""
+    def fit(rest: int) -> tuple[list[Candidate], list[DroppedSegment], int]:
+        """The cursor-dependent parts (all of them in the "cursor" layout) in ``rest`` tokens,
+        and the first line of the cursor window."""
         s = config.shares
         allow = allowances(
             rest,
@@ -117,19 +118,20 @@ def assemble_context(
             kept, dropped, start = build(
                 shown + leftover - 2, config.cursor_lines_before * WIDEN_LINES_FACTOR
             )
-        return kept, dropped
+        return kept, dropped, start
 
     if block is None:
-        kept, dropped = fit(budget)
+        kept, dropped, _ = fit(budget)
     else:
-        kept, dropped = fit(budget - block.segment.num_tokens)
-        if any(d.kind in (Kind.CURSOR_WINDOW, Kind.SUFFIX) for d in dropped):
-            # a budget too small for the block and the cursor window: the window wins
-            kept, dropped = fit(budget)
+        kept, dropped, start = fit(budget - block.segment.num_tokens)
+        window_dropped = any(d.kind in (Kind.CURSOR_WINDOW, Kind.SUFFIX) for d in dropped)
+        if window_dropped or start == 0:
+            # a budget too small for the block and the cursor window: the window wins; or the
+            # window shows the file from its first line: the block would only repeat it
+            kept, dropped, _ = fit(budget)
             seg = block.segment
-            dropped.append(
-                DroppedSegment(seg.kind, seg.tier, seg.source, seg.num_tokens, "over budget")
-            )
+            reason = "over budget" if window_dropped else "the window shows the file's top"
+            dropped.append(DroppedSegment(seg.kind, seg.tier, seg.source, seg.num_tokens, reason))
         else:
             kept = sorted([*kept, block], key=lambda c: c.order)
     segments = tuple(c.segment for c in kept)

@@ -30,7 +30,7 @@ from daemon.context.window import (
 )
 from daemon.index import IndexSnapshot
 from daemon.languages import comment_leader
-from daemon.skeleton import outline_entries, render_definition
+from daemon.skeleton import fit_head, outline_entries, render_definition
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
 
@@ -388,7 +388,7 @@ class CandidateBuilder:
         head_stop = head_end(self.summary, lines)
         if line < head_stop:  # typing in the head: the window shows it
             head_stop = 0
-        head = _fit_lines(lines[:head_stop], self.counter, room // 2)
+        head = fit_head(lines[:head_stop], self.language, self.counter, room // 2)
         if head.strip() and not head.endswith("\n\n"):
             head = head.rstrip("\n") + "\n\n"  # a blank line before the outline
         pieces = [head] if head.strip() else []
@@ -483,14 +483,6 @@ def commented(path: str, text: str, language: str) -> str:
     mark = comment_leader(language)
     head = f"{mark} {path}\n" if path else ""
     return head + "".join(f"{mark} {line}".rstrip() + "\n" for line in text.splitlines())
-
-
-def _fit_lines(lines: Sequence[str], counter: TokenCounter, limit: int) -> str:
-    """The longest run of ``lines`` from the first that fits ``limit`` tokens."""
-    keep = len(lines)
-    while keep > 0 and counter.count("".join(lines[:keep])) > limit:
-        keep = keep * 3 // 4 if keep > 4 else keep - 1
-    return "".join(lines[:keep])
 
 
 def _fit_line_prefix(text: str, counter: TokenCounter, limit: int) -> str:

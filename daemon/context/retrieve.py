@@ -2,8 +2,11 @@
 
 Pure functions over an IndexSnapshot. Resolution order for an identifier: names the current file
 imports (resolved to project files), attributes of imported modules, then the project symbol
-table (preferring files the current file imports, then the same folder). Similar windows come
-from recently edited or opened files, ranked by Jaccard similarity of identifier sets.
+table, restricted to files the current file imports and its own folder (a name that only
+matches definitions elsewhere is left out: in the stdlib eval those were unrelated, e.g.
+``size`` from ``ftplib.py`` for ``_pyio.py``), never for names the window binds itself.
+Similar windows come from recently edited or opened files, ranked by Jaccard similarity of
+identifier sets.
 """
 
 from __future__ import annotations
@@ -54,6 +57,14 @@ _COMMON = frozenset(keyword.kwlist) | {
     "usize",
     "err",
 }
+# names the window binds itself (assignment targets, loop and ``as`` variables, parameters):
+# looking them up in the symbol table finds unrelated definitions of the same name
+_ASSIGNED = re.compile(
+    r"(?m)^\s*(?:(?:let|const|var|mut)\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)"
+)
+_LOOP_AS = re.compile(r"\b(?:for|as)\s+([A-Za-z_][A-Za-z0-9_]*)")
+_PARAMS = re.compile(r"\b(?:def|function|func|fn)\s+[A-Za-z_][A-Za-z0-9_]*\s*\(([^)]*)\)")
+_PARAM_NAME = re.compile(r"(?:^|,)\s*\**([A-Za-z_][A-Za-z0-9_]*)")
 _MAX_CANDIDATES = 48
 _FAR = 3.0  # locality of a file neither imported nor in the same folder
 
@@ -74,6 +85,14 @@ def identifiers_in_order(text: str) -> list[str]:
         if word not in _COMMON and len(word) > 1:
             seen.setdefault(word, None)
     return list(seen)
+
+
+def bound_names(text: str) -> set[str]:
+    """Names ``text`` binds itself: assignment targets, ``for``/``as`` variables, parameters."""
+    names = set(_ASSIGNED.findall(text)) | set(_LOOP_AS.findall(text))
+    for params in _PARAMS.findall(text):
+        names.update(_PARAM_NAME.findall(params))
+    return names - {"self", "cls"}
 
 
 def related_definitions(
@@ -116,6 +135,7 @@ def related_definitions(
 
     order = identifiers_in_order(window_text)
     position = {name: i for i, name in enumerate(order)}
+    bound = bound_names(window_text)
     for name in order:
         base = position[name]
         if name in imported:
@@ -123,7 +143,7 @@ def related_definitions(
             for ref in _defs_in(index, target, original):
                 add(ref, base, name)
             continue
-        if name in local_names:
+        if name in local_names or name in bound:
             continue
         refs = index.lookup(name)
         if not refs or len(refs) > 6:
@@ -134,7 +154,10 @@ def related_definitions(
         for ref in ranked[:2]:
             if ref.definition.kind is DefKind.VARIABLE and ref.path not in imported_paths:
                 continue
-            add(ref, base + 0.5 + _locality(ref.path, path, imported_paths), name)
+            locality = _locality(ref.path, path, imported_paths)
+            if locality >= _FAR:
+                continue  # neither imported nor in the same folder: a name match, a guess
+            add(ref, base + 0.5 + locality, name)
         if len(candidates) >= _MAX_CANDIDATES:
             break
     for owner, attr in attr_pairs:
@@ -144,12 +167,16 @@ def related_definitions(
     candidates.sort(key=lambda c: (c[0], c[1].path, c[1].definition.start_line))
     out: list[RelatedDefinition] = []
     digests: set[str] = set()
+    texts: set[str] = set()  # same skeleton (e.g. a helper defined twice in a file): once
     for rank, ref, at_cursor in candidates[:_MAX_CANDIDATES]:
         d = ref.definition
         if d.body_digest and d.body_digest in digests:
             continue
         digests.add(d.body_digest)
         text = _render_related(index, ref)
+        if text in texts:
+            continue
+        texts.add(text)
         out.append(RelatedDefinition(ref.path, d, text, rank, at_cursor))
     return out
 

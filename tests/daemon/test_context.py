@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from app.config import ContextConfig
 from app.errors import CursorError
 from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
+from daemon.context.retrieve import related_definitions
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
 from daemon.parse import summarize
@@ -110,7 +111,7 @@ def test_stable_layout_block_is_the_same_for_every_cursor_position() -> None:
     index = _index({"io/csv.py": CSV})
     text = _long_module()
     prompts = []
-    for line in (20, 24, 150, 233, 300):
+    for line in (20, 100, 150, 233, 300):
         ctx = assemble_context(
             ContextRequest(path="m.py", text=text, line=line, column=0, budget_tokens=512),
             index=index,
@@ -118,7 +119,10 @@ def test_stable_layout_block_is_the_same_for_every_cursor_position() -> None:
         assert ctx.num_tokens <= 512
         prompts.append(ctx.to_prompt_parts())
     block = next(s.text for s in ctx.segments if s.kind is Kind.FILE_SUMMARY)
-    for parts in prompts:  # the prompt starts with the same block wherever the cursor is
+    top, *far = prompts  # line 20: the window shows the file from line 1, nothing to repeat
+    assert top.prefix.startswith("# io/csv.py\n") and "import os" in top.prefix
+    assert top.prefix.count("def func_0(") == 1
+    for parts in far:  # the prompt starts with the same block wherever the cursor is
         assert parts.prefix.startswith(block) and parts.snippets == ()
     cursor = assemble_context(
         ContextRequest(path="m.py", text=text, line=150, column=0, budget_tokens=512),
@@ -347,3 +351,36 @@ def test_real_tokenizer_prompt_stays_within_budget() -> None:
         pieces = profile.render(ctx.to_prompt_parts())
         real = sum(1 if p.is_special else tokenizer.count(p.text) for p in pieces)
         assert real <= budget, (layout, budget, line, real)
+
+
+def test_related_definitions_that_render_the_same_appear_once() -> None:
+    """Two helpers of one name whose skeletons are equal (bodies differ) are one snippet."""
+    helpers = (
+        "def setup():\n    def by(s):\n        return s.encode()\n    return by\n\n\n"
+        "def teardown():\n    def by(s):\n        return s.encode('latin-1')\n    return by\n"
+    )
+    index = _index({"helpers.py": helpers})
+    text = "from helpers import setup\n\n\ndef main(s):\n    value = by(s)\n    return value\n"
+    summary = index.snapshot().files["helpers.py"]
+    assert [d.name for d in summary.definitions].count("by") == 2
+    related = related_definitions(index.snapshot(), summarize("main.py", text), text, text)
+    assert [r.definition.name for r in related].count("by") == 1
+
+
+def test_related_definitions_skip_names_bound_here_and_far_name_matches() -> None:
+    index = _index({
+        "pkg/shapes.py": "def area(r):\n    return 3.14 * r * r\n",
+        "pkg/util.py": "def scale(v, k):\n    return v * k\n",
+        "other/ftp.py": "def size(name):\n    return 0\n\n\ndef total(xs):\n    return 0\n",
+    })
+    text = (
+        "from pkg.shapes import area\n\n\n"
+        "def peek(size=0):\n    total = scale(size, 2)\n    return area(total)\n"
+    )
+    related = related_definitions(
+        index.snapshot(), summarize("pkg/main.py", text), text, text
+    )
+    names = {(r.path, r.definition.name) for r in related}
+    assert ("pkg/shapes.py", "area") in names  # imported
+    assert ("pkg/util.py", "scale") in names  # same folder: a likely helper
+    assert not {n for p, n in names if p == "other/ftp.py"}  # a parameter, a local, far files

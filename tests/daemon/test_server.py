@@ -42,13 +42,19 @@ def complete_msg(rid: str, path: Path, line: int = 1, col: int = 4, **extra: obj
     return {"type": "complete", "id": rid, "path": str(path), "line": line, "col": col, **extra}
 
 
-def first_warmup(engine: FakeEngine, what: str) -> GenerationRequest:
-    """The first prefill-only request the engine received (waits up to 5 s for it)."""
+def first_warmup(engine: FakeEngine, what: str, key: str | None = None) -> GenerationRequest:
+    """The first prefill-only request the engine received, for cache key ``key`` if given
+    (waits up to 5 s for it)."""
+
+    def found() -> list[GenerationRequest]:
+        return [r for r in engine.submitted
+                if r.prefill_only and (key is None or r.cache_key == key)]
+
     deadline = time.monotonic() + 5
-    while not any(r.prefill_only for r in engine.submitted):
+    while not found():
         assert time.monotonic() < deadline, f"no warm-up {what}"
         time.sleep(0.05)
-    return next(r for r in engine.submitted if r.prefill_only)
+    return found()[0]
 
 
 def wait_until_idle(d: DaemonHandle, what: str = "requests still live") -> None:
@@ -329,14 +335,33 @@ def test_opened_document_is_warmed_with_the_prefix_later_completions_share(
         done = engine.submitted[-1].prompt
         assert done is not None and not engine.submitted[-1].prefill_only
         if budget <= Config().context.stable_max_budget:  # "auto": the stable layout
-            block_end = warm.prompt.prefix.index("# …\n") + len("# …\n")  # the file block
-            assert "import os" in warm.prompt.prefix[:block_end]
-            assert done.prefix[:block_end] == warm.prompt.prefix[:block_end]
+            # a small file: the window shows it from its first line (no file block to repeat
+            # it), so the completion's prompt starts with what the warm-up prefilled
+            assert "# …\n" not in warm.prompt.prefix
+            above = done.prefix[: done.prefix.rfind("\n") + 1]
+            assert above.startswith("import os") and warm.prompt.prefix.startswith(above)
+            # a long file: the prompt starts with the file block, the same at any cursor line
+            long_src = src.with_name("long.py")
+            long_text = "import os\n\n" + "".join(
+                f"def g{i}(a, b):\n    return a * {i} + b\n\n\n" for i in range(80)
+            )
+            long_src.write_text(long_text)
+            raw.send({"type": "open", "id": "o3", "path": str(long_src), "text": long_text})
+            assert raw.recv()["type"] == "ok"
+            long_warm = first_warmup(engine, "after open", key=str(long_src))
+            assert long_warm.prompt is not None
+            raw.send(complete_msg("c3", long_src, line=203, col=4))  # inside g50's body
+            assert raw.until_final("c3")[-1]["type"] == "done"
+            long_done = engine.submitted[-1].prompt
+            assert long_done is not None
+            block_end = long_warm.prompt.prefix.index("# …\n") + len("# …\n")
+            assert "import os" in long_warm.prompt.prefix[:block_end]
+            assert long_done.prefix[:block_end] == long_warm.prompt.prefix[:block_end]
         # opening it again (an editor reload) does not warm twice while it is warm
         raw.send({"type": "open", "id": "o2", "path": str(src), "text": text})
         assert raw.recv()["type"] == "ok"
         time.sleep(0.3)
-        assert sum(1 for r in engine.submitted if r.prefill_only) == 1
+        assert sum(1 for r in engine.submitted if r.prefill_only and r.cache_key == str(src)) == 1
         raw.close()
 
 
