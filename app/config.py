@@ -46,7 +46,7 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     layout: str = "auto"
     stable_max_budget: int = 1024
     file_block_share: float = 0.2  # stable layout: the file block's share of the budget (eval)
-    anchor_lines: int = 4  # window start snaps to multiples of this (docs/context.md: 16 -> 4)
+    anchor_lines: int = 16  # window start snaps to multiples of this, so typing keeps the prefix
     max_file_bytes: int = 1_000_000  # files over this are not indexed (reason: too large)
     session_idle_current_file_s: float = 30.0  # conversation idle: current file only
     session_reset_s: float = 600.0  # conversation idle: reset

@@ -109,10 +109,13 @@ def render_markdown(
             f"- top-{top_k}: greedy + {top_k - 1} sampled alternatives (temperature "
             f"{opts['temperature']}, fixed seed per point); hit = any first line matches"
         )
-    reused = result.get("reused_modes")
-    if reused:
+    sources: dict[str, list[str]] = {}  # modes copied with --reuse, per source (one or more)
+    for mode, figures in result["summary"].items():
+        if "reused_from" in figures:
+            sources.setdefault(str(figures["reused_from"]), []).append(mode)
+    for source, modes in sources.items():
         lines.append(
-            f"- modes {', '.join(reused['modes'])} reused from `{reused['from']}` (same points, "
+            f"- modes {', '.join(modes)} reused from `{source}` (same points, "
             "model and options; measured in that run)"
         )
     shortfall = result["corpus"]["sampling"].get("shortfall")
