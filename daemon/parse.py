@@ -16,6 +16,7 @@ import tree_sitter
 
 from daemon.languages import LANGUAGES, TEXT, LanguageSpec, definitions_query, detect_language
 from daemon.symbols import Definition, DefKind, FileSummary, Import
+from engine.postprocess import open_state
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SELF_ATTR = re.compile(rb"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
@@ -279,30 +280,8 @@ def close_open_line(line: str, elision: str = "...") -> str:
     closed behind ``elision`` (``x = f(a,`` -> ``x = f(a, ...)``, a triple-quoted string
     opened on the line gets ``...`` and its closing quotes), so a skeleton never shows code that
     leaves a bracket or a string open."""
-    stack: list[str] = []
-    quote = ""
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if line.startswith(quote, i):
-                i += len(quote)
-                quote = ""
-                continue
-        elif ch in "\"'`":
-            quote = line[i : i + 3] if line.startswith(ch * 3, i) else ch
-            i += len(quote)
-            continue
-        elif ch == "#" and not stack:
-            break  # a comment (Python/shell); inside brackets it may be an operator elsewhere
-        elif ch in _CLOSERS:
-            stack.append(_CLOSERS[ch])
-        elif stack and ch == stack[-1]:
-            stack.pop()
-        i += 1
+    opened, quote = open_state(line)
+    stack = [_CLOSERS[b] for b in opened]
     if not quote and not stack:
         return line
     tail = f"{elision}{quote}" if quote else ""

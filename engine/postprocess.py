@@ -192,17 +192,25 @@ def close_own_brackets(text: str, suffix: str) -> str:
 
 def _open_brackets(text: str) -> list[str]:
     """Brackets left open at the end of ``text`` (strings and comments skipped roughly)."""
+    return open_state(text)[0]
+
+
+def open_state(text: str) -> tuple[list[str], str]:
+    """What ``text`` leaves open at its end: the open brackets (outermost first) and the quote
+    of a string literal still open ("" when none). Strings and comments are skipped roughly."""
     stack: list[str] = []
-    for ch in _code_chars(text):
+    quote: list[str] = []
+    for ch in _code_chars(text, quote):
         if ch in _OPENERS:
             stack.append(ch)
         elif ch in _CLOSERS and stack and stack[-1] == _CLOSERS[ch]:
             stack.pop()
-    return stack
+    return stack, quote[0] if quote else ""
 
 
-def _code_chars(text: str) -> Iterator[str]:
-    """Characters outside simple string literals and # / // line comments."""
+def _code_chars(text: str, open_quote: list[str] | None = None) -> Iterator[str]:
+    """Characters outside simple string literals and # / // line comments; ``open_quote`` gets
+    the quote of a literal still open at the end."""
     quote = ""
     i = 0
     n = len(text)
@@ -234,6 +242,8 @@ def _code_chars(text: str) -> Iterator[str]:
             continue
         yield ch
         i += 1
+    if quote and open_quote is not None:
+        open_quote.append(quote)
 
 
 def _leading_closers(line: str) -> str:
