@@ -34,6 +34,7 @@ from app.evaluation.corpus import (
 from daemon.context import AssembledContext, ContextRequest, assemble_context, summarize_stable
 from daemon.index import ProjectIndex
 from daemon.languages import detect_language
+from daemon.symbols import FileSummary
 from daemon.tokens import CharEstimator, LineCachedCounter
 from engine.base import TokenCounter
 
@@ -124,6 +125,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     tokens_assembled: list[int] = []
     tokens_saved: list[int] = []
     reprefill: list[int] = []  # tokens to prefill after Enter (cursor to the next line)
+    keystroke: list[int] = []  # tokens to prefill after one more character typed
     found = {"nospin": 0, "naive_full": 0, "naive_tail": 0}
     total_used = 0
     for path, text, line, column in points:
@@ -164,6 +166,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             # Enter at the end of the line: the cursor on the next line, the KV cache holds
             # this prompt; what the engine must prefill anew is what the next prompt changes
             reprefill.append(_next_line_reprefill(request, ctx, index, counter, context_config))
+            # one more character typed on the line: only the cursor line should change
+            if hidden[:1].strip():
+                keystroke.append(
+                    _keystroke_reprefill(
+                        request, ctx, index, counter, context_config, buffer_summary, hidden[0]
+                    )
+                )
         assemble_cold_ms.append(ctx.assemble_ms)
         assemble_ms.append(again.assemble_ms)
         if ctx.num_tokens > args.budget:
@@ -210,6 +219,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if reprefill
         else 0.0,
         "next_line_reprefill_tokens_p95": round(percentile([float(n) for n in reprefill], 0.95), 1),
+        # one more character typed at the cursor: tokens past the shared part (the cursor line
+        # and the suffix when nothing else moves)
+        "keystroke_reprefill_tokens_mean": round(statistics.fmean(keystroke), 1)
+        if keystroke
+        else 0.0,
+        "keystroke_reprefill_tokens_p95": round(percentile([float(n) for n in keystroke], 0.95), 1),
         "identifiers_scored": total_used,
         "identifier_recall": round(found["nospin"] / total_used, 4) if total_used else 0.0,
         "identifier_recall_naive_full": round(found["naive_full"] / total_used, 4)
@@ -243,6 +258,36 @@ def _next_line_reprefill(
         config=config,
         summary=summarize_stable(request.path, text, line, request.language),
     )
+    return _reprefill(ctx, nxt, counter)
+
+
+def _keystroke_reprefill(
+    request: ContextRequest,
+    ctx: AssembledContext,
+    index: ProjectIndex,
+    counter: TokenCounter,
+    config: ContextConfig,
+    summary: FileSummary,
+    char: str,
+) -> int:
+    """Tokens of the prompt after one more character typed at the cursor that follow the part it
+    shares with the prompt ``ctx`` (the daemon reuses the stable parse while typing on a line)."""
+    lines = request.text.split("\n")
+    current = lines[request.line]
+    lines[request.line] = current[: request.column] + char + current[request.column :]
+    nxt = assemble_context(
+        replace(request, text="\n".join(lines), column=request.column + 1),
+        index=index,
+        counter=counter,
+        config=config,
+        summary=summary,
+    )
+    return _reprefill(ctx, nxt, counter)
+
+
+def _reprefill(ctx: AssembledContext, nxt: AssembledContext, counter: TokenCounter) -> int:
+    """Tokens of ``nxt``'s prompt past the part it shares with ``ctx``'s (what the KV cache
+    holds), the suffix included."""
     before, after = ctx.to_prompt_parts(), nxt.to_prompt_parts()
     old = "".join(s.text for s in before.snippets) + before.prefix
     new = "".join(s.text for s in after.snippets) + after.prefix
