@@ -9,31 +9,27 @@ Two kinds of point:
   that opens a block (``:`` in Python, ``{`` elsewhere); the cursor sits on the first body line
   after its indentation, as an editor leaves it after Enter.
 
-A point is ``cross_file`` when its hidden text uses a name that the current file does not
-define and that is defined in at most ``MAX_DEFINING_FILES`` other files of the corpus (common
-names such as ``main`` or ``get`` defined everywhere do not count). Points are drawn into four
+A point is ``cross_file`` when its hidden text uses a name that another corpus file defines and
+the current file does not (``crossfile.py``: in Python by the file's bindings, so locals that
+share a name with a definition elsewhere do not count; common names such as ``main`` or ``get``
+defined in more than ``MAX_DEFINING_FILES`` files do not count either). Points are drawn into four
 buckets (line/block x cross-file or not) by fixed shares, so the cross-file subset is large
 enough to compare modes on; the same corpus, seed and count give the same points.
 """
 
 from __future__ import annotations
 
-import builtins
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.evaluation.corpus import used_identifiers
-from daemon.index import IndexSnapshot, ProjectIndex
+from app.evaluation.crossfile import CrossFileResolver
+from daemon.index import ProjectIndex
 from daemon.languages import LANGUAGES, comment_leader, detect_language
 
 MAX_BLOCK_LINES = 5  # block completions hide at most this many lines
-MAX_DEFINING_FILES = 3  # a name defined in more files than this is too common for cross-file
 MIN_FILE_LINES = 20
-_BUILTINS = frozenset(dir(builtins))
-_OWN_ATTRIBUTE = re.compile(r"\b(?:self|this|cls)\s*\.\s*[A-Za-z_]\w*")  # not cross-file
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +107,7 @@ def sample_points(
     reuses the KV cache of its prefix. Files that cannot be read are passed over.
     """
     rng = random.Random(plan.seed)
-    snap = index.snapshot()
+    resolver = CrossFileResolver(index.snapshot())
     report = SamplingReport()
     paths = [p for p in index.paths() if detect_language(p) in LANGUAGES]
     texts: dict[str, list[str] | None] = {}
@@ -143,7 +139,7 @@ def sample_points(
         point = (_line_point if kind == "line" else _block_point)(rng, path, language, lines)
         if point is None or (path, point.line) in seen:
             continue
-        point = _with_cross_names(point, snap)
+        point = _with_cross_names(point, resolver)
         bucket = (kind, point.cross_file)
         if remaining[bucket] <= 0:
             continue
@@ -242,16 +238,8 @@ def _block_point(
     )
 
 
-def _with_cross_names(point: EvalPoint, snap: IndexSnapshot) -> EvalPoint:
-    own = snap.files.get(point.path)
-    own_names = {d.name for d in own.definitions} if own is not None else set()
-    names: list[str] = []
-    for name in sorted(used_identifiers(_OWN_ATTRIBUTE.sub("", point.hidden))):
-        if name in own_names or name in _BUILTINS:
-            continue
-        files = {ref.path for ref in snap.lookup(name) if ref.path != point.path}
-        if 0 < len(files) <= MAX_DEFINING_FILES:
-            names.append(name)
+def _with_cross_names(point: EvalPoint, resolver: CrossFileResolver) -> EvalPoint:
+    names = resolver.names(point.path, point.language, point.before, point.hidden, point.after)
     if not names:
         return point
     return EvalPoint(

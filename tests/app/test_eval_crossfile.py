@@ -1,0 +1,100 @@
+"""Cross-file points (``app/evaluation/crossfile.py``): a name counts only when the current file
+takes it from another file, never when it binds the same name itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.config import Config
+from app.evaluation.corpus import build_index
+from app.evaluation.crossfile import CrossFileResolver, python_bindings
+
+GEOMETRY = '''"""Helpers."""
+
+
+def helper(x):
+    return x * 2
+
+
+class Widget:
+    def draw(self):
+        return "drawn"
+
+
+end = 10
+'''
+
+USER = '''import geometry
+from geometry import helper
+
+
+def run(items, end):
+    total = 0
+    for item in items:
+        total += helper(item) + end
+    label = "helper widget"
+    return geometry.Widget(), total, label.startswith("h")
+'''
+
+
+@pytest.fixture(scope="module")
+def resolver(tmp_path_factory: pytest.TempPathFactory) -> CrossFileResolver:
+    root = tmp_path_factory.mktemp("corpus")
+    (root / "geometry.py").write_text(GEOMETRY)
+    (root / "user.py").write_text(USER)
+    index, _ = build_index(root, Config())
+    return CrossFileResolver(index.snapshot())
+
+
+def names(resolver: CrossFileResolver, text: str, hidden: str, path: str = "user.py") -> list[str]:
+    """Cross-file names of ``hidden``, its first occurrence in ``text`` (the file)."""
+    start = text.index(hidden)
+    return resolver.names(path, "python", text[:start], hidden, text[start + len(hidden) :])
+
+
+def test_an_imported_name_and_a_module_attribute_count(resolver: CrossFileResolver) -> None:
+    assert names(resolver, USER, "helper(item)") == ["helper"]
+    assert names(resolver, USER, "geometry.Widget()") == ["geometry.Widget"]
+
+
+def test_a_local_sharing_a_name_with_another_files_definition_does_not(
+    resolver: CrossFileResolver,
+) -> None:
+    # ``end`` is a parameter here and a module variable of geometry.py
+    assert names(resolver, USER, " + end\n") == []
+
+
+def test_strings_and_attributes_of_locals_do_not(resolver: CrossFileResolver) -> None:
+    assert names(resolver, USER, '"helper widget"') == []
+    assert names(resolver, USER, 'label.startswith("h")') == []
+
+
+def test_a_word_split_by_the_cursor_counts_by_its_whole_name(resolver: CrossFileResolver) -> None:
+    start = USER.index("helper(item)") + 3  # cursor in "hel|per"
+    got = resolver.names(
+        "user.py", "python", USER[:start], "per(item)", USER[start + len("per(item)") :]
+    )
+    assert got == ["helper"]
+
+
+def test_a_file_that_does_not_parse_falls_back_to_the_lexical_rule(
+    resolver: CrossFileResolver,
+) -> None:
+    broken = "def f(:\n    end = Widget().draw(\n    self.helper()\n"
+    # any name defined elsewhere and not in the file's outline, attribute or not
+    assert names(resolver, broken, "end = Widget().draw(", "broken.py") == ["Widget", "draw", "end"]
+    assert names(resolver, broken, "self.helper()", "broken.py") == []
+
+
+def test_bindings_by_kind() -> None:
+    b = python_bindings(
+        "import os.path as p, sys\nfrom a import b as c, d\n"
+        "def f(x, *ys):\n    for i in ys:\n        pass\n"
+        "    with open(x) as fh:\n        pass\n"
+        "    try:\n        pass\n    except E as err:\n        pass\n"
+    )
+    assert b is not None
+    assert b.modules == {"p", "sys"}
+    assert b.imported == {"c", "d"}
+    assert {"f", "x", "ys", "i", "fh", "err"} <= b.local
+    assert python_bindings("def (:") is None
