@@ -18,8 +18,9 @@ from engine.profiles import line_comment
 
 ELISION = "…"  # the context assembler's elision marker follows the comment leader
 # notes daemon/skeleton.py writes into skeletons as comments (tests/engine/test_avoid.py ties
-# the two): the model copied "# attributes: a, b" into a class body
-NOTES = ("attributes", "fields:", "same as ")
+# the two): the model copied "# attributes: a, b" into a class body, and once its own variant
+# "# attribute: a, b" (eval, test_codecencodings_cn.py:37), so the ban covers the singular
+NOTES = ("attribute", "fields:", "same as ")
 
 
 def placeholder_starts(prefix: str, language: str) -> tuple[str, ...]:

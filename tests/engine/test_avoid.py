@@ -76,3 +76,10 @@ def test_every_note_a_skeleton_writes_is_avoided() -> None:
         notes = [ln.strip() for ln in text.splitlines() if ln.strip().startswith(("#", "//"))]
         assert len(notes) == 2, text
         assert all(note.startswith(starts) for note in notes), (notes, starts)
+
+
+def test_the_models_own_variant_of_a_note_is_avoided() -> None:
+    """The eval saw the 0.5B write "# attribute: encoding, tstring" (singular) in a class body."""
+    starts = placeholder_starts("class C:\n    ", "python")
+    assert "# attribute: encoding, tstring".startswith(starts)
+    assert not "# attach the handler".startswith(starts)
