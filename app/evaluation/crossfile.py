@@ -73,8 +73,14 @@ def _bound_name(node: ast.AST) -> str | None:
         return node.arg
     if isinstance(
         node,
-        (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs,
-         ast.MatchStar),
+        (
+            ast.FunctionDef,
+            ast.AsyncFunctionDef,
+            ast.ClassDef,
+            ast.ExceptHandler,
+            ast.MatchAs,
+            ast.MatchStar,
+        ),
     ):
         return node.name
     return None
@@ -141,8 +147,10 @@ class CrossFileResolver:
             elif use.base is not None:
                 owner = use.base
                 if (
-                    owner in bindings.modules or owner in bindings.imported
-                ) and owner not in bindings.local and self._elsewhere(name, path):
+                    (owner in bindings.modules or owner in bindings.imported)
+                    and owner not in bindings.local
+                    and self._elsewhere(name, path)
+                ):
                     found.add(f"{owner}.{name}")
             elif (
                 name not in bindings.local

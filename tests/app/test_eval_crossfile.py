@@ -24,7 +24,7 @@ class Widget:
 end = 10
 '''
 
-USER = '''import geometry
+USER = """import geometry
 from geometry import helper
 
 
@@ -34,7 +34,7 @@ def run(items, end):
         total += helper(item) + end
     label = "helper widget"
     return geometry.Widget(), total, label.startswith("h")
-'''
+"""
 
 
 @pytest.fixture(scope="module")
