@@ -165,27 +165,40 @@ _STRIP_SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".jsx", ".go", "
 
 
 def module_keys_for_path(path: str) -> list[str]:
-    """Keys under which a file can be imported: dotted Python modules, extensionless paths."""
+    """Keys under which a file can be imported: dotted Python modules, extensionless paths.
+    The first ones name the file from the project root; the rest are suffixes of its dotted
+    path (``b.c``, ``c``) for projects rooted above the package."""
+    exact, suffixes = _module_keys(path)
+    return exact + suffixes
+
+
+def _module_keys(path: str) -> tuple[list[str], list[str]]:
     p = PurePosixPath(path)
-    keys: list[str] = []
+    exact: list[str] = []
+    suffixes: list[str] = []
     stem_path = str(p.with_suffix("")) if p.suffix in _STRIP_SUFFIXES else str(p)
-    keys.append(stem_path)  # "pkg/mod" (JS/TS relative resolution, Rust/Go paths)
+    exact.append(stem_path)  # "pkg/mod" (JS/TS relative resolution, Rust/Go paths)
     parts = list(PurePosixPath(stem_path).parts)
     if parts and parts[-1] in ("__init__", "index", "mod"):
-        keys.append("/".join(parts[:-1]))
+        exact.append("/".join(parts[:-1]))
         parts = parts[:-1]
-    if p.suffix in (".py", ".pyi"):
-        # every suffix of the dotted path: "a.b.c", "b.c", "c" (projects rooted above the package)
-        for i in range(len(parts)):
-            keys.append(".".join(parts[i:]))
-    return [k for k in keys if k]
+    if p.suffix in (".py", ".pyi") and parts:
+        exact.append(".".join(parts))
+        suffixes.extend(".".join(parts[i:]) for i in range(1, len(parts)))
+    return [k for k in exact if k], [k for k in suffixes if k]
 
 
 def _build_modules(files: Mapping[str, FileSummary]) -> dict[str, str]:
     modules: dict[str, str] = {}
-    # shorter paths win for ambiguous suffix keys: iterate deepest first, overwrite with shallower
-    for path in sorted(files, key=lambda p: (-p.count("/"), p)):
-        for key in module_keys_for_path(path):
+    # a suffix key names the shallowest file that has it (deepest first, overwritten by
+    # shallower); a key that names a file from the root wins over any suffix key
+    # (``test.support`` is test/support/__init__.py, not unittest/test/support.py)
+    ordered = sorted(files, key=lambda p: (-p.count("/"), p))
+    for path in ordered:
+        for key in _module_keys(path)[1]:
+            modules[key] = path
+    for path in ordered:
+        for key in _module_keys(path)[0]:
             modules[key] = path
     return modules
 

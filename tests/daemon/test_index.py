@@ -54,6 +54,23 @@ def test_resolve_python_and_js_modules() -> None:
     assert snap.resolve_module("numpy", "main.py") is None
 
 
+def test_a_module_named_from_the_root_wins_over_a_suffix_of_a_deeper_one() -> None:
+    """stdlib: ``test.support`` resolved to unittest/test/support.py (a suffix key of the same
+    depth written later) instead of test/support/__init__.py."""
+    snap = _index(
+        {
+            "test/support/__init__.py": "def check_sizeof(t, o, size):\n    pass\n",
+            "unittest/test/support.py": "class TestEquality:\n    pass\n",
+            "lib/deep/pkg/tools.py": "",
+            "pkg/tools.py": "",
+        }
+    ).snapshot()
+    assert snap.resolve_module("test.support", "test/test_deque.py") == "test/support/__init__.py"
+    assert snap.resolve_module("unittest.test.support", "x.py") == "unittest/test/support.py"
+    assert snap.resolve_module("pkg.tools", "x.py") == "pkg/tools.py"
+    assert snap.resolve_module("deep.pkg.tools", "x.py") == "lib/deep/pkg/tools.py"  # a suffix
+
+
 def test_identical_definitions_are_kept_once_and_referenced() -> None:
     index = _index({"a/util.py": UTIL, "b/util.py": UTIL.replace("only_a", "only_b")})
     snap = index.snapshot()
