@@ -4,7 +4,8 @@ Pure functions over an IndexSnapshot. Resolution order for an identifier: names 
 imports (resolved to project files), attributes of imported modules, then the project symbol
 table, restricted to files the current file imports and its own folder (a name that only
 matches definitions elsewhere is left out: in the stdlib eval those were unrelated, e.g.
-``size`` from ``ftplib.py`` for ``_pyio.py``), never for names the window binds itself.
+``size`` from ``ftplib.py`` for ``_pyio.py``), never for names the window binds itself nor for
+names it uses only as attributes of objects (``self.tk.getint`` found ``getint = int``).
 Similar windows come from recently edited or opened files, ranked by Jaccard similarity of
 identifier sets.
 """
@@ -21,6 +22,7 @@ from daemon.skeleton import render_definition, render_entry
 from daemon.symbols import Definition, DefKind, FileSummary
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BARE = re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*")  # not after a dot: not an attribute
 _ATTR = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)")
 _COMMON = frozenset(keyword.kwlist) | {
     "self",
@@ -95,6 +97,11 @@ def bound_names(text: str) -> set[str]:
     return names - {"self", "cls"}
 
 
+def bare_names(text: str) -> set[str]:
+    """Identifiers ``text`` uses at least once on their own, not only as ``x.name``."""
+    return set(_BARE.findall(text))
+
+
 def related_definitions(
     index: IndexSnapshot,
     summary: FileSummary,
@@ -114,14 +121,18 @@ def related_definitions(
     imported_paths: list[str] = []
     for imp in summary.imports:
         target = index.resolve_module(imp.module, path)
-        if target is None:
-            continue
-        imported_paths.append(target)
-        if imp.names:
-            for name in imp.names:
+        if target is not None:
+            imported_paths.append(target)
+            if not imp.names and imp.alias:
+                module_alias[imp.alias] = target
+        for name in imp.names:
+            # ``from pkg import module``: the name is a module of the project
+            sub = index.resolve_module(_submodule(imp.module, name), path) if name != "*" else None
+            if sub is not None:
+                module_alias[name] = sub
+                imported_paths.append(sub)
+            elif target is not None:
                 imported[name] = (target, name)
-        elif imp.alias:
-            module_alias[imp.alias] = target
     attr_pairs = _ATTR.findall(window_text)
     candidates: list[tuple[float, SymbolRef, bool]] = []
     seen_keys: set[tuple[str, str]] = set()
@@ -136,6 +147,7 @@ def related_definitions(
     order = identifiers_in_order(window_text)
     position = {name: i for i, name in enumerate(order)}
     bound = bound_names(window_text)
+    bare = bare_names(window_text)
     for name in order:
         base = position[name]
         if name in imported:
@@ -143,7 +155,10 @@ def related_definitions(
             for ref in _defs_in(index, target, original):
                 add(ref, base, name)
             continue
-        if name in local_names or name in bound:
+        if name in local_names or name in bound or name not in bare:
+            # an attribute of something else than a module (``self.tk.getint``): whose it is
+            # cannot be told, and a same-named definition elsewhere is a guess (the modules'
+            # attributes come below)
             continue
         refs = index.lookup(name)
         if not refs or len(refs) > 6:
@@ -179,6 +194,11 @@ def related_definitions(
         texts.add(text)
         out.append(RelatedDefinition(ref.path, d, text, rank, at_cursor))
     return out
+
+
+def _submodule(module: str, name: str) -> str:
+    """``from module import name`` as a module path: ``pkg.name``, ``.name``, ``..pkg.name``."""
+    return f"{module}{name}" if module.endswith(".") else f"{module}.{name}"
 
 
 def _defs_in(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:

@@ -384,3 +384,19 @@ def test_related_definitions_skip_names_bound_here_and_far_name_matches() -> Non
     assert ("pkg/shapes.py", "area") in names  # imported
     assert ("pkg/util.py", "scale") in names  # same folder: a likely helper
     assert not {n for p, n in names if p == "other/ftp.py"}  # a parameter, a local, far files
+
+
+def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> None:
+    """``self.tk.getint(...)`` found ``getint = int`` in the imported module (stdlib eval); a
+    module's attribute (``shapes.area``) still resolves."""
+    index = _index({
+        "pkg/shapes.py": "def area(r):\n    return 3.14 * r * r\n\n\ngetint = int\n",
+    })
+    text = (
+        "from pkg import shapes\nfrom pkg.shapes import *\n\n\n"
+        "def peek(w):\n    n = w.tk.getint(w.size)\n    return shapes.area(n)\n"
+    )
+    related = related_definitions(index.snapshot(), summarize("pkg/main.py", text), text, text)
+    names = {r.definition.name for r in related}
+    assert "getint" not in names
+    assert "area" in names
