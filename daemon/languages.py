@@ -18,6 +18,7 @@ from typing import Any
 import tree_sitter
 
 from daemon.symbols import DefKind
+from engine.profiles import line_comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,6 @@ class LanguageSpec:
     grammar: tuple[str, str]  # (module, function) returning the grammar's language pointer
     definitions: dict[str, DefKind]  # node type -> kind (functions become methods inside classes)
     imports: tuple[str, ...]  # node types of import statements
-    comment: str  # line comment leader
     elided_body: str  # what replaces a body in a skeleton
     doc_in_body: bool = False  # docstring is the first statement of the body (Python)
     # node types whose "name" field is not a plain child (Go type specs, Rust impls)
@@ -50,7 +50,6 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "class_definition": DefKind.CLASS,
             },
             imports=("import_statement", "import_from_statement", "future_import_statement"),
-            comment="#",
             elided_body="...",
             doc_in_body=True,
             variable_nodes=("expression_statement",),
@@ -66,7 +65,6 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "method_definition": DefKind.METHOD,
             },
             imports=("import_statement",),
-            comment="//",
             elided_body="{ … }",
             variable_nodes=("lexical_declaration", "variable_declaration"),
             prose_nodes=("string", "template_string", "comment"),
@@ -81,7 +79,6 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "type_spec": DefKind.CLASS,
             },
             imports=("import_declaration",),
-            comment="//",
             elided_body="{ … }",
             variable_nodes=("const_declaration", "var_declaration"),
             prose_nodes=("interpreted_string_literal", "raw_string_literal", "comment"),
@@ -101,7 +98,6 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "union_item": DefKind.CLASS,
             },
             imports=("use_declaration",),
-            comment="//",
             elided_body="{ … }",
             name_fields=("name", "type"),
             variable_nodes=("const_item", "static_item"),
@@ -147,8 +143,8 @@ def detect_language(path: str) -> str:
 
 
 def comment_leader(language: str) -> str:
-    spec = LANGUAGES.get(language)
-    return spec.comment if spec else "#"
+    """The line-comment marker of ``language``: the engine's table (one table for both)."""
+    return line_comment(language)
 
 
 @functools.cache

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from daemon.index import IndexSnapshot
-from daemon.languages import LANGUAGES
+from daemon.languages import LANGUAGES, comment_leader
 from daemon.parse import first_doc_line, top_level_spans
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
@@ -28,7 +28,7 @@ def render_definition(
 ) -> str:
     """One definition as skeleton lines (signature, doc line, elided body), newline-terminated."""
     spec = LANGUAGES.get(language)
-    comment = spec.comment if spec else "#"
+    comment = comment_leader(language)
     elided = spec.elided_body if spec else "..."
     sig = definition.signature
     if definition.kind is DefKind.VARIABLE:
