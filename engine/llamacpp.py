@@ -48,7 +48,7 @@ from engine.llamacpp_spec import (
     SpeculationGovernor,
     verify_greedy,
 )
-from engine.postprocess import StreamFilter, heal_start, split_trailing_blanks
+from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
 
 log = logging.getLogger(__name__)
@@ -329,7 +329,7 @@ class LlamaCppEngine(Engine):
         assert self._session is not None and self._tokenizer is not None
         req, stats, session, tok = job.request, job.stats, self._session, self._tokenizer
         stop = tuple(dict.fromkeys(req.stop + self._profile.stop_strings))
-        filt = StreamFilter(stop=stop, single_line=req.single_line)
+        filt = StreamFilter(stop=stop, single_line=req.single_line, block=request_block(req))
         utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
         sampling = req.temperature > 0  # eval top-k alternatives; greedy otherwise
         speculate = self._wants_speculation(req)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from engine.base import FinishReason
+from engine.base import FinishReason, GenerationRequest
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
@@ -66,7 +66,8 @@ def postprocess(completion: str, prefix: str, suffix: str, language: str, multil
     """Clean a finished completion for display at the cursor; returns the text to insert.
 
     Steps, in order: keep the first non-empty line when single-line; cut degenerate repetition;
-    cut where the completion starts repeating the line below the cursor; drop closing brackets
+    end a multi-line completion where it leaves the cursor's block (``block_end``); cut where
+    the completion starts repeating the line below the cursor; drop closing brackets
     the suffix already has; drop a tail that repeats the rest of the cursor line; trim trailing
     whitespace. Returns "" when nothing useful is left.
     """
@@ -75,6 +76,9 @@ def postprocess(completion: str, prefix: str, suffix: str, language: str, multil
         text = first_line(text)
     text = cut_repetition(text)
     if multiline:
+        end = block_end(text, block_scope(prefix, language))
+        if end is not None:
+            text = text[:end]
         text = cut_line_below(text, suffix)
     text = drop_suffix_closers(text, prefix, suffix)
     text = cut_suffix_overlap(text, suffix)
@@ -91,6 +95,52 @@ def first_line(text: str) -> str:
         if not ch.isspace():
             seen = True
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class BlockScope:
+    """The block a multi-line completion is written in, seen from the cursor line."""
+
+    indent: int  # indentation (characters) of the cursor line
+    opens: bool  # the cursor line opens a block (``def f():|``): its body is deeper
+
+
+def block_scope(prefix: str, language: str) -> BlockScope:
+    """The cursor line's indentation and whether the text on it before the cursor opens a block."""
+    line = prefix.rsplit("\n", 1)[-1]
+    body = line.lstrip(" \t")
+    return BlockScope(len(line) - len(body), bool(body.strip()) and _opens_block(line, language))
+
+
+def request_block(request: GenerationRequest) -> BlockScope | None:
+    """The block a multi-line FIM request's completion should stay in; None otherwise."""
+    if request.single_line or request.prompt is None:
+        return None
+    return block_scope(request.prompt.prefix, request.prompt.language)
+
+
+def block_end(text: str, scope: BlockScope) -> int | None:
+    """Where a multi-line completion leaves the cursor's block: the start of its first later line
+    indented less than the cursor line (or no deeper than it when that line opens a block),
+    outside brackets and strings the completion opened, and not starting with a closing bracket
+    (which closes something opened above). None when no line does so (yet: a line counts once
+    its first non-blank character has arrived). Good tools stop there: the rest of the file is
+    what the user writes next, and in the stdlib eval 37 of 80 block completions that ran into
+    the next definition did not compile once cut to the block's length."""
+    pos = text.find("\n")
+    while pos != -1:
+        start = pos + 1
+        nxt = text.find("\n", start)
+        line = text[start:] if nxt == -1 else text[start:nxt]
+        body = line.lstrip(" \t")
+        if body and body[0] not in _CLOSERS:
+            indent = len(line) - len(body)
+            if indent < scope.indent or (scope.opens and indent <= scope.indent):
+                brackets, quote = open_state(text[:start])
+                if not brackets and not quote:
+                    return start
+        pos = nxt
+    return None
 
 
 def cut_repetition(text: str) -> str:
@@ -306,6 +356,7 @@ class StreamFilter:
 
     stop: tuple[str, ...] = ()  # stop strings; not included in the output
     single_line: bool = False  # end at the end of the first non-empty line
+    block: BlockScope | None = None  # multi-line: end where the text leaves this block
     text: str = ""  # everything accepted so far (emitted + held back)
     emitted: int = 0  # length of the prefix of ``text`` already returned
     _max_stop: int = field(default=0)
@@ -336,6 +387,10 @@ class StreamFilter:
             end = len(first_line(self.text[:cut]))
             if end < cut:
                 cut, reason = end, FinishReason.NEWLINE
+        elif self.block is not None and "\n" in self.text:
+            end_at = block_end(self.text[:cut], self.block)
+            if end_at is not None:
+                cut, reason = max(end_at, self.emitted), FinishReason.STOP
         if reason is None and "\n" in self.text[start:]:
             repeated = cut_repetition(self.text)
             if len(repeated) < len(self.text):  # text already emitted stays
@@ -360,10 +415,14 @@ class StreamFilter:
 
 
 def filter_stream(
-    pieces: Iterable[str], *, stop: tuple[str, ...] = (), single_line: bool = False
+    pieces: Iterable[str],
+    *,
+    stop: tuple[str, ...] = (),
+    single_line: bool = False,
+    block: BlockScope | None = None,
 ) -> Iterator[str]:
     """Generator form of StreamFilter, for tests and text-only backends."""
-    f = StreamFilter(stop=stop, single_line=single_line)
+    f = StreamFilter(stop=stop, single_line=single_line, block=block)
     for piece in pieces:
         out, reason = f.push(piece)
         if out:

@@ -33,7 +33,7 @@ from engine.base import (
     GenerationStats,
     TextChunk,
 )
-from engine.postprocess import StreamFilter, heal_start, split_trailing_blanks
+from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
 
 CHARS_PER_TOKEN = 3.3  # estimate for count_tokens: the server's tokenizer is not available here
@@ -120,6 +120,7 @@ class RemoteEngine(Engine):
         filt = StreamFilter(
             stop=tuple(dict.fromkeys(request.stop + self._profile.stop_strings)),
             single_line=request.single_line,
+            block=request_block(request),
         )
         reason = FinishReason.ERROR
         error: NospinError | None = None

@@ -9,7 +9,10 @@ import pytest
 
 from engine.base import FinishReason
 from engine.postprocess import (
+    BlockScope,
     StreamFilter,
+    block_end,
+    block_scope,
     close_own_brackets,
     cut_repetition,
     decide_multiline,
@@ -140,3 +143,47 @@ def test_stream_filter_reasons_and_holdback() -> None:
     assert f.text == "abc "
     g = StreamFilter(single_line=True)
     assert g.push("x = 1\ny") == ("x = 1", FinishReason.NEWLINE)
+
+
+# --- the end of the cursor's block (multi-line) ------------------------------------------------
+
+METHOD_BODY = "class A:\n    def f(self):\n        "  # cursor on the first body line
+
+
+def test_a_multiline_completion_ends_where_it_leaves_the_cursors_block() -> None:
+    text = "x = 1\n        return x\n\n    def g(self):\n        pass\n"
+    scope = block_scope(METHOD_BODY, "python")
+    assert scope == BlockScope(8, False)
+    assert text[: block_end(text, scope)] == "x = 1\n        return x\n\n"
+    assert postprocess(text, METHOD_BODY, "\n", "python", True) == "x = 1\n        return x"
+
+
+def test_after_a_block_opener_a_line_no_deeper_than_it_ends_the_completion() -> None:
+    prefix = "def f(x):"
+    assert block_scope(prefix, "python") == BlockScope(0, True)
+    text = "\n    return x * 2\n\ndef g():\n    pass\n"
+    assert postprocess(text, prefix, "\n", "python", True) == "\n    return x * 2"
+
+
+def test_closers_strings_and_brackets_of_the_completion_do_not_end_it() -> None:
+    scope = BlockScope(4, False)
+    call = "a,\n    b,\n)\nbar()\n"  # ")" closes a bracket opened above the cursor
+    assert call[: block_end(call, scope)] == "a,\n    b,\n)\n"
+    doc = 'x = """first\nsecond at column 0\n"""\n    y = 1\nz = 2\n'
+    assert doc[: block_end(doc, scope)] == 'x = """first\nsecond at column 0\n"""\n    y = 1\n'
+    args = "foo(1,\n2)\nz = 3\n"
+    assert args[: block_end(args, scope)] == "foo(1,\n2)\n"
+    assert block_end("x = 1\n    y = 2\n    ", scope) is None  # no later line leaves the block
+
+
+def test_the_stream_stops_at_the_block_end_and_never_shows_the_next_definition() -> None:
+    pieces = ["x", " = 1\n", "        return", " x\n\n", "    ", "def", " g(self):\n", "  pass"]
+    f = StreamFilter(block=block_scope(METHOD_BODY, "python"))
+    shown, reason = "", None
+    for piece in pieces:
+        out, reason = f.push(piece)
+        shown += out
+        if reason is not None:
+            break
+    assert reason is FinishReason.STOP
+    assert "def" not in shown and shown.rstrip() == "x = 1\n        return x"
