@@ -36,7 +36,11 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     shares: BudgetShares = msgspec.field(default_factory=BudgetShares)
     cursor_lines_before: int = 50  # cursor window reach above the cursor
     cursor_lines_after: int = 50  # cursor window reach below (suffix); kept short by its share
-    suffix_max_lines: int = 2  # lines after the cursor line in the FIM suffix (recomputed per key)
+    # lines after the cursor line in the FIM suffix: up to suffix_max_lines while they fit
+    # suffix_share of the budget (256 -> ~2 lines, 896 -> ~6): PSM prefills the suffix again at
+    # every keystroke, and a longer one showed the 0.5B how a block goes on (docs/quality.md)
+    suffix_max_lines: int = 8
+    suffix_share: float = 0.08
     # "stable": the file's head and outline first, the same for every cursor position in the
     # file, then cross-file snippets as comments, enclosing code and the cursor window, so a
     # cursor move re-prefills only what follows the file block (docs/latency.md); "cursor": all
@@ -123,6 +127,10 @@ def validate(config: Config) -> Config:
         raise ConfigError(f"context.layout must be one of {', '.join(LAYOUTS)}")
     if not 0.0 <= config.context.file_block_share <= 0.8:
         raise ConfigError("context.file_block_share must be between 0 and 0.8")
+    if not 0.0 <= config.context.suffix_share <= 0.5:
+        raise ConfigError("context.suffix_share must be between 0 and 0.5")
+    if config.context.suffix_max_lines < 0:
+        raise ConfigError("context.suffix_max_lines must not be negative")
     if config.context.budget_tokens < 64:
         raise ConfigError("context.budget_tokens must be at least 64")
     t = config.tiers

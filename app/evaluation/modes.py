@@ -27,7 +27,7 @@ from app.evaluation.corpus import buffer_in_index
 from app.evaluation.sampling import EvalPoint
 from daemon.context import ContextRequest, assemble_context
 from daemon.context.candidates import FORMAT_OVERHEAD
-from daemon.context.window import split_at_cursor, suffix_text
+from daemon.context.window import split_at_cursor, suffix_cap, suffix_lines, suffix_text
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
 from daemon.parse import summarize
@@ -78,7 +78,11 @@ def build_prompt(
         budgeted = exact.count(prefix) + exact.count(suffix)
     elif mode == "naive_tail":
         cursor = split_at_cursor(point.buffer, point.line, point.column)
-        suffix = suffix_text(cursor, config.suffix_max_lines)
+        n_suffix = suffix_lines(
+            cursor, config.suffix_max_lines,
+            suffix_cap(config.budget_tokens, config.suffix_share), counter,
+        )
+        suffix = suffix_text(cursor, n_suffix)
         room = config.budget_tokens - FORMAT_OVERHEAD - counter.count(suffix)
         prefix = _tail_from_line_start(point.before, max(0, room), counter)
         parts = _parts(point, prefix, suffix)

@@ -320,7 +320,7 @@ def reuse_modes(result: dict[str, Any], old: dict[str, Any]) -> list[str]:
             differs.append(f"--{key.replace('_', '-')}")
     if "naive_tail" in missing:
         new_ctx, old_ctx = result["config"]["context"], old.get("config", {}).get("context", {})
-        for key in ("budget_tokens", "suffix_max_lines"):
+        for key in ("budget_tokens", "suffix_max_lines", "suffix_share"):
             if old_ctx.get(key) != new_ctx.get(key):
                 differs.append(f"context.{key} (naive_tail is cut to nospin's budget)")
         counted = old.get("engine", {}).get("budget_counter", "estimate")

@@ -167,6 +167,7 @@ def _builder(
         counter=counter,
         config=config,
         allow=allow,
+        budget=request.budget_tokens,
         inline_snippets=uses_stable_layout(config, request.budget_tokens),
     )
 

@@ -25,6 +25,8 @@ from daemon.context.window import (
     CursorParts,
     enclosing_definitions,
     head_end,
+    suffix_cap,
+    suffix_lines,
     suffix_text,
     window_start,
 )
@@ -83,6 +85,7 @@ class CandidateBuilder:
     counter: TokenCounter
     config: ContextConfig
     allow: dict[str, int]
+    budget: int  # the whole prompt's budget (the suffix's cap is a share of it)
     # stable layout: cross-file snippets go into the prefix as comments, after the file block
     inline_snippets: bool = False
     _outlines: dict[frozenset[str], list[tuple[Definition, str]]] = field(default_factory=dict)
@@ -132,13 +135,18 @@ class CandidateBuilder:
     def window(self, cursor_allow: int, lines_before: int) -> Window:
         """The anchored cursor window and the short suffix (P0, cursor share)."""
         parts, lines, line = self.parts, self.parts.lines, self.parts.line
-        n_suffix = min(self.config.suffix_max_lines, len(lines) - line - 1)
+        n_suffix = suffix_lines(
+            parts,
+            self.config.suffix_max_lines,
+            suffix_cap(self.budget, self.config.suffix_share),
+            self.counter,
+        )
         suffix = self.counted(
             Kind.SUFFIX,
             Tier.P0,
             Role.SUFFIX,
             self.span(line, line + 1 + n_suffix),
-            suffix_text(parts, self.config.suffix_max_lines),
+            suffix_text(parts, n_suffix),
             BOUNDARY_SLACK,
         )
         line_reserve = _quantized(self.counter.count(lines[line]), CURSOR_LINE_SLACK)

@@ -70,6 +70,21 @@ def suffix_text(parts: CursorParts, max_lines: int) -> str:
     return parts.line_suffix + "".join(below)
 
 
+def suffix_lines(parts: CursorParts, max_lines: int, cap: int, counter: TokenCounter) -> int:
+    """How many lines after the cursor line the FIM suffix holds: up to ``max_lines`` while the
+    suffix fits ``cap`` tokens (the rest of the cursor line is always in it). The choice depends
+    on the suffix text only, so typing before it does not change it."""
+    n = max(0, min(max_lines, len(parts.lines) - parts.line - 1))
+    while n > 0 and counter.count(suffix_text(parts, n)) > cap:
+        n -= 1
+    return n
+
+
+def suffix_cap(budget: int, share: float) -> int:
+    """Tokens the FIM suffix may take of a ``budget``-token prompt."""
+    return max(0, int(budget * share))
+
+
 def enclosing_definitions(summary: FileSummary, line: int) -> list[Definition]:
     """Function/class definitions enclosing ``line``, outermost first (variables excluded)."""
     return [d for d in summary.definitions_at(line) if d.kind is not DefKind.VARIABLE]

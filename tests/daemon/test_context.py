@@ -15,6 +15,7 @@ from app.config import ContextConfig
 from app.errors import CursorError
 from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
 from daemon.context.retrieve import related_definitions
+from daemon.context.window import split_at_cursor, suffix_cap, suffix_lines
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
 from daemon.parse import summarize
@@ -400,3 +401,21 @@ def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> 
     names = {r.definition.name for r in related}
     assert "getint" not in names
     assert "area" in names
+
+
+def test_the_suffix_grows_with_the_budget_and_ignores_what_is_typed_before_it() -> None:
+    """``suffix_share`` of the budget, at most ``suffix_max_lines`` lines after the cursor line."""
+    text = "def f(x):\n    y = x + 1\n" + "".join(f"    y = y * {i} + x\n" for i in range(12))
+    counter = CharEstimator("python")
+    small = split_at_cursor(text, 1, 4)
+    lines_at = {b: suffix_lines(small, 8, suffix_cap(b, 0.08), counter) for b in (256, 896, 4096)}
+    assert lines_at[256] < lines_at[896] <= lines_at[4096] == 8
+    typed = split_at_cursor(text.replace("    y = x", "    y = xx", 1), 1, 6)
+    assert suffix_lines(typed, 8, suffix_cap(896, 0.08), counter) == lines_at[896]
+    config = ContextConfig(suffix_max_lines=8, suffix_share=0.08)
+    for budget in (256, 896):
+        ctx = assemble_context(
+            ContextRequest("f.py", text, 1, 4, budget_tokens=budget), counter=counter, config=config
+        )
+        suffix = next(s for s in ctx.segments if s.kind is Kind.SUFFIX)
+        assert suffix.text.count("\n") == lines_at[budget] + 1, budget
