@@ -40,6 +40,7 @@ from engine.base import (
     GenerationStats,
     TextChunk,
 )
+from engine.postprocess import BlockScope, block_end, request_block
 
 # exllamav2's dynamic generator pages the cache in blocks of this many tokens
 # (dynamic.PAGED_PAGE_SIZE); the cache length must be a multiple of it in every mode.
@@ -210,11 +211,18 @@ class StreamCutter:
     non-whitespace text (leading blank lines are kept).
     """
 
-    __slots__ = ("_held", "_seen_content", "_stops", "emitted", "single_line", "stopped")
+    __slots__ = ("_held", "_seen_content", "_stops", "block", "emitted", "single_line", "stopped")
 
-    def __init__(self, stop: Iterable[str] = (), *, single_line: bool = False) -> None:
+    def __init__(
+        self,
+        stop: Iterable[str] = (),
+        *,
+        single_line: bool = False,
+        block: BlockScope | None = None,
+    ) -> None:
         self._stops = tuple(s for s in dict.fromkeys(stop) if s)
         self.single_line = single_line
+        self.block = block  # multi-line: end where the text leaves this block (postprocess)
         self._held = ""
         self._seen_content = False
         self.emitted = ""  # all text returned so far
@@ -235,6 +243,10 @@ class StreamCutter:
             nl = self._newline_cut(buf[:cut])
             if nl is not None:
                 cut, reason = nl, FinishReason.NEWLINE
+        elif self.block is not None:
+            end = block_end(self.emitted + buf[:cut], self.block)
+            if end is not None:
+                cut, reason = max(0, end - len(self.emitted)), FinishReason.STOP
         if reason is not None:
             out = buf[:cut]
             self._held = ""
@@ -301,7 +313,11 @@ class RequestState:
         seq: int = 0,
         extra_stops: Iterable[str] = (),
     ) -> RequestState:
-        cutter = StreamCutter((*request.stop, *extra_stops), single_line=request.single_line)
+        cutter = StreamCutter(
+            (*request.stop, *extra_stops),
+            single_line=request.single_line,
+            block=request_block(request),
+        )
         return cls(request, sink, submitted_at, cutter, seq=seq)
 
     @property

@@ -52,6 +52,7 @@ from engine.exllama_logic import (
     stop_token_ids,
     strip_markers,
 )
+from engine.postprocess import BlockScope
 from engine.profiles import PLAIN, QWEN25_CODER, Piece
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -880,3 +881,16 @@ def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
         assert engine.stats().draft_proposed > 0
     finally:
         engine.close()
+
+
+def test_stream_cutter_stops_where_a_multiline_completion_leaves_its_block() -> None:
+    """The same rule as StreamFilter (engine.postprocess.block_end): decoding ends early."""
+    cutter = StreamCutter(block=BlockScope(8, False))
+    shown, reason = "", None
+    for chunk in ("x = 1\n", "        return x\n\n", "    ", "def", " g(self):\n"):
+        text, reason = cutter.feed(chunk)
+        shown += text
+        if reason is not None:
+            break
+    assert reason is FinishReason.STOP
+    assert shown.rstrip() == "x = 1\n        return x" and "def" not in cutter.emitted
