@@ -194,7 +194,13 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str) -> str:
     The completion may close brackets it opened itself, and prefix brackets the suffix leaves
     open; the first closer beyond that ends the completion.
     """
-    open_in_prefix = _open_brackets(prefix[-4000:])
+    open_in_prefix, quote = open_state(prefix[-4000:])
+    if quote:
+        # the prompt's window may start inside a multi-line string (then its closing quotes
+        # read as an opening): scan the code after the last triple quote instead
+        last = max(prefix.rfind('"""'), prefix.rfind("'''"))
+        if last != -1 and "\n" in prefix[last:]:
+            open_in_prefix = _open_brackets(prefix[prefix.index("\n", last) + 1 :])
     suffix_closers = _leading_closers(suffix.split("\n", 1)[0])
     allowed = max(0, len(open_in_prefix) - len(suffix_closers))
     stack: list[str] = []

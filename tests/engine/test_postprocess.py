@@ -187,3 +187,16 @@ def test_the_stream_stops_at_the_block_end_and_never_shows_the_next_definition()
             break
     assert reason is FinishReason.STOP
     assert "def" not in shown and shown.rstrip() == "x = 1\n        return x"
+
+
+def test_a_prompt_starting_inside_a_string_does_not_hide_the_open_brackets_at_the_cursor() -> None:
+    """stdlib eval (test_lltrace.py): the window began inside a multi-line string, so the scan
+    read its closing quotes as an opening one, saw no open bracket and cut ``ffset].arg, oparg)``
+    to ``ffset``."""
+    prefix = (
+        "        first line of a string that began above the window\n"
+        '        """)\n'
+        "        for instr in instrs:\n"
+        "            self.assertEqual(instr_map[o"
+    )
+    assert postprocess("ffset].arg, oparg)", prefix, "\n", "python", False) == "ffset].arg, oparg)"
