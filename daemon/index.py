@@ -164,15 +164,10 @@ def _build_symbols(
 _STRIP_SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".jsx", ".go", ".rs")
 
 
-def module_keys_for_path(path: str) -> list[str]:
-    """Keys under which a file can be imported: dotted Python modules, extensionless paths.
-    The first ones name the file from the project root; the rest are suffixes of its dotted
-    path (``b.c``, ``c``) for projects rooted above the package."""
-    exact, suffixes = _module_keys(path)
-    return exact + suffixes
-
-
 def _module_keys(path: str) -> tuple[list[str], list[str]]:
+    """Keys under which a file can be imported (dotted Python modules, extensionless paths):
+    those that name it from the project root, then suffixes of its dotted path (``b.c``,
+    ``c``) for projects rooted above the package."""
     p = PurePosixPath(path)
     exact: list[str] = []
     suffixes: list[str] = []

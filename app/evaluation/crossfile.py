@@ -34,6 +34,8 @@ MAX_DEFINING_FILES = 3  # a name defined in more files than this is too common f
 _BUILTINS = frozenset(dir(builtins))
 _WORD = re.compile(rb"(?<![0-9A-Za-z_])[A-Za-z_][A-Za-z0-9_]*")
 _OWNERS = frozenset({b"self", b"this", b"cls"})
+# not corpus.KEYWORDS: that one also drops names such as ``new`` and ``type`` (hashlib.new is a
+# cross-file name); changing this set changes the sampled points
 _KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "this", "true", "false", "null", "nil"}
 
 
