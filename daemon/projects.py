@@ -147,7 +147,7 @@ class Projects:
             if cached is not None:
                 self._summaries.move_to_end(key)
                 return cached
-        summary = summarize(request.path, stable, request.language)
+        summary = summarize(request.path, stable, request.language, prose=True)
         with self._lock:
             self._summaries[key] = summary
             while len(self._summaries) > SUMMARY_CACHE_SIZE:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import enum
 from dataclasses import dataclass, field
 
@@ -56,11 +57,21 @@ class FileSummary:
     identifiers: frozenset[str] = field(default_factory=frozenset)  # all identifiers used
     has_syntax_errors: bool = False  # partial results kept
     digest: str = ""  # content hash (blake2b) of the text that was parsed
+    # string literals and comments spanning lines, as (first line, last line), 0-based and
+    # inclusive, outermost only, in file order: a cut inside one leaves prose without its quote
+    prose_spans: tuple[tuple[int, int], ...] = ()
 
     def definitions_at(self, line: int) -> list[Definition]:
         """Definitions enclosing ``line``, outermost first."""
         found = [d for d in self.definitions if d.start_line <= line <= d.end_line]
         return sorted(found, key=lambda d: (d.start_line, -d.end_line))
+
+    def prose_span_at(self, line: int) -> tuple[int, int] | None:
+        """The multi-line string or comment that ``line`` continues (its first line excluded)."""
+        i = bisect.bisect_left(self.prose_spans, (line, -1)) - 1
+        if i >= 0 and self.prose_spans[i][1] >= line:
+            return self.prose_spans[i]
+        return None
 
 
 @dataclass(frozen=True, slots=True)

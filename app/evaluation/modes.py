@@ -61,7 +61,7 @@ def build_prompt(
     counter = budget_counter or CharEstimator(point.language)
     started = time.perf_counter()
     if mode == "nospin":
-        buffer_summary = summarize(point.path, point.buffer, point.language)
+        buffer_summary = summarize(point.path, point.buffer, point.language, prose=True)
         with buffer_in_index(index, point.path, buffer_summary):
             ctx = assemble_context(
                 ContextRequest(

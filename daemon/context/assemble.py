@@ -195,4 +195,4 @@ def summarize_stable(path: str, text: str, line: int, language: str | None = Non
     boundaries; without it, every keystroke on the line sees the same outline, so the prompt
     prefix stays the same. Callers cache it per document version and cursor line.
     """
-    return summarize(path, stable_text(text, line), language)
+    return summarize(path, stable_text(text, line), language, prose=True)

@@ -8,7 +8,7 @@ Each method returns candidates with their tier, share group, admission rank and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -157,6 +157,7 @@ class CandidateBuilder:
             allowance=cursor_allow,
             counter=self.counter,
             reserve=line_reserve + suffix.num_tokens,
+            prose_span_at=self.summary.prose_span_at,
         )
         line_prefix = _fit_line_prefix(parts.line_prefix, self.counter, max(16, cursor_allow // 2))
         above = "".join(lines[start:line])
@@ -226,6 +227,9 @@ class CandidateBuilder:
             marker = f"{_indent_of(body_lines)}{comment_leader(self.language)} …\n"
             while cut < len(body_lines) and body.num_tokens > limit:
                 cut += max(1, self.config.anchor_lines // 2)
+                span = self.summary.prose_span_at(header_end + cut)
+                if span is not None:  # never cut inside a docstring: past its end
+                    cut = min(len(body_lines), span[1] + 1 - header_end)
                 body = self.counted(
                     Kind.ENCLOSING,
                     Tier.P1,
@@ -292,14 +296,15 @@ class CandidateBuilder:
                 )
             )
             shown.update(range(d.start_line, d.end_line + 1))
+        prose_at = self.summary.prose_span_at
         outside = [
             i
             for i in range(head_stop, len(lines))
             if i not in shown
             and not enclosing.covered_from <= i <= window.suffix_end
-            and lines[i].strip()
+            and (lines[i].strip() or prose_at(i))
         ]
-        for run in _runs(outside, self.config.anchor_lines):
+        for run in _runs(outside, self.config.anchor_lines, prose_at):
             kind = Kind.FILE_TAIL if run[0] > window.suffix_end else Kind.FILE_SUMMARY
             cands.append(
                 Candidate(
@@ -458,15 +463,31 @@ def _quantized(n: int, step: int) -> int:
     return (n // step + 1) * step
 
 
-def _runs(numbers: Sequence[int], max_len: int) -> list[list[int]]:
-    """Split sorted line numbers into runs of consecutive lines, at most ``max_len`` long."""
+def _runs(
+    numbers: Sequence[int],
+    max_len: int,
+    prose_at: Callable[[int], tuple[int, int] | None] = lambda n: None,
+) -> list[list[int]]:
+    """Split sorted line numbers into runs of consecutive lines, at most ``max_len`` long, but
+    never inside a multi-line string or comment (``prose_at``): a run holds one whole or none
+    of it (an open quote would turn the code after it into prose for the model)."""
     runs: list[list[int]] = []
     for n in numbers:
-        if runs and n == runs[-1][-1] + 1 and len(runs[-1]) < max_len:
+        if runs and n == runs[-1][-1] + 1 and (len(runs[-1]) < max_len or prose_at(n)):
             runs[-1].append(n)
         else:
             runs.append([n])
-    return runs
+    whole: list[list[int]] = []
+    for run in runs:
+        span = prose_at(run[0])
+        if span is not None:  # starts inside one: its rest is left out
+            run = [n for n in run if n > span[1]]
+        span = prose_at(run[-1] + 1) if run else None
+        if span is not None:  # ends inside one (the next line continues it): it is left out
+            run = [n for n in run if n < span[0]]
+        if run:
+            whole.append(run)
+    return whole
 
 
 def _class_notes(d: Definition, language: str) -> str:

@@ -7,6 +7,7 @@ to a multiple of ``anchor_lines`` and only moves in whole anchor steps.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.errors import CursorError
@@ -52,16 +53,32 @@ def window_start(
     allowance: int,
     counter: TokenCounter,
     reserve: int,
+    prose_span_at: Callable[[int], tuple[int, int] | None] | None = None,
 ) -> int:
     """First line of the cursor window: about ``lines_before`` up, snapped to ``anchor`` lines,
-    moved down in anchor steps until the lines above the cursor fit ``allowance - reserve``."""
+    moved down in anchor steps until the lines above the cursor fit ``allowance - reserve``.
+
+    A start inside a multi-line string or comment (``prose_span_at`` of the line) would show
+    prose without its opening quote, and the model would read it as code and the code after it
+    as a string: the start moves up to the string's first line when that fits, else down past
+    its last line when that is above the cursor."""
     anchor = max(1, anchor)
     start = (max(0, parts.line - lines_before) // anchor) * anchor
     while start < parts.line:
-        if counter.count("".join(parts.lines[start : parts.line])) + reserve <= allowance:
+        if _fits(parts, start, allowance - reserve, counter):
             break
         start = min(parts.line, start + anchor)
+    span = prose_span_at(start) if prose_span_at and start < parts.line else None
+    if span is not None:
+        if _fits(parts, span[0], allowance - reserve, counter):
+            start = span[0]
+        elif span[1] < parts.line:
+            start = span[1] + 1
     return start
+
+
+def _fits(parts: CursorParts, start: int, limit: int, counter: TokenCounter) -> bool:
+    return counter.count("".join(parts.lines[start : parts.line])) <= limit
 
 
 def suffix_text(parts: CursorParts, max_lines: int) -> str:
@@ -123,4 +140,7 @@ def head_end(summary: FileSummary, lines: list[str], *, max_lines: int = 40) -> 
                 break
         else:
             end = min(len(lines), max_lines)
+    span = summary.prose_span_at(end) if end < len(lines) else None
+    if span is not None:  # never end inside the module docstring (a blank line in it)
+        end = min(len(lines), span[1] + 1)
     return end

@@ -419,3 +419,44 @@ def test_the_suffix_grows_with_the_budget_and_ignores_what_is_typed_before_it() 
         )
         suffix = next(s for s in ctx.segments if s.kind is Kind.SUFFIX)
         assert suffix.text.count("\n") == lines_at[budget] + 1, budget
+
+
+def _docstring_module() -> str:
+    """A module whose doc has blank lines and runs past the head's 40 lines, and functions
+    with long docstrings: cuts made by line counts land inside strings."""
+    doc = '"""Module doc.\n\n' + "".join(f"Paragraph line {i}.\n\n" for i in range(24)) + '"""\n'
+    body = "".join(
+        f"def func_{i}(arg):\n"
+        f'    """Function {i}.\n\n'
+        + "".join(f"    Detail {j} of func_{i}, with a ( and a ' in prose.\n" for j in range(14))
+        + '    """\n'
+        f"    value = arg * {i}\n"
+        f"    if value > {i}:\n"
+        f"        value -= 1\n"
+        f"    return value\n\n\n"
+        for i in range(30)
+    )
+    return doc + "\nimport os\nimport sys\n\n\n" + body
+
+
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
+@pytest.mark.parametrize("budget", [256, 512])
+def test_no_prompt_part_starts_or_ends_inside_a_string(layout: str, budget: int) -> None:
+    from engine.postprocess import open_state
+
+    text = _docstring_module()
+    lines = text.split("\n")
+    cursors = [i for i, t in enumerate(lines) if t.startswith(("    value =", "    return"))]
+    assert len(cursors) == 60
+    for line in cursors:
+        ctx = assemble_context(
+            ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=budget),
+            config=ContextConfig(layout=layout),
+        )
+        assert ctx.num_tokens <= budget
+        parts = ctx.to_prompt_parts()
+        # at the cursor the model must see code, as in the file: no string left open
+        assert open_state(parts.prefix) == ([], ""), (line, parts.prefix)
+        for segment in ctx.segments:  # and no part is cut through a docstring
+            if segment.role is Role.PREFIX:
+                assert open_state(segment.text)[1] == "", (line, segment.kind, segment.text)

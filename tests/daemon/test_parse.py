@@ -142,3 +142,29 @@ def test_mask_prose_blanks_strings_and_comments_only() -> None:
 
 def test_summaries_are_deterministic() -> None:
     assert summarize("q.py", PY) == summarize("q.py", PY)
+
+
+def test_prose_spans_are_the_multi_line_strings_and_comments_outermost_first() -> None:
+    text = (
+        '"""Module doc.\n'  # 0
+        "\n"
+        'Second paragraph."""\n'  # 2
+        "x = 'one line'  # a comment\n"  # 3
+        'y = f"""a {\n'  # 4
+        '    """nested\n'
+        '    inner""" } b\n'
+        '"""\n'  # 7
+        "/* not a comment in python */\n"
+        "def f():\n"  # 9
+        "    '''Doc.\n"
+        "    '''\n"  # 11
+        "    return 1\n"
+    )
+    summary = summarize("m.py", text, prose=True)
+    assert summary.prose_spans == ((0, 2), (4, 7), (10, 11))
+    assert summary.prose_span_at(1) == (0, 2) and summary.prose_span_at(2) == (0, 2)
+    assert summary.prose_span_at(0) is None  # its first line opens it: a cut there is fine
+    assert summary.prose_span_at(3) is None and summary.prose_span_at(12) is None
+    assert summarize("m.py", text).prose_spans == ()  # the index does not need them
+    js = "/* one\n * two\n */\nlet x = 1; // c\nconst t = `a\nb`;\n"
+    assert summarize("m.js", js, prose=True).prose_spans == ((0, 2), (4, 5))
