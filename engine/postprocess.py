@@ -189,10 +189,12 @@ def _next_nonblank_line(suffix: str) -> str:
 
 
 def drop_suffix_closers(text: str, prefix: str, suffix: str) -> str:
-    """Drop closing brackets that close a prefix bracket the suffix's cursor line already closes.
+    """Drop closing brackets that close a prefix bracket the suffix already closes.
 
     The completion may close brackets it opened itself, and prefix brackets the suffix leaves
-    open; the first closer beyond that ends the completion.
+    open; the first closer beyond that ends the completion. The suffix closes as many prefix
+    brackets as it has closers its own openers do not match (``foo(a,`` then a line ``b)``
+    below: the completion must not close the call), see ``_closed_by``.
     """
     open_in_prefix, quote = open_state(prefix[-4000:])
     if quote:
@@ -201,8 +203,11 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str) -> str:
         last = max(prefix.rfind('"""'), prefix.rfind("'''"))
         if last != -1 and "\n" in prefix[last:]:
             open_in_prefix = _open_brackets(prefix[prefix.index("\n", last) + 1 :])
-    suffix_closers = _leading_closers(suffix.split("\n", 1)[0])
-    allowed = max(0, len(open_in_prefix) - len(suffix_closers))
+    if quote:  # the cursor is inside a string: only the cursor line's leading closers count
+        closed_by_suffix = len(_leading_closers(suffix.split("\n", 1)[0]))
+    else:
+        closed_by_suffix = _closed_by(suffix, open_in_prefix)
+    allowed = max(0, len(open_in_prefix) - closed_by_suffix)
     stack: list[str] = []
     outer = 0
     for i, ch in enumerate(text):
@@ -300,6 +305,29 @@ def _code_chars(text: str, open_quote: list[str] | None = None) -> Iterator[str]
         i += 1
     if quote and open_quote is not None:
         open_quote.append(quote)
+
+
+def _closed_by(text: str, open_before: list[str]) -> int:
+    """How many of the brackets ``open_before`` (outermost first) ``text`` closes: each closer
+    it has beyond its own openers closes the innermost still open bracket of its kind; a
+    closer of a kind not open (the prompt starts inside a bracket) is not counted."""
+    still_open = list(open_before)
+    depth = 0
+    closed = 0
+    for ch in _code_chars(text):
+        if ch in _OPENERS:
+            depth += 1
+        elif ch in _CLOSERS:
+            if depth:
+                depth -= 1
+                continue
+            opener = _CLOSERS[ch]
+            for k in range(len(still_open) - 1, -1, -1):
+                if still_open[k] == opener:
+                    del still_open[k]
+                    closed += 1
+                    break
+    return closed
 
 
 def _leading_closers(line: str) -> str:

@@ -63,6 +63,13 @@ POSTPROCESS_CASES = [
     ("x = foo(█)\n", "bar(1), 2)", False, "bar(1), 2"),  # own bracket kept, outer one dropped
     ("x = foo(bar(█))\n", "1)) + 2", False, "1"),
     ("print(█\n", "a, b)", False, "a, b)"),  # nothing after the cursor: closing is the model's
+    # a later line closes the call: the completion must not (the class header's bases)
+    ("class A(Base,\n        Mix█\n        Other):\n", "in, Other):", False, "in, Other"),
+    ("x = foo(\n    a,\n    █\n)\n", "b)", False, "b"),
+    ("x = [\n    foo(█\n]\n", "a, b)", False, "a, b)"),  # the ] below closes the list only
+    ("    (1, █\n]\n", "2)", False, "2)"),  # a prompt starting inside the list: ] is not ours
+    ("foo(bar(█\n)\n", "x)", False, "x)"),  # one ) below: one of the two is the completion's
+    ("x = f(\n    '█\n)\n", "a)'", False, "a)'"),  # inside a string: its ) is text
     ("if x█:\n", " > 0:", False, " > 0"),  # repeats the rest of the line
     (
         "def f():\n    █\n    return 1\n",
