@@ -244,7 +244,7 @@ class StreamCutter:
             if nl is not None:
                 cut, reason = nl, FinishReason.NEWLINE
         elif self.block is not None:
-            end = block_end(self.emitted + buf[:cut], self.block)
+            end = block_end(self.emitted + buf[:cut], self.block, len(self.emitted))
             if end is not None:
                 cut, reason = max(0, end - len(self.emitted)), FinishReason.STOP
         if reason is not None:

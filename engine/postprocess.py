@@ -22,6 +22,10 @@ _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _COLON_BLOCK = {"python"}
 _MIN_REPEAT_LINE = 3  # identical non-blank lines in a row that count as degenerate repetition
 _MIN_REPEAT_CHUNK = 6  # a short chunk repeated this often at the end is degenerate repetition
+_MAX_REPEAT_CHUNK = 12  # longest such chunk
+_REPEATED_TAIL = re.compile(
+    rf"(.{{1,{_MAX_REPEAT_CHUNK}}}?)\1{{{_MIN_REPEAT_CHUNK - 1},}}$", flags=re.DOTALL
+)
 
 
 # --- single-line or multi-line ---------------------------------------------------------------
@@ -119,15 +123,21 @@ def request_block(request: GenerationRequest) -> BlockScope | None:
     return block_scope(request.prompt.prefix, request.prompt.language)
 
 
-def block_end(text: str, scope: BlockScope) -> int | None:
+def block_end(text: str, scope: BlockScope, resume: int = 0) -> int | None:
     """Where a multi-line completion leaves the cursor's block: the start of its first later line
     indented less than the cursor line (or no deeper than it when that line opens a block),
     outside brackets and strings the completion opened, and not starting with a closing bracket
     (which closes something opened above). None when no line does so (yet: a line counts once
     its first non-blank character has arrived). Good tools stop there: the rest of the file is
     what the user writes next, and in the stdlib eval 37 of 80 block completions that ran into
-    the next definition did not compile once cut to the block's length."""
-    pos = text.find("\n")
+    the next definition did not compile once cut to the block's length.
+
+    ``resume``: the lines starting before it were judged by an earlier call on a shorter text
+    (a stream passes where its text ended then: the scan is linear over a stream, not
+    quadratic); it must not be past the start of a line that has not ended."""
+    pos = text.rfind("\n", 0, resume) if resume else -1
+    if pos == -1:
+        pos = text.find("\n")
     while pos != -1:
         start = pos + 1
         nxt = text.find("\n", start)
@@ -155,7 +165,10 @@ def cut_repetition(text: str) -> str:
                 return "\n".join(lines[: i - run + 2])
         else:
             run = 1
-    match = re.search(rf"(.{{1,12}}?)\1{{{_MIN_REPEAT_CHUNK - 1},}}$", text, flags=re.DOTALL)
+    # a repeated tail shows in the last 6 x 12 characters (a suffix of a periodic text is
+    # periodic): look there first, the whole text (for where it starts) only on a hit
+    tail = text[-_MAX_REPEAT_CHUNK * _MIN_REPEAT_CHUNK :]
+    match = _REPEATED_TAIL.search(tail) and _REPEATED_TAIL.search(text)
     if match and match.group(1).strip():
         return text[: match.start() + len(match.group(1))]
     return text
@@ -394,12 +407,14 @@ class StreamFilter:
     text: str = ""  # everything accepted so far (emitted + held back)
     emitted: int = 0  # length of the prefix of ``text`` already returned
     _max_stop: int = field(default=0)
+    _judged: int = field(default=0)  # length of ``text`` before the last push
 
     def __post_init__(self) -> None:
         self._max_stop = max((len(s) for s in self.stop), default=0)
 
     def push(self, piece: str) -> tuple[str, FinishReason | None]:
         start = max(0, len(self.text) - self._max_stop)
+        self._judged = len(self.text)
         self.text += piece
         end, reason = self._find_end(start)
         if reason is not None:
@@ -422,7 +437,7 @@ class StreamFilter:
             if end < cut:
                 cut, reason = end, FinishReason.NEWLINE
         elif self.block is not None and "\n" in self.text:
-            end_at = block_end(self.text[:cut], self.block)
+            end_at = block_end(self.text[:cut], self.block, min(self._judged, cut))
             if end_at is not None:
                 cut, reason = max(end_at, self.emitted), FinishReason.STOP
         if reason is None and "\n" in self.text[start:]:

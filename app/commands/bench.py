@@ -17,6 +17,7 @@ BENCHMARKS: dict[str, str] = {
     "engine": "bench.engine",
     "latency": "bench.latency",
     "speculation": "bench.speculation",
+    "postprocess": "bench.postprocess",
 }
 
 

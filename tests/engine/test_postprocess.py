@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.base import FinishReason
 from engine.postprocess import (
@@ -207,3 +210,21 @@ def test_a_prompt_starting_inside_a_string_does_not_hide_the_open_brackets_at_th
         "            self.assertEqual(instr_map[o"
     )
     assert postprocess("ffset].arg, oparg)", prefix, "\n", "python", False) == "ffset].arg, oparg)"
+
+
+@given(
+    st.text(alphabet="ab) ,", max_size=60),
+    st.text(alphabet="ab) ,", min_size=1, max_size=12),
+    st.integers(min_value=0, max_value=9),
+)
+def test_repetition_is_found_from_the_tail_as_from_the_whole_text(
+    head: str, chunk: str, times: int
+) -> None:
+    text = head + chunk * times
+    whole = re.search(r"(.{1,12}?)\1{5,}$", text, flags=re.DOTALL)  # the definition
+    expected = (
+        text[: whole.start() + len(whole.group(1))]
+        if whole and whole.group(1).strip()
+        else text
+    )
+    assert cut_repetition(text) == expected
