@@ -118,16 +118,18 @@ class TrayApp(QObject):
             self.window = StatusWindow(self.menu, self.actions)
             self.window.update_view(st.DaemonView())
         self._offered_start = False
+        self._shown = self.bridge.view  # the view the icon, menu and window show now
         self.bridge.viewChanged.connect(self.update_view)
         self.bridge.commandFinished.connect(self._command_finished)
 
     @property
     def view(self) -> st.DaemonView:
-        return self.bridge.view
+        """The view on screen: the bridge remembers a new one before the widgets show it."""
+        return self._shown
 
     @property
     def state(self) -> st.TrayState:
-        return st.tray_state(self.bridge.view)
+        return st.tray_state(self._shown)
 
     def show(self) -> None:
         """Show the icon (or the status window) and start following the daemon."""
@@ -147,6 +149,7 @@ class TrayApp(QObject):
             self.window.update_view(view)
         if self.latency is not None:
             self.latency.update_view(view)
+        self._shown = view
         if not view.running and not view.error and not self._offered_start:
             self._offered_start = True
             self.notify("No nospin daemon is running. Choose “Start daemon” to start one.")
