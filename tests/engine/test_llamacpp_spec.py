@@ -106,3 +106,40 @@ def test_governor_probes_again_after_a_wait_that_doubles_while_the_verdict_holds
     assert (g.proposed, g.accepted) == (200, 65)  # totals since start, for the stats
     g.record_speculative(40, 40 * 20.0, proposed=200, accepted=10)
     assert g.note.endswith("after 4 requests")
+
+
+@pytest.mark.slow
+def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -> None:
+    """On the real engine: a verdict of "off" (a bar no draft can clear), plain requests while
+    it waits, then speculation again for a new probe."""
+    from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
+    from engine.profiles import QWEN25_CODER
+
+    governor = SpeculationGovernor(min_acceptance=1.01, min_proposed=1, retry_after=2)
+    engine = LlamaCppEngine(
+        model_path=embedded_model,
+        profile=QWEN25_CODER,
+        config=EngineConfig(n_ctx=1024, speculation=True, kv_state_slots=0),
+        draft_model_path=Path(PROMPT_LOOKUP),
+        governor=governor,
+    )
+    engine.start()
+    try:
+        prefix = (
+            "def area(w: float, h: float) -> float:\n    return w * h\n\n\n"
+            "def area2(w: float, h: float) -> float:\n"
+        )
+        parts = PromptParts("a.py", "python", (), prefix, "\n")
+        used = []
+        for i in range(5):
+            req = GenerationRequest(f"r{i}", prompt=parts, max_new_tokens=12, speculation=True)
+            fin = generate_sync(engine, req, timeout_s=120)[0]
+            used.append(fin.stats.speculation_used)
+            if i == 1:
+                assert "probing again after 2 requests" in engine.stats().speculation_note
+        # baseline, speculative (verdict: off), two plain while waiting, speculative again
+        assert used == [False, True, False, False, True]
+        assert engine.stats().speculation_enabled is False  # the new probe's verdict: off again
+        assert engine.stats().speculation_note.endswith("probing again after 4 requests")
+    finally:
+        engine.close()
