@@ -41,6 +41,12 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     # every keystroke, and a longer one showed the 0.5B how a block goes on (docs/quality.md)
     suffix_max_lines: int = 8
     suffix_share: float = 0.08
+    # a file whose whole text fits this share of the budget is shown whole, as the model would
+    # see it in a naive prompt: the window from line 1 and the suffix to the end (0: never).
+    # The eval's largest gain (docs/quality.md, fourth run); the suffix is prefilled again at
+    # every keystroke, so on a CPU it costs latency on small files (docs/context.md)
+    whole_file_share: float = 0.75
+    whole_file_min_budget: int = 512  # not below: the CPU fast tier (256) keeps its short suffix
     # "stable": the file's head and outline first, the same for every cursor position in the
     # file, then cross-file snippets as comments, enclosing code and the cursor window, so a
     # cursor move re-prefills only what follows the file block (docs/latency.md); "cursor": all
@@ -129,6 +135,8 @@ def validate(config: Config) -> Config:
         raise ConfigError("context.file_block_share must be between 0 and 0.8")
     if not 0.0 <= config.context.suffix_share <= 0.5:
         raise ConfigError("context.suffix_share must be between 0 and 0.5")
+    if not 0.0 <= config.context.whole_file_share <= 1.0:
+        raise ConfigError("context.whole_file_share must be between 0 and 1")
     if config.context.suffix_max_lines < 0:
         raise ConfigError("context.suffix_max_lines must not be negative")
     if config.context.budget_tokens < 64:

@@ -97,6 +97,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="nospin context layout (default: config, context.layout)",
     )
+    parser.add_argument(
+        "--whole-file-share",
+        type=float,
+        default=-1.0,
+        help="show a file whole when it fits this share of the budget (-1: config)",
+    )
     parser.add_argument("--no-warmup", action="store_true", help="nospin without warm-ups")
     parser.add_argument("--min-lines", type=int, default=150, help="smallest file to visit")
     parser.add_argument(
@@ -605,6 +611,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         context_config = msgspec.structs.replace(context_config, suffix_max_lines=args.suffix_lines)
     if args.layout:
         context_config = msgspec.structs.replace(context_config, layout=args.layout)
+    if args.whole_file_share >= 0:
+        context_config = msgspec.structs.replace(
+            context_config, whole_file_share=args.whole_file_share
+        )
     pipelines = [p.strip() for p in args.pipelines.split(",") if p.strip()]
     rng = random.Random(args.seed)
     points = sample_points(

@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 
 from app.config import ContextConfig
-from daemon.context.budget import Candidate, allowances, fit_budget
+from daemon.context.budget import MAX_CHARS_PER_TOKEN, Candidate, allowances, fit_budget
 from daemon.context.candidates import CandidateBuilder, HistorySource
 from daemon.context.types import AssembledContext, ContextRequest, DroppedSegment, Kind
 from daemon.context.window import CursorParts, split_at_cursor
@@ -71,6 +71,16 @@ def assemble_context(
             int(budget * config.file_block_share)
         )
 
+    def whole_fits(rest: int) -> bool:
+        """The file is shown whole (window from line 1, suffix to the end) when it fits
+        ``whole_file_share`` of the budget and the budget is not a fast tier's."""
+        share = config.whole_file_share
+        if share <= 0 or budget < config.whole_file_min_budget:
+            return False
+        if len(request.text) > rest * share * MAX_CHARS_PER_TOKEN:
+            return False  # surely too long: not worth counting
+        return counter.count(request.text) <= int(rest * share)
+
     def fit(rest: int) -> tuple[list[Candidate], list[DroppedSegment], int]:
         """The cursor-dependent parts (all of them in the "cursor" layout) in ``rest`` tokens,
         and the first line of the cursor window."""
@@ -89,9 +99,9 @@ def assemble_context(
         builder = _builder(request, language, parts, summary, index, counter, config, allow)
 
         def build(
-            cursor_allow: int, lines_before: int
+            cursor_allow: int, lines_before: int, whole: bool = False
         ) -> tuple[list[Candidate], list[DroppedSegment], int]:
-            window = builder.window(cursor_allow, lines_before)
+            window = builder.window(cursor_allow, lines_before, whole=whole)
             enclosing = builder.enclosing(window.start)
             candidates = [
                 builder.instructions(),
@@ -105,6 +115,10 @@ def assemble_context(
             kept, dropped = fit_budget(candidates, rest, allow, counter)
             return kept, dropped, window.start
 
+        if whole_fits(rest):
+            kept, dropped, start = build(rest - allow["instructions"], len(parts.lines), True)
+            if start == 0 and not any(d.kind is Kind.CURSOR_WINDOW for d in dropped):
+                return kept, dropped, start
         kept, dropped, start = build(allow["cursor"], config.cursor_lines_before)
         leftover = rest - sum(c.segment.num_tokens for c in kept)
         if leftover >= WIDEN_MIN_TOKENS and start > 0:

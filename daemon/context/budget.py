@@ -45,7 +45,7 @@ def allowances(budget: int, shares: Mapping[str, float]) -> dict[str, int]:
 
 # A token covers at most this many characters in practice; a text longer than this many times
 # the room left cannot fit, so it is skipped without running the tokenizer.
-_MAX_CHARS_PER_TOKEN = 12
+MAX_CHARS_PER_TOKEN = 12  # no tokenizer packs more characters into a token (bounds a count)
 
 
 def fit_budget(
@@ -76,7 +76,7 @@ def fit_budget(
     def fits(seg: Segment, overhead: int, room: int) -> int | None:
         """Tokens of seg if it fits in room, else None (cheap rejection for long texts)."""
         uncounted = seg.num_tokens == UNCOUNTED and id(seg) not in counts
-        if uncounted and len(seg.text) > room * _MAX_CHARS_PER_TOKEN:
+        if uncounted and len(seg.text) > room * MAX_CHARS_PER_TOKEN:
             return None
         n = measure(seg, overhead)
         return n if n <= room else None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.config import ContextConfig
-from daemon.context.budget import UNCOUNTED, Candidate
+from daemon.context.budget import MAX_CHARS_PER_TOKEN, UNCOUNTED, Candidate
 from daemon.context.retrieve import (
     RelatedDefinition,
     identifiers_in_order,
@@ -41,7 +41,6 @@ SNIPPET_OVERHEAD = 3  # file separator and newline around each cross-file snippe
 # plus one token per snippet line: formats without a repository layout comment each line out
 BOUNDARY_SLACK = 1  # a token of slack where two current-file segments meet
 CURSOR_LINE_SLACK = 24  # the cursor line is reserved in steps of this many tokens (typing room)
-_MAX_CHARS_PER_TOKEN = 12  # cheap upper bound used to skip exact counts that cannot fit
 
 
 class HistorySource(Protocol):
@@ -132,14 +131,19 @@ class CandidateBuilder:
         return Candidate(segment, "instructions", 0, (0,))
 
     # -- stages ----------------------------------------------------------------------------------
-    def window(self, cursor_allow: int, lines_before: int) -> Window:
-        """The anchored cursor window and the short suffix (P0, cursor share)."""
+    def window(self, cursor_allow: int, lines_before: int, *, whole: bool = False) -> Window:
+        """The anchored cursor window and the short suffix (P0, cursor share); ``whole``: the
+        suffix is the rest of the file (the caller checked that the file fits)."""
         parts, lines, line = self.parts, self.parts.lines, self.parts.line
-        n_suffix = suffix_lines(
-            parts,
-            self.config.suffix_max_lines,
-            suffix_cap(self.budget, self.config.suffix_share),
-            self.counter,
+        n_suffix = (
+            len(lines) - line - 1
+            if whole
+            else suffix_lines(
+                parts,
+                self.config.suffix_max_lines,
+                suffix_cap(self.budget, self.config.suffix_share),
+                self.counter,
+            )
         )
         suffix = self.counted(
             Kind.SUFFIX,
@@ -341,7 +345,7 @@ class CandidateBuilder:
             d = rel.definition
             source = f"{rel.path}:{d.start_line + 1}-{d.end_line + 1}"
             seg, overhead = self.snippet(Kind.RELATED, Tier.P1, rel.path, source, rel.text)
-            if rel.at_cursor and len(rel.text) < room * _MAX_CHARS_PER_TOKEN:
+            if rel.at_cursor and len(rel.text) < room * MAX_CHARS_PER_TOKEN:
                 exact, _ = self.snippet(
                     Kind.RELATED, Tier.P0, rel.path, source, rel.text, exact=True
                 )
@@ -412,7 +416,7 @@ class CandidateBuilder:
         for d, text in self.outline(classes):
             if d.start_line < head_stop or (d.parent and d.parent not in included):
                 continue
-            if len(text) > (room - used) * _MAX_CHARS_PER_TOKEN:
+            if len(text) > (room - used) * MAX_CHARS_PER_TOKEN:
                 continue
             n = self.counter.count(text)
             if used + n > room:

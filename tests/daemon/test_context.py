@@ -412,7 +412,7 @@ def test_the_suffix_grows_with_the_budget_and_ignores_what_is_typed_before_it() 
     assert lines_at[256] < lines_at[896] <= lines_at[4096] == 8
     typed = split_at_cursor(text.replace("    y = x", "    y = xx", 1), 1, 6)
     assert suffix_lines(typed, 8, suffix_cap(896, 0.08), counter) == lines_at[896]
-    config = ContextConfig(suffix_max_lines=8, suffix_share=0.08)
+    config = ContextConfig(suffix_max_lines=8, suffix_share=0.08, whole_file_share=0)
     for budget in (256, 896):
         ctx = assemble_context(
             ContextRequest("f.py", text, 1, 4, budget_tokens=budget), counter=counter, config=config
@@ -460,3 +460,31 @@ def test_no_prompt_part_starts_or_ends_inside_a_string(layout: str, budget: int)
         for segment in ctx.segments:  # and no part is cut through a docstring
             if segment.role is Role.PREFIX:
                 assert open_state(segment.text)[1] == "", (line, segment.kind, segment.text)
+
+
+def test_a_file_that_fits_the_whole_file_share_is_shown_whole() -> None:
+    text = _long_module(6)  # about 60 lines
+    line = text.splitlines().index("def func_2(arg_2: int, other: str = 'x') -> int:") + 3
+    request = ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=1024)
+    parts = assemble_context(request, config=ContextConfig(whole_file_share=0.9))
+    prompt = parts.to_prompt_parts()
+    offset = len("".join(text.splitlines(keepends=True)[:line])) + 4
+    assert prompt.prefix == text[:offset]  # from the first line
+    assert prompt.suffix == text[offset:]  # to the last line
+    assert parts.num_tokens <= 1024
+    assert assemble_context(request).to_prompt_parts() == prompt  # 0.75 by default: fits too
+    off = assemble_context(request, config=ContextConfig(whole_file_share=0))
+    assert off.to_prompt_parts().suffix.count("\n") <= ContextConfig().suffix_max_lines + 1
+    for budget in (256, 400):  # a fast tier's budget, a budget the file does not fit
+        small = ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=budget)
+        tight = assemble_context(
+            small, config=ContextConfig(whole_file_share=0.9, whole_file_min_budget=256)
+        )
+        assert tight.num_tokens <= budget
+        assert tight.to_prompt_parts().suffix.count("\n") <= ContextConfig().suffix_max_lines + 1
+    tiny = "x = 1\n\n\ndef f():\n    return x\n\n\ny = f()\n"
+    fast = ContextRequest(path="t.py", text=tiny, line=4, column=4, budget_tokens=256)
+    assert assemble_context(fast).to_prompt_parts().suffix == "return x\n\n\ny = f()\n"
+    assert assemble_context(  # below whole_file_min_budget (512): the fast tier's short suffix
+        fast, config=ContextConfig(suffix_max_lines=1)
+    ).to_prompt_parts().suffix == "return x\n\n"
