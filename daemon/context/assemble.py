@@ -73,13 +73,15 @@ def assemble_context(
 
     def whole_fits(rest: int) -> bool:
         """The file is shown whole (window from line 1, suffix to the end) when it fits
-        ``whole_file_share`` of the budget and the budget is not a fast tier's."""
+        ``whole_file_share`` of the budget and the budget is not a fast tier's. Judged on the
+        file without what is typed on the cursor line (the share leaves room for it), so
+        typing does not flip the layout and the prompt prefix holds."""
         share = config.whole_file_share
         if share <= 0 or budget < config.whole_file_min_budget:
             return False
         if len(request.text) > rest * share * MAX_CHARS_PER_TOKEN:
             return False  # surely too long: not worth counting
-        return counter.count(request.text) <= int(rest * share)
+        return counter.count(stable_text(request.text, request.line)) <= int(rest * share)
 
     def fit(rest: int) -> tuple[list[Candidate], list[DroppedSegment], int]:
         """The cursor-dependent parts (all of them in the "cursor" layout) in ``rest`` tokens,

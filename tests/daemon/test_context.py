@@ -482,6 +482,18 @@ def test_a_file_that_fits_the_whole_file_share_is_shown_whole() -> None:
         )
         assert tight.num_tokens <= budget
         assert tight.to_prompt_parts().suffix.count("\n") <= ContextConfig().suffix_max_lines + 1
+    # at the threshold, typing on the cursor line does not flip the layout
+    counter = CharEstimator("python")
+    edge = ContextConfig(whole_file_share=counter.count(text) / 1024)
+    typed = text.splitlines(keepends=True)
+    prompts = []
+    for word in ("", "v", "value_2 = arg_2 * 2 + other.count('x') + 17"):
+        cur = "".join(typed[:line]) + "    " + word + "\n" + "".join(typed[line + 1 :])
+        req = ContextRequest(path="m.py", text=cur, line=line, column=4 + len(word),
+                             budget_tokens=1024)
+        prompts.append(assemble_context(req, config=edge).to_prompt_parts())
+    assert all(p.suffix.count("\n") > 20 for p in prompts)  # whole each time
+    assert all(p.prefix.startswith(prompts[0].prefix[:-4]) for p in prompts)
     tiny = "x = 1\n\n\ndef f():\n    return x\n\n\ny = f()\n"
     fast = ContextRequest(path="t.py", text=tiny, line=4, column=4, budget_tokens=256)
     assert assemble_context(fast).to_prompt_parts().suffix == "return x\n\n\ny = f()\n"
