@@ -58,7 +58,8 @@ class FileSummary:
     has_syntax_errors: bool = False  # partial results kept
     digest: str = ""  # content hash (blake2b) of the text that was parsed
     # string literals and comments spanning lines, as (first line, last line), 0-based and
-    # inclusive, outermost only, in file order: a cut inside one leaves prose without its quote
+    # inclusive, outermost only, in file order: a cut inside one leaves prose without its quote.
+    # Only summarize(prose=True) (the context assembler's) fills it; index entries leave it empty
     prose_spans: tuple[tuple[int, int], ...] = ()
 
     def definitions_at(self, line: int) -> list[Definition]:

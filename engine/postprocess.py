@@ -211,12 +211,13 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str) -> str:
     """
     open_in_prefix, quote = open_state(prefix[-4000:])
     if quote:
-        # the prompt's window may start inside a multi-line string (then its closing quotes
-        # read as an opening): scan the code after the last triple quote instead
+        # inside a string at the cursor, or the scan began inside one (a prompt or the last
+        # 4,000 characters starting in a docstring: its closing quotes read as an opening).
+        # Brackets: those of the code after the last triple quote; closers: only the ones
+        # the cursor line starts with (the suffix cannot be scanned from an unknown state)
         last = max(prefix.rfind('"""'), prefix.rfind("'''"))
         if last != -1 and "\n" in prefix[last:]:
             open_in_prefix = _open_brackets(prefix[prefix.index("\n", last) + 1 :])
-    if quote:  # the cursor is inside a string: only the cursor line's leading closers count
         closed_by_suffix = len(_leading_closers(suffix.split("\n", 1)[0]))
     else:
         closed_by_suffix = _closed_by(suffix, open_in_prefix)

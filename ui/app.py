@@ -165,7 +165,7 @@ class TrayApp(QObject):
     def _command_finished(self, what: str, ok: bool, message: str) -> None:
         if not ok:
             self.notify(f"{what.replace('_', ' ').capitalize()} failed: {message}")
-            self.menu.update_view(self.bridge.view)  # undo the toggle's optimistic tick
+            self.update_view(self.bridge.view)  # undo the toggle's optimistic tick
         elif message and self.window is not None:
             self.window.message.setText(message)
 

@@ -71,17 +71,10 @@ def assemble_context(
             int(budget * config.file_block_share)
         )
 
+    whole_tokens = _whole_file_tokens(request, config, counter)
+
     def whole_fits(rest: int) -> bool:
-        """The file is shown whole (window from line 1, suffix to the end) when it fits
-        ``whole_file_share`` of the budget and the budget is not a fast tier's. Judged on the
-        file without what is typed on the cursor line (the share leaves room for it), so
-        typing does not flip the layout and the prompt prefix holds."""
-        share = config.whole_file_share
-        if share <= 0 or budget < config.whole_file_min_budget:
-            return False
-        if len(request.text) > rest * share * MAX_CHARS_PER_TOKEN:
-            return False  # surely too long: not worth counting
-        return counter.count(stable_text(request.text, request.line)) <= int(rest * share)
+        return whole_tokens is not None and whole_tokens <= int(rest * config.whole_file_share)
 
     def fit(rest: int) -> tuple[list[Candidate], list[DroppedSegment], int]:
         """The cursor-dependent parts (all of them in the "cursor" layout) in ``rest`` tokens,
@@ -162,6 +155,22 @@ def assemble_context(
         dropped=tuple(dropped),
         assemble_ms=(time.perf_counter() - started) * 1000.0,
     )
+
+
+def _whole_file_tokens(
+    request: ContextRequest, config: ContextConfig, counter: TokenCounter
+) -> int | None:
+    """Tokens of the file when it may be shown whole (window from line 1, suffix to the end),
+    None when it may not: ``whole_file_share`` off, a fast tier's budget (under
+    ``whole_file_min_budget``), or surely too long. Counted without what is typed on the cursor
+    line (the share leaves room for it), so typing does not flip the layout."""
+    share = config.whole_file_share
+    budget = request.budget_tokens
+    if share <= 0 or budget < config.whole_file_min_budget:
+        return None
+    if len(request.text) > budget * share * MAX_CHARS_PER_TOKEN:
+        return None  # not worth counting
+    return counter.count(stable_text(request.text, request.line))
 
 
 def _builder(

@@ -495,8 +495,8 @@ def test_a_file_that_fits_the_whole_file_share_is_shown_whole() -> None:
     assert all(p.suffix.count("\n") > 20 for p in prompts)  # whole each time
     assert all(p.prefix.startswith(prompts[0].prefix[:-4]) for p in prompts)
     tiny = "x = 1\n\n\ndef f():\n    return x\n\n\ny = f()\n"
-    fast = ContextRequest(path="t.py", text=tiny, line=4, column=4, budget_tokens=256)
-    assert assemble_context(fast).to_prompt_parts().suffix == "return x\n\n\ny = f()\n"
-    assert assemble_context(  # below whole_file_min_budget (512): the fast tier's short suffix
-        fast, config=ContextConfig(suffix_max_lines=1)
-    ).to_prompt_parts().suffix == "return x\n\n"
+    short = ContextConfig(suffix_max_lines=1)
+    for budget, suffix in ((256, "return x\n\n"), (512, "return x\n\n\ny = f()\n")):
+        # below whole_file_min_budget (512): the fast tier's short suffix; from it, the rest
+        req = ContextRequest(path="t.py", text=tiny, line=4, column=4, budget_tokens=budget)
+        assert assemble_context(req, config=short).to_prompt_parts().suffix == suffix
