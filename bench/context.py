@@ -31,12 +31,20 @@ from app.evaluation.corpus import (
     percentile,
     used_identifiers,
 )
-from daemon.context import AssembledContext, ContextRequest, assemble_context, summarize_stable
+from daemon.context import (
+    AssembledContext,
+    ContextRequest,
+    assemble_context,
+    stable_text,
+    summarize_stable,
+)
 from daemon.index import ProjectIndex
 from daemon.languages import detect_language
+from daemon.parse import summarize
 from daemon.symbols import FileSummary
 from daemon.tokens import CharEstimator, LineCachedCounter
 from engine.base import TokenCounter
+from engine.postprocess import open_state
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -120,6 +128,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     assemble_ms: list[float] = []  # steady state while typing (token counts cached)
     assemble_cold_ms: list[float] = []  # first request at a point of a file not seen before
     parse_ms: list[float] = []
+    parse_no_prose_ms: list[float] = []
+    state_mismatch = 0  # prompts whose open brackets / string at the cursor differ from the file's
     over_budget = 0
     tokens_full: list[int] = []
     tokens_assembled: list[int] = []
@@ -139,6 +149,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         t0 = time.perf_counter()
         buffer_summary = summarize_stable(path, buffer, line, language)
         parse_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()  # what the index's parse costs (no prose spans)
+        summarize(path, stable_text(buffer, line), language)
+        parse_no_prose_ms.append((time.perf_counter() - t0) * 1000)
         with buffer_in_index(index, path, buffer_summary):
             request = ContextRequest(
                 path=path,
@@ -182,6 +195,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         tokens_saved.append(ctx.num_tokens_saved)
         used = used_identifiers(code_part(text, language, len(before), len(hidden)))
         prompt = "".join(s.text for s in ctx.segments)
+        if open_state(ctx.to_prompt_parts().prefix) != open_state(before):
+            state_mismatch += 1
         tail = cut_tail(before, args.budget, counter)
         for name, text_seen in (("nospin", prompt), ("naive_full", buffer), ("naive_tail", tail)):
             hit, _ = _recall(used, text_seen)
@@ -206,6 +221,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "assemble_cold_ms_p95": round(percentile(assemble_cold_ms, 0.95), 3),
         "buffer_parse_ms_p50": round(percentile(parse_ms, 0.5), 3),
         "buffer_parse_ms_p95": round(percentile(parse_ms, 0.95), 3),
+        "buffer_parse_no_prose_ms_p50": round(percentile(parse_no_prose_ms, 0.5), 3),
+        "buffer_parse_no_prose_ms_p95": round(percentile(parse_no_prose_ms, 0.95), 3),
+        # the prompt leaves a string or brackets open at the cursor that the file does not, or
+        # the other way round (a part that starts inside a docstring or a long literal)
+        "prompt_state_mismatch": state_mismatch,
         "over_budget": over_budget,
         "tokens_naive_full_mean": round(full_mean, 1),
         "tokens_assembled_mean": round(assembled_mean, 1),

@@ -72,7 +72,35 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> Comparison:
                 regressions.append(Regression(mode, metric, float(a), float(b)))
     if not rows:
         notes.append("no mode in common: nothing compared")
+    elif old_points == new_points:
+        notes.extend(point_changes(old, new))
     return Comparison(tuple(regressions), tuple(rows), tuple(notes))
+
+
+def point_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Per mode both results ran on the same points: how many predictions and prompts changed,
+    and how many points turned compiling / exact or stopped (a step judged point by point)."""
+    def by_point(result: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+        return {(r["mode"], r["point"]): r for r in result.get("results", [])}
+
+    before, after = by_point(old), by_point(new)
+    lines: list[str] = []
+    for mode in new.get("summary", {}):
+        pairs = [(before[k], r) for k, r in after.items() if k[0] == mode and k in before]
+        if not pairs:
+            continue
+        changed = sum(a["prediction"] != b["prediction"] for a, b in pairs)
+        prompts = sum(a["num_prompt_tokens"] != b["num_prompt_tokens"] for a, b in pairs)
+        moves = []
+        for metric in GUARDED:
+            gained = sum(bool(b[metric]) and not a[metric] for a, b in pairs)
+            lost = sum(bool(a[metric]) and not b[metric] for a, b in pairs)
+            moves.append(f"{metric} gained on {gained}, lost on {lost}")
+        lines.append(
+            f"{mode}: {changed} of {len(pairs)} predictions changed ({prompts} prompt sizes); "
+            + "; ".join(moves)
+        )
+    return lines
 
 
 def _pct(value: Any) -> str:

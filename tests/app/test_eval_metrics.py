@@ -159,6 +159,25 @@ def test_compare_flags_drops_of_more_than_two_points() -> None:
     assert compare(_result(0.30, 0.90), _result(0.40, 0.95)).ok  # gains are fine
 
 
+def test_compare_counts_the_points_a_step_changed() -> None:
+    def run(preds: list[tuple[str, bool, bool, int]]) -> dict[str, object]:
+        result = _result(0.5, 0.5)
+        result["points"] = [{"id": f"p{i}"} for i in range(len(preds))]
+        result["results"] = [
+            {"mode": "nospin", "point": f"p{i}", "prediction": text, "exact_match": exact,
+             "compile_pass": compiled, "num_prompt_tokens": tokens}
+            for i, (text, exact, compiled, tokens) in enumerate(preds)
+        ]
+        return result
+
+    old = run([("a", False, False, 10), ("b", True, True, 10), ("c", False, True, 10)])
+    new = run([("a2", True, True, 12), ("b2", False, True, 10), ("c", False, True, 11)])
+    assert compare(old, new).notes == (
+        "nospin: 2 of 3 predictions changed (2 prompt sizes); "
+        "compile_pass gained on 1, lost on 0; exact_match gained on 1, lost on 1",
+    )
+
+
 def test_chart_is_skipped_with_a_note_without_matplotlib(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
