@@ -1,5 +1,3 @@
-# NEEDS(daemon-server): leave records with kind == "warmup" out of the latency percentiles and tier
-# counts in Metrics.snapshot (the daemon records its background warm-ups; no user waits on them).
 """Rolling request metrics and the JSON-lines request log.
 
 The server builds one :class:`RequestRecord` per request when its final reply goes out (served,
@@ -223,8 +221,11 @@ class Metrics:
         window {requests, seconds}.
 
         Latency percentiles cover requests that were served (not shed, cancelled or failed).
+        The daemon's background warm-ups (kind "warmup": no user waits on them) are counted in
+        num_warmups only.
         """
-        records = self._window(now)
+        window = self._window(now)
+        records = [r for r in window if r.kind != "warmup"]
         served = [
             r
             for r in records
@@ -248,6 +249,7 @@ class Metrics:
         )
         return {
             "num_requests": len(records),
+            "num_warmups": len(window) - len(records),
             "num_served": len(served),
             "num_total": self._num_total,
             "first_token_ms": _ms_summary(first),

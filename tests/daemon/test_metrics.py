@@ -87,6 +87,21 @@ def test_snapshot_percentiles_counts_and_rates() -> None:
     json.dumps(snap)  # plain data
 
 
+def test_background_warmups_stay_out_of_what_users_waited_for() -> None:
+    m = Metrics()
+    for i in range(1, 11):
+        m.record(rec(i))
+    for i in range(20, 30):  # slow prefills of the daemon's own, no user waiting on them
+        m.record(rec(i, kind="warmup", tier="fast", finish_reason="prefilled",
+                     first_token_ms=None, total_ms=9000.0))
+    snap = m.snapshot(now=1100.0)
+    assert (snap["num_requests"], snap["num_warmups"], snap["num_served"]) == (10, 10, 10)
+    assert snap["total_ms"]["p95"] == pytest.approx(round(percentile(
+        [10.0 * i for i in range(1, 11)], 95) or 0, 1))
+    assert snap["tiers"] == {"normal": 10, "cap": 0, "fast": 0}
+    assert "prefilled" not in snap["finish_reasons"]
+
+
 def test_window_by_count_and_by_time_and_reset() -> None:
     m = Metrics(window_requests=10, window_s=60.0)
     for i in range(20):
