@@ -86,6 +86,7 @@ class AsyncClient:
         self.hello: p.HelloReply | None = None
         self.started_daemon = False  # this client started the daemon it talks to
         self.num_unexpected_finals = 0  # final replies for no pending request (duplicates)
+        self._unawaited: set[str] = set()  # requests left early and their cancels: finals due
 
     # ------------------------------------------------------------------ connection
     async def __aenter__(self) -> AsyncClient:
@@ -152,6 +153,9 @@ class AsyncClient:
                 continue
             if reply.id is not None and (queue := self._queues.get(reply.id)) is not None:
                 queue.put_nowait(reply)
+            elif reply.id in self._unawaited:  # a request left or a cancel: no one waits
+                if p.is_final(reply):
+                    self._unawaited.discard(reply.id)
             elif p.is_final(reply):
                 self.num_unexpected_finals += 1  # a second final reply: must stay 0
 
@@ -202,8 +206,12 @@ class AsyncClient:
             del self._queues[request_id]
             if not finished and isinstance(message, p.CompleteRequest | p.GenerateRequest) \
                     and self._sock is not None:
+                cancel = p.CancelRequest(id=self._next_id(), target=request_id)
+                if len(self._unawaited) > 4096:  # finals that never came (a daemon restart)
+                    self._unawaited.clear()
+                self._unawaited.update((request_id, cancel.id))
                 with contextlib.suppress(Exception):
-                    await self._send(p.CancelRequest(id=self._next_id(), target=request_id))
+                    await self._send(cancel)
 
     async def request(self, message: Any, expect: type[T], *, timeout_s: float | None = None
                       ) -> T:

@@ -31,6 +31,7 @@ from app import config as cfg
 from app.client import AsyncClient
 from app.errors import ConfigError, DaemonError, NospinError
 from daemon import lifecycle
+from daemon import protocol as p
 from daemon.metrics import percentile
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", choices=("embedded", "fake"), default="embedded")
     parser.add_argument("--files", default=str(REPO / "daemon"),
                         help="folder of source files to type through")
+    parser.add_argument("--max-bytes", type=int, default=0,
+                        help="only files of at most this size (0: any); small files are shown "
+                             "whole in the prompt (context.whole_file_share)")
+    parser.add_argument("--exclude", action="append", default=[], metavar="PART",
+                        help="leave out files whose path contains PART, repeatable")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-tokens", type=int, default=24)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -61,6 +67,7 @@ class Result:
     total_ms: float  # client-side, send to final reply
     first_ms: float | None  # client-side, send to first chunk
     lost: bool  # no final reply (client timed out)
+    done: p.DoneReply | None = None  # the final reply, when one came
 
 
 def _typing_points(files: list[Path], rng: random.Random, count: int
@@ -104,7 +111,7 @@ async def _client(index: int, points: list[tuple[str, str, int, int]], args: arg
                                              deadline_ms=args.deadline_ms, on_chunk=on_chunk)
                 results.append(Result(index, True, "", done.tier, done.cache,
                                       (time.monotonic() - start) * 1000,
-                                      first[0] if first else None, False))
+                                      first[0] if first else None, False, done))
             except DaemonError as exc:  # no reply in time: lost
                 results.append(Result(index, False, exc.code, 0, "",
                                       (time.monotonic() - start) * 1000, None,
@@ -191,7 +198,11 @@ async def _wait_ready(timeout_s: float) -> None:
 async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
     await _wait_ready(180)
     rng = random.Random(args.seed)
-    files = sorted(Path(args.files).rglob("*.py"))
+    files = [f for f in sorted(Path(args.files).rglob("*.py"))
+             if not any(part in str(f) for part in args.exclude)
+             and (not args.max_bytes or f.stat().st_size <= args.max_bytes)]
+    if not files:
+        raise ConfigError(f"no .py files to type through in {args.files}")
     warm = AsyncClient(autostart=False, idle_timeout_s=60)
     await warm.connect()
     path, buffer, line, col = _typing_points(files, rng, 1)[0]
@@ -222,6 +233,8 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         v = percentile(values, q)
         return None if v is None else round(v, 1)
 
+    misses = [r.total_ms for r in served if r.cache == "miss"]
+
     return {
         "clients": args.clients,
         "requests_per_client": args.requests,
@@ -229,6 +242,9 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         "engine": args.engine,
         "deadline_ms": args.deadline_ms,
         "think_ms": args.think_ms,
+        "files": args.files,
+        "num_files": len(files),
+        "max_bytes": args.max_bytes,
         "config_overrides": _overrides(args.set),
         "wall_s": round(wall, 1),
         "replies_final": len(results) - sum(r.lost for r in results),
@@ -240,6 +256,10 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         "served_total_ms": {"p50": pct([r.total_ms for r in served], 50),
                             "p95": pct([r.total_ms for r in served], 95)},
         "first_chunk_ms": {"p50": pct(firsts, 50), "p95": pct(firsts, 95)},
+        "engine_served_total_ms": {"p50": pct(misses, 50), "p95": pct(misses, 95),
+                                   "n": len(misses)},
+        "finish_reasons": dict(Counter(r.done.finish_reason for r in served if r.done)),
+        "slowest": [_detail(r) for r in sorted(served, key=lambda r: -r.total_ms)[:5]],
         "tiers": dict(tiers),
         "tier_shares": {k: round(v / total, 3) for k, v in tiers.items()}
         | {"shed_or_error": round(sum(codes.values()) / total, 3)},
@@ -248,6 +268,23 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         "daemon_metrics": {k: status.metrics.get(k) for k in
                            ("first_token_ms", "total_ms", "tiers", "num_shed", "cache")},
     }
+
+
+def _detail(r: Result) -> dict[str, Any]:
+    """One served request's figures, for the slowest few: where its time went."""
+    out: dict[str, Any] = {"total_ms": round(r.total_ms, 1), "cache": r.cache}
+    d = r.done
+    if d is not None:
+        t = d.timings
+        out |= {"tier": TIER_NAMES.get(d.tier, str(d.tier)), "tier_reason": d.tier_reason,
+                "finish_reason": d.finish_reason, "num_tokens": d.num_tokens,
+                "queue_ms": round(t.queue_ms, 1), "context_ms": round(t.context_ms, 1),
+                "prefill_ms": round(t.prefill_ms, 1), "decode_ms": round(t.decode_ms, 1)}
+        if d.context is not None:
+            out |= {"prompt_tokens": d.context.num_prompt_tokens,
+                    "cached_tokens": d.context.num_cached_tokens,
+                    "budget_tokens": d.context.budget_tokens}
+    return out
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -229,7 +229,7 @@ class DoneReply(_Message, frozen=True, tag="done"):
     id: str
     text: str  # the completion to insert at the cursor (post-processed)
     finish_reason: str  # stop | length | newline | repetition | deadline | cancelled
-    tier: int  # 0 normal, 1 watch, 2 capped tokens, 3 fast mode
+    tier: int  # 1 normal, 2 capped tokens, 3 fast mode; 0 when none applied (cache, paused)
     tier_reason: str  # why this tier ("predicted 1800 ms > 1500 ms")
     cache: str  # "miss" | "hit" | "type_through"
     num_tokens: int  # generated tokens

@@ -132,6 +132,11 @@ class NewRequest:
     deadline_ms: float | None = None  # from arrival; None: the scheduler's default deadline
     num_cached_tokens: int | None = None  # prompt tokens expected from the KV cache; None: learn
     prefill_only: bool = False  # warm-up: no new tokens (max_new_tokens is ignored)
+    # warm-up: what a completion at the document would still prefill once the warm-up is done
+    # (the edit, the FIM suffix) and the tokens it would ask for; they choose the warm-up's
+    # tier, so that it prefills the prompt the completions will use (None: tier NORMAL)
+    followup_uncached_tokens: int | None = None
+    followup_new_tokens: int = 0
 
     @classmethod
     def completion(
@@ -156,7 +161,15 @@ class NewRequest:
         )
 
     @classmethod
-    def warmup(cls, request_id: str, document: str, *, num_prompt_tokens: int) -> NewRequest:
+    def warmup(
+        cls,
+        request_id: str,
+        document: str,
+        *,
+        num_prompt_tokens: int,
+        followup_uncached_tokens: int | None = None,
+        followup_new_tokens: int = 0,
+    ) -> NewRequest:
         """Background prefill of a document's prompt (cursor moved; fill the KV cache)."""
         return cls(
             request_id=request_id,
@@ -165,6 +178,8 @@ class NewRequest:
             num_prompt_tokens=num_prompt_tokens,
             max_new_tokens=0,
             prefill_only=True,
+            followup_uncached_tokens=followup_uncached_tokens,
+            followup_new_tokens=followup_new_tokens,
         )
 
     @classmethod
@@ -590,16 +605,13 @@ class Scheduler:
                     if e.state is RequestState.WAITING
                 ):
                     continue
-                service = self._model.service_ms(
-                    num_prompt_tokens=spec.num_prompt_tokens,
-                    max_new_tokens=0 if spec.prefill_only else spec.max_new_tokens,
-                    num_cached_tokens=spec.num_cached_tokens,
-                )
+                tier = self._warmup_tier(spec) if spec.prefill_only else Tier.NORMAL
+                service = self._tier_service(spec, tier)
                 elapsed = (now - entry.arrival) * 1000.0
                 pred = Prediction(
                     elapsed, 0.0, service, elapsed + service, elapsed + service, num_running
                 )
-                starts.append(self._start(entry, now, Tier.NORMAL, False, pred, service))
+                starts.append(self._start(entry, now, tier, False, pred, service))
                 free -= 1
                 continue
             wait = 0.0 if free > 0 else (running_left + queued_ms) / self._capacity
@@ -628,8 +640,24 @@ class Scheduler:
         started = entry.started_at if entry.started_at is not None else now
         return max(0.0, entry.service_ms - (now - started) * 1000.0)
 
+    def _warmup_tier(self, spec: NewRequest) -> Tier:
+        """The tier of a warm-up: FAST (its smaller prompt) when a completion at the warmed
+        document would be served in fast mode anyway (forced, or predicted past ``fast_ms`` at
+        the normal budget even with the warm-up's prefill cached), else NORMAL. A warm-up at the
+        wrong budget fills the KV cache with a prompt no completion reuses."""
+        if self.force_fast:
+            return Tier.FAST
+        if spec.followup_uncached_tokens is None:
+            return Tier.NORMAL
+        followup = self._model.service_ms(
+            num_prompt_tokens=spec.num_prompt_tokens,
+            max_new_tokens=spec.followup_new_tokens,
+            num_cached_tokens=spec.num_prompt_tokens - spec.followup_uncached_tokens,
+        )
+        return Tier.FAST if followup > self._tiers.fast_ms else Tier.NORMAL
+
     def _tier_service(self, spec: NewRequest, tier: Tier) -> float:
-        tokens = spec.max_new_tokens
+        tokens = 0 if spec.prefill_only else spec.max_new_tokens
         prompt = spec.num_prompt_tokens
         cached = spec.num_cached_tokens
         if tier >= Tier.CAP:

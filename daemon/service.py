@@ -26,6 +26,7 @@ import app
 from app import config as cfg
 from app.errors import (
     ConfigError,
+    CursorError,
     DaemonError,
     EngineDied,
     InputError,
@@ -33,6 +34,7 @@ from app.errors import (
 )
 from daemon import protocol as p
 from daemon.completion_cache import CompletionCache, EntryStatus
+from daemon.context import expected_suffix_tokens
 from daemon.context.types import AssembledContext, ContextRequest
 from daemon.documents import (
     Document,
@@ -114,6 +116,7 @@ class _Live:
     instruction: str = ""  # generate
     state: str = "queued"  # queued | running | done
     start: StartInstruction | None = None
+    started_at: float | None = None  # monotonic, when the scheduler started it
     context: AssembledContext | None = None
     context_ms: float = 0.0
     prompt_prefix: str = ""
@@ -181,7 +184,8 @@ class Service:
         )
         self._live: dict[str, _Live] = {}
         self._token_counter: tuple[Engine, LineCachedCounter] | None = None
-        self._warm_docs: dict[str, None] = {}  # documents the engine served lately, oldest first
+        # documents the engine served lately, oldest first: the prompt tokens it last held
+        self._warm_docs: dict[str, int] = {}
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
         self._warm_ids = itertools.count()
         self._subs: dict[str, _Subscription] = {}
@@ -398,25 +402,39 @@ class Service:
             deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix), last_sent=now,
         )
         est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
+        after = self._suffix_hint(path, text, req.line, req.col, language)
         self.scheduler.add_request(NewRequest.completion(
             key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
             deadline_ms=_scheduling_deadline(opts.deadline_ms),
-            num_cached_tokens=self._cached_hint(path, est)),
+            num_cached_tokens=self._cached_hint(path, est, after)),
             now)
         self._live[key] = live
         self._step()
 
-    def _cached_hint(self, path: str, num_prompt_tokens: int) -> int:
-        """Prompt tokens the engine likely still has in its KV cache for this document: most of
-        the prompt when it served the document recently (prefix reuse, KV state slots), none
-        otherwise. Tells the scheduler a cold prefill from a warm one."""
-        if path in self._warm_docs:
-            return max(0, num_prompt_tokens - WARM_UNCACHED_TOKENS)
-        return 0
+    def _cached_hint(self, path: str, num_prompt_tokens: int, suffix_tokens: int = 0) -> int:
+        """Prompt tokens the engine likely still has in its KV cache for this document: when it
+        served the document recently (prefix reuse, KV state slots), the prompt it held then
+        (at most: a prompt of a larger budget, another tier's, is not in the cache) but the edit
+        and the FIM suffix after it (prefilled again at every keystroke: the rest of a small
+        file shown whole); none otherwise. Tells the scheduler a cold prefill from a warm one."""
+        held = self._warm_docs.get(path)
+        if held is None:
+            return 0
+        return max(0, min(num_prompt_tokens, held) - WARM_UNCACHED_TOKENS - suffix_tokens)
 
-    def _mark_warm(self, path: str) -> None:
+    def _suffix_hint(self, path: str, text: str, line: int, col: int, language: str) -> int:
+        """Tokens after the cursor the prompt at the normal budget will likely hold (0 when
+        the cursor cannot be split there: the assembly reports that)."""
+        request = ContextRequest(path, text, line, col, language,
+                                 self.config.context.budget_tokens)
+        try:
+            return expected_suffix_tokens(request, self.config.context)
+        except CursorError:
+            return 0
+
+    def _mark_warm(self, path: str, num_prompt_tokens: int) -> None:
         self._warm_docs.pop(path, None)
-        self._warm_docs[path] = None
+        self._warm_docs[path] = num_prompt_tokens
         while len(self._warm_docs) > max(1, self.config.engine.kv_state_slots):
             self._warm_docs.pop(next(iter(self._warm_docs)))
 
@@ -426,7 +444,9 @@ class Service:
         if hit.status is EntryStatus.STREAMING:
             source = next((lv for lv in self._live.values()
                            if lv.key == hit.source_request_id), None)
-            if source is None:
+            if source is None or source.replied_early:
+                # answered at its deadline: it ends when the engine stops it, with a cut text;
+                # this request is scheduled on its own instead (and gets its own deadline)
                 return False
             source.followers.append(_Follower(peer, request_id, now, hit.offset - len(hit.text)))
             return True
@@ -499,6 +519,7 @@ class Service:
                                                   time.monotonic(), reason=FinishReason.CANCELLED)
                 continue
             live.start = s
+            live.started_at = time.monotonic()
             live.state = "running"
             self._spawn(self._run(live, s))
 
@@ -615,7 +636,7 @@ class Service:
             self.supervisor.report_died()
         live = self._live.get(key)
         if live is not None and live.kind == "complete" and fin.stats.num_prompt_tokens:
-            self._mark_warm(live.path)
+            self._mark_warm(live.path, fin.stats.num_prompt_tokens)
         ended = self.scheduler.update_from_result(
             key, fin.stats, time.monotonic(), reason=fin.reason,
             extra_ms=live.context_ms if live is not None else 0.0)
@@ -654,7 +675,7 @@ class Service:
             if self._warming.get(live.path) == live.key:  # not a newer warm-up that replaced it
                 del self._warming[live.path]
             if fin is not None and fin.reason is FinishReason.PREFILLED:
-                self._mark_warm(live.path)
+                self._mark_warm(live.path, fin.stats.num_prompt_tokens)
             self._record(RequestRecord(
                 time=time.time(), request_id=live.key, path_hash=hash_path(live.path),
                 kind="warmup", tier=ended.tier.label if ended.tier is not None else "",
@@ -664,6 +685,7 @@ class Service:
                 num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code))
             return
         if live.replied_early:  # the client has its answer; the engine is done only now
+            self._answer_followers(live, None)  # (none attach after the early reply)
             self._live.pop(live.key, None)
             if live.cache_key is not None:
                 self._cache.discard(live.key)
@@ -738,7 +760,11 @@ class Service:
                      multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
                      last_sent=now)
         est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
-        self.scheduler.add_request(NewRequest.warmup(key, path, num_prompt_tokens=est), now)
+        suffix = self._suffix_hint(path, text, line, col, language)
+        self.scheduler.add_request(NewRequest.warmup(
+            key, path, num_prompt_tokens=est,
+            followup_uncached_tokens=min(est, WARM_UNCACHED_TOKENS + suffix),
+            followup_new_tokens=self.config.completion.max_tokens), now)
         self._live[key] = warm
         self._warming[path] = key
         return True
@@ -795,7 +821,10 @@ class Service:
                     stats: GenerationStats, text: str, now: float) -> p.DoneReply:
         s = live.start
         ctx = live.context
-        queue_ms = ((now - live.arrival) * 1000 - stats.total_ms - live.context_ms)
+        if stats.total_ms > 0 or live.started_at is None:
+            queue_ms = (now - live.arrival) * 1000 - stats.total_ms - live.context_ms
+        else:  # answered before the engine's figures came: the scheduler's wait only
+            queue_ms = (live.started_at - live.arrival) * 1000
         context = None
         if ctx is not None:
             context = p.ContextStats(

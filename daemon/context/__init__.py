@@ -1,6 +1,11 @@
 """The context assembler: what the model sees for one completion point."""
 
-from daemon.context.assemble import assemble_context, stable_text, summarize_stable
+from daemon.context.assemble import (
+    assemble_context,
+    expected_suffix_tokens,
+    stable_text,
+    summarize_stable,
+)
 from daemon.context.types import (
     AssembledContext,
     ContextRequest,
@@ -20,6 +25,7 @@ __all__ = [
     "Segment",
     "Tier",
     "assemble_context",
+    "expected_suffix_tokens",
     "stable_text",
     "summarize_stable",
 ]

@@ -25,7 +25,13 @@ from app.config import ContextConfig
 from daemon.context.budget import MAX_CHARS_PER_TOKEN, Candidate, allowances, fit_budget
 from daemon.context.candidates import CandidateBuilder, HistorySource
 from daemon.context.types import AssembledContext, ContextRequest, DroppedSegment, Kind
-from daemon.context.window import CursorParts, split_at_cursor
+from daemon.context.window import (
+    CursorParts,
+    split_at_cursor,
+    suffix_cap,
+    suffix_lines,
+    suffix_text,
+)
 from daemon.index import IndexSnapshot, ProjectIndex
 from daemon.languages import detect_language
 from daemon.parse import summarize
@@ -36,7 +42,13 @@ from engine.base import TokenCounter
 WIDEN_MIN_TOKENS = 48  # leftover budget worth a second pass with a wider cursor window
 WIDEN_LINES_FACTOR = 4  # how far up the widened window may reach, in cursor_lines_before
 
-__all__ = ["HistorySource", "assemble_context", "stable_text", "summarize_stable"]
+__all__ = [
+    "HistorySource",
+    "assemble_context",
+    "expected_suffix_tokens",
+    "stable_text",
+    "summarize_stable",
+]
 
 
 def assemble_context(
@@ -171,6 +183,26 @@ def _whole_file_tokens(
     if len(request.text) > budget * share * MAX_CHARS_PER_TOKEN:
         return None  # not worth counting
     return counter.count(stable_text(request.text, request.line))
+
+
+def expected_suffix_tokens(
+    request: ContextRequest, config: ContextConfig, counter: TokenCounter | None = None
+) -> int:
+    """Tokens the prompt for ``request`` is expected to hold after the cursor: the rest of the
+    file when the file is shown whole, else the short suffix (cursor line's rest and up to
+    ``suffix_max_lines`` lines within ``suffix_share``). PSM puts the suffix after the typed
+    text, so an engine prefills it again at every keystroke even for a warm document: the
+    scheduler's cache hint counts it as uncached. An estimate, made before assembly (the budget
+    is taken whole: the stable layout's file block is not subtracted)."""
+    language = request.language or detect_language(request.path)
+    counter = counter or CharEstimator(language)
+    parts = split_at_cursor(request.text, request.line, request.column)
+    whole = _whole_file_tokens(request, config, counter)
+    if whole is not None and whole <= int(request.budget_tokens * config.whole_file_share):
+        return counter.count(parts.line_suffix + "".join(parts.lines[request.line + 1 :]))
+    cap = suffix_cap(request.budget_tokens, config.suffix_share)
+    n = suffix_lines(parts, config.suffix_max_lines, cap, counter)
+    return counter.count(suffix_text(parts, n))
 
 
 def _builder(

@@ -10,6 +10,7 @@ import pytest
 
 from app.client import AsyncClient, Client
 from app.errors import ConfigError, CursorError, DaemonError, InputError, ProtocolError
+from daemon import protocol as p
 from tests.daemon.harness import DaemonHandle, running_daemon, short_home, write_project
 
 
@@ -115,3 +116,24 @@ def test_idle_timeout_when_daemon_stops_answering(home: Path) -> None:
         with pytest.raises(DaemonError, match="no reply from the daemon"):
             client.status()
         client.close()
+
+
+def test_leaving_a_stream_early_cancels_it_without_a_stray_reply(
+        daemon: DaemonHandle, home: Path) -> None:
+    # the daemon answers the cancel the client sends on its own: that answer is expected,
+    # not a duplicate final reply (`bench load` counted it as one)
+    src = write_project(home / "proj")
+
+    async def main() -> None:
+        async with AsyncClient(autostart=False) as client:
+            msg = p.CompleteRequest(id="c1", path=str(src), line=1, col=4,
+                                    options=p.CompleteOptions(multiline=True))
+            async for reply in client.stream(msg):
+                assert isinstance(reply, p.ChunkReply)
+                break  # the user typed on: leave after the first chunk
+            assert (await client.status()).pid  # the cancel's reply has come back by now
+            await asyncio.sleep(0.3)
+            assert client.num_unexpected_finals == 0
+            assert not client._unawaited
+
+    asyncio.run(main())

@@ -500,3 +500,27 @@ def test_a_file_that_fits_the_whole_file_share_is_shown_whole() -> None:
         # below whole_file_min_budget (512): the fast tier's short suffix; from it, the rest
         req = ContextRequest(path="t.py", text=tiny, line=4, column=4, budget_tokens=budget)
         assert assemble_context(req, config=short).to_prompt_parts().suffix == suffix
+
+
+@pytest.mark.parametrize("budget", [256, 512, 1024, 2048])
+@pytest.mark.parametrize("n_funcs", [3, 6, 40])
+def test_expected_suffix_tokens_match_the_assembled_suffix(budget: int, n_funcs: int) -> None:
+    # the scheduler's warm-document hint counts the suffix as prefilled again per keystroke:
+    # its estimate before assembly is what the assembler then puts after the cursor
+    from daemon.context import expected_suffix_tokens
+
+    text = _long_module(n_funcs)
+    counter = CharEstimator("python")
+    lines = text.split("\n")
+    cursors = [i for i, t in enumerate(lines) if t.startswith("    return")]
+    config = ContextConfig(layout="cursor")
+    sizes = []
+    for line in cursors[:: max(1, len(cursors) // 5)]:
+        request = ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=budget)
+        ctx = assemble_context(request, counter=counter, config=config)
+        suffix = counter.count(ctx.to_prompt_parts().suffix)
+        assert expected_suffix_tokens(request, config, counter) == suffix, line
+        sizes.append(suffix)
+    whole = budget >= 512 and counter.count(text) <= budget * 0.75
+    # a small file shown whole: the rest of the file, hundreds of tokens near its top
+    assert (max(sizes) > 100) == whole, (sizes, whole)

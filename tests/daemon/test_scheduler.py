@@ -96,6 +96,33 @@ def test_interactive_starts_before_background() -> None:
     assert out.start[0].max_new_tokens == 0
 
 
+@pytest.mark.parametrize(
+    ("uncached", "new", "force", "tier"),
+    [
+        (None, 0, False, Tier.NORMAL),  # nothing known of what follows: the normal budget
+        (100, 64, False, Tier.NORMAL),  # warm, a completion takes 100 + 640 ms: worth it
+        (2000, 64, False, Tier.FAST),  # the suffix alone (2000 ms) + 640: fast mode anyway
+        (100, 250, False, Tier.FAST),  # decoding alone takes 2,500+ ms
+        (100, 64, True, Tier.FAST),  # fast mode forced
+    ],
+)
+def test_a_warmup_prefills_at_the_budget_its_completions_will_use(
+    uncached: int | None, new: int, force: bool, tier: Tier
+) -> None:
+    s = make(fast_ms=2500.0)
+    s.set_force_fast(force)
+    s.add_request(NewRequest.warmup("w", "a.py", num_prompt_tokens=4000,
+                                    followup_uncached_tokens=uncached,
+                                    followup_new_tokens=new), 0.0)
+    out = s.schedule(0.0)
+    assert started(out) == ["w"]
+    start = out.start[0]
+    assert start.tier is tier and start.max_new_tokens == 0
+    assert start.budget_factor == (0.5 if tier is Tier.FAST else 1.0)
+    # its predicted time is the prefill of the prompt it will make
+    assert start.prediction.service_ms == (2000.0 if tier is Tier.FAST else 4000.0)
+
+
 def test_newer_completion_supersedes_a_waiting_one() -> None:
     s = make()
     s.add_request(completion("old"), 0.0)

@@ -284,6 +284,28 @@ def test_deadline_answered_even_when_the_engine_cannot_stop(home: Path) -> None:
         raw.close()
 
 
+def test_typing_through_a_completion_answered_at_its_deadline_gets_its_own_reply(
+        home: Path) -> None:
+    # c1 streams "return", is answered at its deadline while the engine still runs it; c2
+    # types "ret" into that streaming completion: it must not wait on c1 as a type-through
+    # follower (c1's late end answered nobody: the reply was lost, found by `bench load`)
+    slow = lambda: FakeEngine(token_delay_s=0.5)  # noqa: E731
+    with running_daemon(engine_factory=slow) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        raw.send(complete_msg("c1", src, options={"deadline_ms": 800, "multiline": False}))
+        first = raw.until_final("c1", timeout_s=5)[-1]
+        assert first["finish_reason"] == "deadline" and first["text"] == "return", first
+        assert d.call(lambda: any(lv.replied_early for lv in d.service._live.values()))
+        text = src.read_text().replace("def add(a, b):\n    ", "def add(a, b):\n    ret", 1)
+        raw.send(complete_msg("c2", src, col=7, text=text,
+                              options={"deadline_ms": 5000, "multiline": False}))
+        second = raw.until_final("c2", timeout_s=8)[-1]
+        assert second["type"] == "done" and second["cache"] == "miss", second
+        wait_until_idle(d)
+        raw.close()
+
+
 def test_shed_cold_document_is_warmed_in_the_background(home: Path) -> None:
     slow = lambda: FakeEngine(token_delay_s=0.15)  # noqa: E731
     with running_daemon(engine_factory=slow) as d:
