@@ -261,6 +261,7 @@ class StatusReply(_Message, frozen=True, tag="status"):
     num_clients: int  # clients seen in the last minute
     num_queued: int  # requests waiting for the engine
     roots: list[str]  # indexed project roots
+    indexing: bool = False  # a root's first index build is still running
 
 
 class ConfigReply(_Message, frozen=True, tag="config"):

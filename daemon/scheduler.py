@@ -167,6 +167,7 @@ class NewRequest:
         document: str,
         *,
         num_prompt_tokens: int,
+        num_cached_tokens: int | None = None,
         followup_uncached_tokens: int | None = None,
         followup_new_tokens: int = 0,
     ) -> NewRequest:
@@ -177,6 +178,7 @@ class NewRequest:
             priority=Priority.BACKGROUND,
             num_prompt_tokens=num_prompt_tokens,
             max_new_tokens=0,
+            num_cached_tokens=num_cached_tokens,
             prefill_only=True,
             followup_uncached_tokens=followup_uncached_tokens,
             followup_new_tokens=followup_new_tokens,
@@ -405,9 +407,9 @@ class Scheduler:
         ``default_deadline_ms``: for requests without one; None means ``tiers.fast_ms``.
         ``hard_deadline_grace_ms``: a running request that produced nothing by its deadline is
         stopped this much later. ``preempt_background``: cancel running background work when
-        interactive work waits and the engine is full (a warm-up of the same document is kept:
-        it is doing the waiting request's prefill). ``max_waiting``: past this, new requests
-        are shed at once ("queue full").
+        interactive work waits and the engine is full (a warm-up of the same document is kept
+        when it ends in time for it: it is doing the waiting request's prefill).
+        ``max_waiting``: past this, new requests are shed at once ("queue full").
         """
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
@@ -581,7 +583,11 @@ class Scheduler:
                     if e.state is RequestState.RUNNING
                     and e.stopping is None
                     and e.spec.priority is Priority.BACKGROUND
-                    and not (e.spec.prefill_only and e.spec.document in docs)
+                    and not (
+                        e.spec.prefill_only
+                        and e.spec.document in docs
+                        and self._warmup_in_time(e, interactive, now)
+                    )
                 ),
                 key=lambda e: -e.seq,
             )
@@ -640,21 +646,40 @@ class Scheduler:
         started = entry.started_at if entry.started_at is not None else now
         return max(0.0, entry.service_ms - (now - started) * 1000.0)
 
+    def _warmup_in_time(self, warm: _Entry, interactive: list[_Entry], now: float) -> bool:
+        """Whether a running warm-up ends in time for an interactive request of its document
+        (with that request served at the fast tier after it): then it is doing that request's
+        prefill and is kept. Otherwise it is pre-empted like other background work; the
+        engine keeps what it prefilled, so a request with the same prompt goes on from there."""
+        left = self._remaining_ms(warm, now)
+        for entry in interactive:
+            if entry.spec.document != warm.spec.document:
+                continue
+            if entry.deadline is None:
+                return True
+            if left + self._tier_service(entry.spec, Tier.FAST) <= (entry.deadline - now) * 1000:
+                return True
+        return False
+
     def _warmup_tier(self, spec: NewRequest) -> Tier:
-        """The tier of a warm-up: FAST (its smaller prompt) when a completion at the warmed
-        document would be served in fast mode anyway (forced, or predicted past ``fast_ms`` at
-        the normal budget even with the warm-up's prefill cached), else NORMAL. A warm-up at the
+        """The tier of a warm-up: FAST (its smaller prompt) when the completions at the warmed
+        document will be served in fast mode anyway: forced; or its own prefill at the normal
+        budget is predicted past ``fast_ms`` (completions arriving meanwhile find the document
+        cold and go to the fast tier); or a completion would be predicted past ``fast_ms`` at
+        the normal budget even with the warm-up's prefill cached. Else NORMAL. A warm-up at the
         wrong budget fills the KV cache with a prompt no completion reuses."""
         if self.force_fast:
             return Tier.FAST
         if spec.followup_uncached_tokens is None:
             return Tier.NORMAL
+        own = self._tier_service(spec, Tier.NORMAL)
         followup = self._model.service_ms(
             num_prompt_tokens=spec.num_prompt_tokens,
             max_new_tokens=spec.followup_new_tokens,
             num_cached_tokens=spec.num_prompt_tokens - spec.followup_uncached_tokens,
         )
-        return Tier.FAST if followup > self._tiers.fast_ms else Tier.NORMAL
+        fast = max(own, followup) > self._tiers.fast_ms
+        return Tier.FAST if fast else Tier.NORMAL
 
     def _tier_service(self, spec: NewRequest, tier: Tier) -> float:
         tokens = 0 if spec.prefill_only else spec.max_new_tokens

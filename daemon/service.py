@@ -502,8 +502,9 @@ class Service:
     def _step(self) -> None:
         """Apply one scheduler step: start, cancel, end."""
         out = self.scheduler.schedule(time.monotonic())
-        for ended in out.ended:
-            self._ended(ended, None)
+        # cancels first: a request cancelled while running also ends in this step, and its
+        # final reply drops it from _live (the engine must still hear of the cancel, else it
+        # runs the request to its end and keeps the slot the scheduler gave it)
         for c in out.cancel:
             live = self._live.get(c.request_id)
             if live is None:
@@ -512,6 +513,8 @@ class Service:
                 live.submitted_to.cancel(c.request_id)
             else:
                 live.cancel_requested = True
+        for ended in out.ended:
+            self._ended(ended, None)
         for s in out.start:
             live = self._live.get(s.request_id)
             if live is None:  # ended meanwhile: give the slot back
@@ -762,7 +765,7 @@ class Service:
         est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
         suffix = self._suffix_hint(path, text, line, col, language)
         self.scheduler.add_request(NewRequest.warmup(
-            key, path, num_prompt_tokens=est,
+            key, path, num_prompt_tokens=est, num_cached_tokens=self._cached_hint(path, est),
             followup_uncached_tokens=min(est, WARM_UNCACHED_TOKENS + suffix),
             followup_new_tokens=self.config.completion.max_tokens), now)
         self._live[key] = warm
@@ -920,7 +923,7 @@ class Service:
             metrics=self._metrics_data(), fast_mode=self.config.tiers.force_fast,
             paused=self.config.completion.paused, num_documents=len(self._docs),
             num_clients=int(self.count_peers()), num_queued=self.scheduler.num_waiting,
-            roots=self._projects.roots(),
+            roots=self._projects.roots(), indexing=self._projects.busy(),
         )
 
     def _config_get(self, key: str | None) -> dict[str, Any]:

@@ -43,6 +43,7 @@ class FakeEngine(Engine):
         self._dead = False
         self._crash = threading.Event()
         self.submitted: list[GenerationRequest] = []
+        self.cancel_calls: list[str] = []  # request ids engine.cancel() was called with
         self.num_requests = 0
 
     @property
@@ -67,6 +68,7 @@ class FakeEngine(Engine):
 
     def cancel(self, request_id: str) -> None:
         with self._lock:
+            self.cancel_calls.append(request_id)
             self._cancelled.add(request_id)
 
     def stats(self) -> EngineStats:

@@ -97,21 +97,24 @@ def test_interactive_starts_before_background() -> None:
 
 
 @pytest.mark.parametrize(
-    ("uncached", "new", "force", "tier"),
+    ("prompt", "cached", "uncached", "new", "force", "tier"),
     [
-        (None, 0, False, Tier.NORMAL),  # nothing known of what follows: the normal budget
-        (100, 64, False, Tier.NORMAL),  # warm, a completion takes 100 + 640 ms: worth it
-        (2000, 64, False, Tier.FAST),  # the suffix alone (2000 ms) + 640: fast mode anyway
-        (100, 250, False, Tier.FAST),  # decoding alone takes 2,500+ ms
-        (100, 64, True, Tier.FAST),  # fast mode forced
+        (2000, None, None, 0, False, Tier.NORMAL),  # nothing known of what follows: normal
+        (2000, None, 100, 64, False, Tier.NORMAL),  # 2 s of prefill, then 100 + 640 ms: worth it
+        (2000, None, 2000, 64, False, Tier.FAST),  # the suffix alone (2 s) + 640: fast anyway
+        (2000, None, 100, 250, False, Tier.FAST),  # decoding alone takes 2,500+ ms
+        (2000, None, 100, 64, True, Tier.FAST),  # fast mode forced
+        (3000, None, 100, 64, False, Tier.FAST),  # its own prefill (3 s) ends too late
+        (3000, 2900, 100, 64, False, Tier.NORMAL),  # ... unless the engine holds most of it
     ],
 )
 def test_a_warmup_prefills_at_the_budget_its_completions_will_use(
-    uncached: int | None, new: int, force: bool, tier: Tier
+    prompt: int, cached: int | None, uncached: int | None, new: int, force: bool, tier: Tier
 ) -> None:
     s = make(fast_ms=2500.0)
     s.set_force_fast(force)
-    s.add_request(NewRequest.warmup("w", "a.py", num_prompt_tokens=4000,
+    s.add_request(NewRequest.warmup("w", "a.py", num_prompt_tokens=prompt,
+                                    num_cached_tokens=cached,
                                     followup_uncached_tokens=uncached,
                                     followup_new_tokens=new), 0.0)
     out = s.schedule(0.0)
@@ -120,7 +123,10 @@ def test_a_warmup_prefills_at_the_budget_its_completions_will_use(
     assert start.tier is tier and start.max_new_tokens == 0
     assert start.budget_factor == (0.5 if tier is Tier.FAST else 1.0)
     # its predicted time is the prefill of the prompt it will make
-    assert start.prediction.service_ms == (2000.0 if tier is Tier.FAST else 4000.0)
+    fast_prompt = prompt // 2
+    expected = (fast_prompt - min(cached or 0, fast_prompt)) if tier is Tier.FAST \
+        else prompt - (cached or 0)
+    assert start.prediction.service_ms == float(expected)
 
 
 def test_newer_completion_supersedes_a_waiting_one() -> None:
@@ -408,7 +414,7 @@ def test_cancel_document_cancels_all_its_requests() -> None:
     assert started(out) == ["o"]
 
 
-def test_background_is_preempted_for_interactive_work_except_same_document_warmup() -> None:
+def test_background_is_preempted_for_interactive_work_except_a_warmup_doing_its_prefill() -> None:
     s = make()
     s.add_request(NewRequest.warmup("w1", "a.py", num_prompt_tokens=1000), 0.0)
     assert started(s.schedule(0.0)) == ["w1"]
@@ -425,6 +431,17 @@ def test_background_is_preempted_for_interactive_work_except_same_document_warmu
     out = s.schedule(2.1)
     assert out.cancel == (CancelInstruction("w2", EndReason.PREEMPTED),)
     assert ended(out) == {"w2": EndReason.PREEMPTED}
+    s.update_from_result("w2", stats_for(300, 0), 2.4, reason=FinishReason.CANCELLED)
+    assert started(s.schedule(2.4)) == ["c2"]
+    s.update_from_result("c2", stats_for(100, 50), 3.0)
+
+    # a warm-up of the same document that cannot end in time for the request is pre-empted
+    # too (10 s of prefill left, deadline 2.5 s): the engine keeps what it prefilled
+    s.add_request(NewRequest.warmup("w3", "a.py", num_prompt_tokens=10_000), 4.0)
+    assert started(s.schedule(4.0)) == ["w3"]
+    s.add_request(completion("c3", doc="a.py", deadline_ms=2500.0), 4.1)
+    out = s.schedule(4.1)
+    assert ended(out) == {"w3": EndReason.PREEMPTED}
 
 
 # -- the latency model ------------------------------------------------------------------------

@@ -231,6 +231,35 @@ def test_newer_request_supersedes_older_for_same_document(home: Path) -> None:
         raw.close()
 
 
+@pytest.mark.parametrize("how", ["superseded", "cancel", "close"])
+def test_running_work_ended_early_is_stopped_in_the_engine(home: Path, how: str) -> None:
+    # a superseded or cancelled completion, or one of a closed document, must be cancelled in
+    # the engine too: else it runs to its end there and holds the engine's only slot while
+    # the newer request waits (found with `bench latency --pipelines daemon`)
+    slow = lambda: FakeEngine(token_delay_s=0.3)  # noqa: E731
+    with running_daemon(engine_factory=slow) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        opts = {"multiline": True, "deadline_ms": 20000}
+        raw.send(complete_msg("c1", src, options=opts))
+        assert raw.recv()["type"] == "chunk"  # c1 runs in the engine
+        engine = d.engines[0]
+        assert isinstance(engine, FakeEngine)
+        first = next(r for r in engine.submitted if not r.prefill_only)
+        if how == "superseded":
+            typed = src.read_text().replace("b):\n    ", "b):\n    x", 1)
+            raw.send(complete_msg("c2", src, col=5, text=typed, options=opts))
+        elif how == "cancel":
+            raw.send({"type": "cancel", "id": "k1", "target": "c1"})
+        else:
+            raw.send({"type": "close", "id": "x1", "path": str(src)})
+        deadline = time.monotonic() + 2
+        while first.request_id not in engine.cancel_calls:
+            assert time.monotonic() < deadline, f"the engine never heard of the {how}"
+            time.sleep(0.02)
+        raw.close()
+
+
 def test_overload_sheds_with_reason_and_nothing_lost(home: Path) -> None:
     slow = lambda: FakeEngine(token_delay_s=0.05)  # noqa: E731
     with running_daemon(engine_factory=slow) as d:
