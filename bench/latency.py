@@ -106,7 +106,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-warmup", action="store_true", help="nospin without warm-ups")
     parser.add_argument("--min-lines", type=int, default=150, help="smallest file to visit")
     parser.add_argument(
-        "--pipelines", default="nospin,naive", help="comma-separated: nospin, naive"
+        "--pipelines",
+        default="nospin,naive",
+        help="comma-separated: nospin, naive, daemon (the same replay through a private daemon "
+        "as an editor plugin drives it: scheduler, tiers, completion cache)",
     )
     parser.add_argument(
         "--exclude",
@@ -392,7 +395,7 @@ class Sent:
     num_typed: int
     warmup: bool
     sent: float
-    parts: PromptParts | None = None
+    parts: PromptParts | None = None  # None: the daemon's request (its text post-processed)
     first: float | None = None
     finished: float | None = None
     result: Finished | None = None
@@ -505,8 +508,10 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
     exact = 0
     similarity = 0.0
     for s in completed:
-        assert s.result is not None and s.parts is not None
-        text = postprocess(s.result.text, s.parts.prefix, s.parts.suffix, s.parts.language, False)
+        assert s.result is not None
+        text = s.result.text
+        if s.parts is not None:
+            text = postprocess(text, s.parts.prefix, s.parts.suffix, s.parts.language, False)
         texts.append(text)
         point = points[s.point]
         truth = point.rest[s.num_typed :].rstrip()
@@ -710,6 +715,31 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             return run_pipeline(engine, pipe)
 
         out["naive"] = _with_engine(args, naive)
+    if "daemon" in pipelines:
+        from bench.latency_daemon import run_daemon_pipeline
+
+        changes: dict[str, Any] = {
+            "context.budget_tokens": budget,
+            "context.suffix_max_lines": context_config.suffix_max_lines,
+            "context.layout": context_config.layout,
+            "context.whole_file_share": context_config.whole_file_share,
+            "engine.n_ctx": args.n_ctx,
+            "engine.n_threads": args.threads,
+        }
+        load = _load()
+        sent, extra = run_daemon_pipeline(
+            root,
+            points,
+            schedules,
+            changes=changes,
+            exclude=exclude,
+            debounce_ms=args.debounce_ms,
+            max_tokens=args.max_tokens,
+            warm=not args.no_warmup,
+            timeout_s=args.request_timeout_s,
+            sent_type=Sent,
+        )
+        out["daemon"] = summarize(sent, points) | extra | {"load_avg_at_start": load}
     if "nospin" in out and "naive" in out:
         a, b = out["naive"], out["nospin"]
         out["naive_over_nospin"] = {
@@ -730,6 +760,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "finished_p95_le_1100ms": b["finished_ms_p95"] <= 1100,
             "p95_20x_below_naive": (out.get("naive_over_nospin", {}).get("finished_ms_p95") or 0.0)
             >= 20,
+        }
+    if "daemon" in out:
+        d = out["daemon"]
+        out["targets_daemon"] = {
+            "finished_p50_le_300ms": d["finished_ms_p50"] <= 300,
+            "finished_p95_le_1100ms": d["finished_ms_p95"] <= 1100,
         }
     out["load_avg_after"] = _load()
     return out

@@ -14,23 +14,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app import config as cfg
 from app.client import AsyncClient
 from app.errors import ConfigError, DaemonError, NospinError
-from daemon import lifecycle
+from bench.daemon_proc import private_daemon, wait_ready
 from daemon import protocol as p
 from daemon.metrics import percentile
 
@@ -152,51 +145,8 @@ def _overrides(items: list[str]) -> dict[str, Any]:
     return changes
 
 
-def _start_daemon(home: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO)}
-    (home / "config").mkdir(parents=True, exist_ok=True)
-    changes = _overrides(args.set)
-    if args.engine == "fake":
-        env["NOSPIN_ENGINE_FACTORY"] = "tests.daemon.fakes:make_engine"
-        env.setdefault("NOSPIN_FAKE_TOKEN_DELAY_S", "0.03")
-    else:
-        from engine.models import embedded_model_path
-
-        saved = os.environ.pop("NOSPIN_HOME", None)
-        try:
-            changes.setdefault("engine.model", str(embedded_model_path()))  # the user's copy
-        finally:
-            if saved is not None:
-                os.environ["NOSPIN_HOME"] = saved
-    cfg.save(cfg.with_changes(cfg.Config(), changes), home / "config" / "config.toml")
-    log = open(home / "daemon.log", "wb")  # noqa: SIM115 - the child keeps it
-    try:
-        return subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
-                                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    finally:
-        log.close()
-
-
-async def _wait_ready(timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if lifecycle.read_daemon_info() is not None:
-            client = AsyncClient(autostart=False, idle_timeout_s=5.0)
-            try:
-                await client.connect()
-                status = await client.status()
-                if status.engine.get("state") == "ready":
-                    return
-                if status.engine.get("state") == "failed":
-                    raise DaemonError(f"engine failed: {status.engine.get('last_error')}")
-            finally:
-                await client.close()
-        await asyncio.sleep(0.2)
-    raise DaemonError("the daemon's engine did not become ready")
-
-
 async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
-    await _wait_ready(180)
+    await wait_ready(180)
     rng = random.Random(args.seed)
     files = [f for f in sorted(Path(args.files).rglob("*.py"))
              if not any(part in str(f) for part in args.exclude)
@@ -288,21 +238,5 @@ def _detail(r: Result) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    home = Path(tempfile.mkdtemp(prefix="nsload", dir="/tmp"))
-    saved = os.environ.get("NOSPIN_HOME")
-    proc = _start_daemon(home, args)
-    os.environ["NOSPIN_HOME"] = str(home)
-    try:
+    with private_daemon(_overrides(args.set), engine=args.engine, prefix="nsload") as proc:
         return asyncio.run(_run(args, proc.pid))
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if saved is None:
-            os.environ.pop("NOSPIN_HOME", None)
-        else:
-            os.environ["NOSPIN_HOME"] = saved
-        shutil.rmtree(home, ignore_errors=True)

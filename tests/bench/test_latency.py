@@ -75,7 +75,7 @@ def deviation(values: list[float]) -> float:
 
 
 @pytest.mark.slow
-def test_tiny_replay_prints_both_pipelines(tmp_path: Path) -> None:
+def test_tiny_replay_prints_every_pipeline(tmp_path: Path) -> None:
     from app.errors import ModelNotInstalled
     from engine.models import embedded_model_path
 
@@ -102,6 +102,8 @@ def test_tiny_replay_prints_both_pipelines(tmp_path: Path) -> None:
             "2048",
             "--budget",
             "256",
+            "--pipelines",
+            "nospin,naive,daemon",
         ]
     )
     result = latency.run(args)
@@ -131,3 +133,10 @@ def test_tiny_replay_prints_both_pipelines(tmp_path: Path) -> None:
     assert nospin["finished_ms_p50"] > 0
     assert result["naive"]["mean_prompt_tokens"] > nospin["mean_prompt_tokens"]
     assert set(result["naive_over_nospin"]) >= {"finished_ms_p50", "finished_ms_p95"}
+    # the same replay through a private daemon on its socket, as an editor plugin drives it
+    daemon = result["daemon"]
+    assert daemon["project_files"] == 1 and daemon["warm_requests"] == 1
+    assert 1 <= daemon["requests_sent"] <= 2 and daemon["errors"] == {}
+    assert daemon["requests_completed"] >= 1 and daemon["finished_ms_p50"] > 0
+    assert sum(daemon["tiers"].values()) >= 1
+    assert set(result["targets_daemon"]) == {"finished_p50_le_300ms", "finished_p95_le_1100ms"}

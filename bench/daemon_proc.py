@@ -1,0 +1,106 @@
+"""A private nospin daemon for benchmarks: its own NOSPIN_HOME, the embedded model (or the test
+suite's scripted engine), configuration overrides; stopped and removed afterwards."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app import config as cfg
+from app.client import AsyncClient
+from app.errors import DaemonError
+from daemon import lifecycle
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True, slots=True)
+class DaemonProc:
+    home: Path  # its NOSPIN_HOME (config, state, socket)
+    pid: int
+    log_path: Path
+
+
+def _start(home: Path, changes: dict[str, Any], engine: str, index: bool
+           ) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO)}
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    changes = dict(changes)
+    if engine == "fake":
+        env["NOSPIN_ENGINE_FACTORY"] = "tests.daemon.fakes:make_engine"
+        env.setdefault("NOSPIN_FAKE_TOKEN_DELAY_S", "0.03")
+    else:
+        from engine.models import embedded_model_path
+
+        saved = os.environ.pop("NOSPIN_HOME", None)
+        try:
+            changes.setdefault("engine.model", str(embedded_model_path()))  # the user's copy
+        finally:
+            if saved is not None:
+                os.environ["NOSPIN_HOME"] = saved
+    cfg.save(cfg.with_changes(cfg.Config(), changes), home / "config" / "config.toml")
+    command = [sys.executable, "-m", "app.cli", "daemon", *(() if index else ("--no-index",))]
+    log = open(home / "daemon.log", "wb")  # noqa: SIM115 - the child keeps it
+    try:
+        return subprocess.Popen(command, cwd=REPO, env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
+    finally:
+        log.close()
+
+
+@contextmanager
+def private_daemon(changes: dict[str, Any] | None = None, *, engine: str = "embedded",
+                   index: bool = False, prefix: str = "nsbench") -> Iterator[DaemonProc]:
+    """Run a daemon with ``changes`` (dotted config keys) on its own NOSPIN_HOME, which this
+    process uses meanwhile (clients find that daemon); ``index``: index project roots."""
+    home = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    saved = os.environ.get("NOSPIN_HOME")
+    proc = _start(home, changes or {}, engine, index)
+    os.environ["NOSPIN_HOME"] = str(home)
+    try:
+        yield DaemonProc(home, proc.pid, home / "daemon.log")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if saved is None:
+            os.environ.pop("NOSPIN_HOME", None)
+        else:
+            os.environ["NOSPIN_HOME"] = saved
+        if os.environ.get("NOSPIN_BENCH_KEEP"):  # to read its log and request log after
+            print(f"daemon home kept: {home}", file=sys.stderr)
+        else:
+            shutil.rmtree(home, ignore_errors=True)
+
+
+async def wait_ready(timeout_s: float) -> None:
+    """Until the daemon's engine is ready (DaemonError when it failed or took too long)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if lifecycle.read_daemon_info() is not None:
+            client = AsyncClient(autostart=False, idle_timeout_s=5.0)
+            try:
+                await client.connect()
+                status = await client.status()
+                if status.engine.get("state") == "ready":
+                    return
+                if status.engine.get("state") == "failed":
+                    raise DaemonError(f"engine failed: {status.engine.get('last_error')}")
+            finally:
+                await client.close()
+        await asyncio.sleep(0.2)
+    raise DaemonError("the daemon's engine did not become ready")

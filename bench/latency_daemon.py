@@ -1,0 +1,195 @@
+"""The typing replay through the daemon: what the user of an editor plugin waits for.
+
+The same points and keystroke schedules as the engine pipelines of ``bench/latency.py``, sent
+over the real socket to a private daemon (``bench.daemon_proc``) as the editor plugins send them
+(app/lsp/server.py): ``open`` when a file is first visited, a full-text ``change`` when the
+cursor arrives at a point (the buffer with that line cut at the cursor), ``warm`` there (unless
+``--no-warmup``), a ``change`` with the one inserted character per keystroke, and a
+``complete`` (single line, at most ``--max-tokens``, the default deadline) per debounced
+keystroke; a newer ``complete`` supersedes the one still running (the daemon cancels it) and the
+client waits for the last keystroke's reply. The daemon runs with the product's configuration
+but for the replay's budget, ``n_ctx`` and threads: its scheduler (tiers, deadlines), completion
+cache (type-through), warm-ups, KV state slots and project index. The daemon indexes only roots
+with a project marker, so the root's ``.py`` files are copied into a temporary project, which
+is indexed before the replay starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from app.client import AsyncClient
+from app.errors import NospinError
+from bench.daemon_proc import private_daemon, wait_ready
+from daemon import protocol as p
+from engine.base import Finished, FinishReason, GenerationStats
+
+INDEX_TIMEOUT_S = 900.0
+
+
+def copy_project(root: Path, dest: Path, exclude: Sequence[str]) -> int:
+    """The ``.py`` files under ``root`` (paths containing an ``exclude`` part left out) into
+    ``dest``, with a ``pyproject.toml`` marking it a project; returns how many."""
+    count = 0
+    for src in sorted(root.rglob("*.py")):
+        rel = src.relative_to(root).as_posix()
+        if any(part.rstrip("/") in rel.split("/")[:-1] or part in rel for part in exclude):
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            shutil.copyfile(src, target)
+        except OSError:
+            continue
+        count += 1
+    (dest / "pyproject.toml").write_text("[project]\nname = 'replay'\n")
+    return count
+
+
+async def _wait_indexed(client: AsyncClient, timeout_s: float) -> float:
+    start = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        status = await client.status()
+        if status.roots and not status.indexing:
+            return time.monotonic() - start
+        await asyncio.sleep(0.5)
+    raise NospinError(f"the daemon did not finish indexing within {timeout_s:.0f} s")
+
+
+def _finished(request_id: str, done: p.DoneReply) -> Finished:
+    try:
+        reason = FinishReason(done.finish_reason)
+    except ValueError:
+        reason = FinishReason.STOP
+    ctx = done.context
+    stats = GenerationStats(
+        num_prompt_tokens=ctx.num_prompt_tokens if ctx else 0,
+        num_cached_tokens=ctx.num_cached_tokens if ctx else 0,
+        num_generated_tokens=done.num_tokens,
+    )
+    return Finished(request_id, reason, done.text, stats)
+
+
+async def _complete(client: AsyncClient, sent: Any, path: str, line: int, col: int,
+                    max_tokens: int, replies: list[p.DoneReply]) -> None:
+    def on_chunk(text: str) -> None:
+        if sent.first is None and text:
+            sent.first = time.monotonic()
+
+    try:
+        done = await client.complete(path, line, col, max_tokens=max_tokens, multiline=False,
+                                     on_chunk=on_chunk)
+    except NospinError as exc:
+        sent.finished = time.monotonic()
+        reason = FinishReason.CANCELLED if exc.code == "cancelled" else FinishReason.ERROR
+        sent.result = Finished(sent.request_id, reason, "", GenerationStats(), str(exc),
+                               exc.code)
+        return
+    sent.finished = time.monotonic()
+    if sent.first is None and done.text:
+        sent.first = sent.finished  # a cache answer: shown at once, no chunks
+    sent.result = _finished(sent.request_id, done)
+    replies.append(done)
+
+
+async def _replay(project: Path, points: Sequence[Any], schedules: Sequence[Sequence[Any]], *,
+                  debounce_ms: float, max_tokens: int, warm: bool, timeout_s: float,
+                  sent_type: Any) -> tuple[list[Any], list[p.DoneReply], float]:
+    client = AsyncClient(autostart=False, idle_timeout_s=timeout_s, client_name="bench-latency")
+    await client.connect()
+    sent: list[Any] = []
+    replies: list[p.DoneReply] = []
+    opened: set[str] = set()
+    try:
+        first = str(project / points[0].path)
+        await client.open(first, points[0].buffer(0)[0])
+        opened.add(first)
+        index_s = await _wait_indexed(client, INDEX_TIMEOUT_S)
+        for i, (point, keys) in enumerate(zip(points, schedules, strict=True)):
+            path = str(project / point.path)
+            text, column = point.buffer(0)
+            if path not in opened:
+                await client.open(path, text)
+                opened.add(path)
+            else:
+                await client.change(path, text=text)
+            t0 = time.monotonic()
+            if warm:
+                await client.warm(path, point.line, column)
+            tasks: list[asyncio.Task[None]] = []
+            typed = 0
+            for k, key in enumerate(keys):
+                await _sleep_until(t0 + key.at_ms / 1000)
+                at = p.Position(line=point.line, col=column + typed)
+                await client.change(path, edits=[p.TextEdit(range=p.Range(start=at, end=at),
+                                                            text=point.typed[typed])])
+                typed += 1
+                if not key.send:
+                    continue
+                await _sleep_until(t0 + (key.at_ms + debounce_ms) / 1000)
+                s = sent_type(f"daemon/{i}/{k + 1}", i, k + 1, False, time.monotonic())
+                sent.append(s)
+                tasks.append(asyncio.create_task(_complete(
+                    client, s, path, point.line, column + typed, max_tokens, replies)))
+            await asyncio.gather(*tasks)
+    finally:
+        await client.close()
+    return sent, replies, index_s
+
+
+async def _sleep_until(deadline: float) -> None:
+    delay = deadline - time.monotonic()
+    if delay > 0:
+        await asyncio.sleep(delay)
+
+
+def run_daemon_pipeline(
+    root: Path,
+    points: Sequence[Any],
+    schedules: Sequence[Sequence[Any]],
+    *,
+    changes: dict[str, Any],
+    exclude: Sequence[str],
+    debounce_ms: float,
+    max_tokens: int,
+    warm: bool,
+    timeout_s: float,
+    sent_type: Any,
+) -> tuple[list[Any], dict[str, Any]]:
+    """Replay through a private daemon with config ``changes``; the requests as ``sent_type``
+    records (bench.latency.Sent) and the daemon-only figures (tiers, cache answers, ...)."""
+    with tempfile.TemporaryDirectory(prefix="nsreplay", dir="/tmp") as tmp:
+        project = Path(tmp) / "project"
+        num_files = copy_project(root, project, exclude)
+        with private_daemon(changes, index=True, prefix="nslat"):
+
+            async def main() -> tuple[list[Any], list[p.DoneReply], float]:
+                await wait_ready(180)
+                return await _replay(project, points, schedules, debounce_ms=debounce_ms,
+                                     max_tokens=max_tokens, warm=warm, timeout_s=timeout_s,
+                                     sent_type=sent_type)
+
+            sent, replies, index_s = asyncio.run(main())
+    tiers = {1: "normal", 2: "cap", 3: "fast"}
+    extra = {
+        "project_files": num_files,
+        "warm_requests": len(points) if warm else 0,
+        "index_wait_s": round(index_s, 1),
+        "tiers": dict(Counter(tiers.get(r.tier, "none") for r in replies)),
+        "cache_answers": dict(Counter(r.cache for r in replies)),
+        "finish_reasons": dict(Counter(r.finish_reason for r in replies)),
+        "errors": dict(Counter(
+            s.result.error_code for s in sent
+            if s.result is not None and s.result.reason is FinishReason.ERROR)),
+        "error_messages": sorted({
+            s.result.error for s in sent
+            if s.result is not None and s.result.reason is FinishReason.ERROR})[:5],
+    }
+    return sent, extra
