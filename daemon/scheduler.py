@@ -131,6 +131,8 @@ class NewRequest:
     max_new_tokens: int  # tokens asked for; tier CAP/FAST lower it to cap_tokens
     deadline_ms: float | None = None  # from arrival; None: the scheduler's default deadline
     num_cached_tokens: int | None = None  # prompt tokens expected from the KV cache; None: learn
+    # the same for the fast tier's smaller prompt (None: num_cached_tokens, capped at that prompt)
+    num_cached_tokens_fast: int | None = None
     prefill_only: bool = False  # warm-up: no new tokens (max_new_tokens is ignored)
     # warm-up: what a completion at the document would still prefill once the warm-up is done
     # (the edit, the FIM suffix) and the tokens it would ask for; they choose the warm-up's
@@ -148,6 +150,7 @@ class NewRequest:
         max_new_tokens: int,
         deadline_ms: float | None = None,
         num_cached_tokens: int | None = None,
+        num_cached_tokens_fast: int | None = None,
     ) -> NewRequest:
         """An interactive completion (an editor is waiting)."""
         return cls(
@@ -158,6 +161,7 @@ class NewRequest:
             max_new_tokens=max_new_tokens,
             deadline_ms=deadline_ms,
             num_cached_tokens=num_cached_tokens,
+            num_cached_tokens_fast=num_cached_tokens_fast,
         )
 
     @classmethod
@@ -689,6 +693,8 @@ class Scheduler:
             tokens = min(tokens, self._tiers.cap_tokens)
         if tier is Tier.FAST:
             prompt = int(prompt * self._tiers.fast_budget_factor)
+            if spec.num_cached_tokens_fast is not None:
+                cached = spec.num_cached_tokens_fast
             cached = None if cached is None else min(cached, prompt)
         return self._model.service_ms(
             num_prompt_tokens=prompt, max_new_tokens=tokens, num_cached_tokens=cached

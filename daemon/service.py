@@ -184,8 +184,9 @@ class Service:
         )
         self._live: dict[str, _Live] = {}
         self._token_counter: tuple[Engine, LineCachedCounter] | None = None
-        # documents the engine served lately, oldest first: the prompt tokens it last held
-        self._warm_docs: dict[str, int] = {}
+        # documents the engine served lately, oldest first: the budget and the prompt tokens of
+        # the prompt it last held for each
+        self._warm_docs: dict[str, tuple[int, int]] = {}
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
         self._warm_ids = itertools.count()
         self._subs: dict[str, _Subscription] = {}
@@ -401,40 +402,50 @@ class Service:
             max_tokens=opts.max_tokens or self.config.completion.max_tokens,
             deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix), last_sent=now,
         )
-        est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
-        after = self._suffix_hint(path, text, req.line, req.col, language)
+        budget = self.config.context.budget_tokens
+        est = min(budget, max(1, len(text) // 3))
+        fast_budget = max(64, int(budget * self.config.tiers.fast_budget_factor))
+        fast_est = min(est, fast_budget)
+        after = self._suffix_hint(path, text, req.line, req.col, language, budget)
+        after_fast = self._suffix_hint(path, text, req.line, req.col, language, fast_budget)
         self.scheduler.add_request(NewRequest.completion(
             key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
             deadline_ms=_scheduling_deadline(opts.deadline_ms),
-            num_cached_tokens=self._cached_hint(path, est, after)),
+            num_cached_tokens=self._cached_hint(path, budget, est, after),
+            num_cached_tokens_fast=self._cached_hint(path, fast_budget, fast_est, after_fast)),
             now)
         self._live[key] = live
         self._step()
 
-    def _cached_hint(self, path: str, num_prompt_tokens: int, suffix_tokens: int = 0) -> int:
-        """Prompt tokens the engine likely still has in its KV cache for this document: when it
-        served the document recently (prefix reuse, KV state slots), the prompt it held then
-        (at most: a prompt of a larger budget, another tier's, is not in the cache) but the edit
-        and the FIM suffix after it (prefilled again at every keystroke: the rest of a small
-        file shown whole); none otherwise. Tells the scheduler a cold prefill from a warm one."""
+    def _cached_hint(self, path: str, budget: int, num_prompt_tokens: int,
+                     suffix_tokens: int = 0) -> int:
+        """Prompt tokens the engine likely still has in its KV cache for this document's prompt
+        at ``budget``: when it served the document recently (prefix reuse, KV state slots) with
+        a prompt of that budget (another tier's prompt is another text), that prompt (at most)
+        but the edit and the FIM suffix after it (prefilled again at every keystroke: the rest
+        of a small file shown whole); none otherwise. Tells the scheduler a cold prefill from a
+        warm one, per tier."""
         held = self._warm_docs.get(path)
-        if held is None:
+        if held is None or held[0] != budget:
             return 0
-        return max(0, min(num_prompt_tokens, held) - WARM_UNCACHED_TOKENS - suffix_tokens)
+        return max(0, min(num_prompt_tokens, held[1]) - WARM_UNCACHED_TOKENS - suffix_tokens)
 
-    def _suffix_hint(self, path: str, text: str, line: int, col: int, language: str) -> int:
-        """Tokens after the cursor the prompt at the normal budget will likely hold (0 when
-        the cursor cannot be split there: the assembly reports that)."""
+    def _suffix_hint(self, path: str, text: str, line: int, col: int, language: str,
+                     budget: int | None = None) -> int:
+        """Tokens after the cursor the prompt at ``budget`` (None: the normal one) will likely
+        hold (0 when the cursor cannot be split there: the assembly reports that)."""
         request = ContextRequest(path, text, line, col, language,
-                                 self.config.context.budget_tokens)
+                                 budget or self.config.context.budget_tokens)
         try:
             return expected_suffix_tokens(request, self.config.context)
         except CursorError:
             return 0
 
-    def _mark_warm(self, path: str, num_prompt_tokens: int) -> None:
-        self._warm_docs.pop(path, None)
-        self._warm_docs[path] = num_prompt_tokens
+    def _mark_warm(self, live: _Live, num_prompt_tokens: int) -> None:
+        if live.context is None:
+            return
+        self._warm_docs.pop(live.path, None)
+        self._warm_docs[live.path] = (live.context.budget_tokens, num_prompt_tokens)
         while len(self._warm_docs) > max(1, self.config.engine.kv_state_slots):
             self._warm_docs.pop(next(iter(self._warm_docs)))
 
@@ -639,7 +650,7 @@ class Service:
             self.supervisor.report_died()
         live = self._live.get(key)
         if live is not None and live.kind == "complete" and fin.stats.num_prompt_tokens:
-            self._mark_warm(live.path, fin.stats.num_prompt_tokens)
+            self._mark_warm(live, fin.stats.num_prompt_tokens)
         ended = self.scheduler.update_from_result(
             key, fin.stats, time.monotonic(), reason=fin.reason,
             extra_ms=live.context_ms if live is not None else 0.0)
@@ -678,7 +689,7 @@ class Service:
             if self._warming.get(live.path) == live.key:  # not a newer warm-up that replaced it
                 del self._warming[live.path]
             if fin is not None and fin.reason is FinishReason.PREFILLED:
-                self._mark_warm(live.path, fin.stats.num_prompt_tokens)
+                self._mark_warm(live, fin.stats.num_prompt_tokens)
             self._record(RequestRecord(
                 time=time.time(), request_id=live.key, path_hash=hash_path(live.path),
                 kind="warmup", tier=ended.tier.label if ended.tier is not None else "",
@@ -765,7 +776,8 @@ class Service:
         est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
         suffix = self._suffix_hint(path, text, line, col, language)
         self.scheduler.add_request(NewRequest.warmup(
-            key, path, num_prompt_tokens=est, num_cached_tokens=self._cached_hint(path, est),
+            key, path, num_prompt_tokens=est,
+            num_cached_tokens=self._cached_hint(path, self.config.context.budget_tokens, est),
             followup_uncached_tokens=min(est, WARM_UNCACHED_TOKENS + suffix),
             followup_new_tokens=self.config.completion.max_tokens), now)
         self._live[key] = warm
