@@ -8,8 +8,9 @@ data:
   reports (flash-attn >= 2.5.7 present or not) and the configuration.
 - ``render_token_ids``: a model profile's pieces to token ids, piece by piece (special markers by
   id, source text encoded as plain text).
-- ``StreamCutter``: stop strings and single-line stop on the streamed text, holding back text that
-  could still become a stop string.
+- the streamed text goes through ``engine.postprocess.StreamFilter``, as in the other engines
+  (stop strings, single line, block end, repetition; text that could still become a stop string
+  is held back).
 - ``handle_result`` / ``finish_request``: one generator result dict (or a cancelled job's
   snapshot, shaped the same way) to ``TextChunk``/``Finished`` events and ``GenerationStats``.
 - ``SpeculationGovernor``: rolling draft acceptance and the switch-off rule (design.md §3: below
@@ -40,7 +41,7 @@ from engine.base import (
     GenerationStats,
     TextChunk,
 )
-from engine.postprocess import BlockScope, block_end, request_block
+from engine.postprocess import StreamFilter, request_block
 
 # exllamav2's dynamic generator pages the cache in blocks of this many tokens
 # (dynamic.PAGED_PAGE_SIZE); the cache length must be a multiple of it in every mode.
@@ -188,102 +189,6 @@ def strip_markers(text: str, markers: Iterable[str]) -> str:
     return text
 
 
-# --------------------------------------------------------------------------- stream cutting
-
-
-def _held_suffix_len(text: str, stops: Sequence[str]) -> int:
-    """Length of the longest suffix of ``text`` that is a proper prefix of a stop string."""
-    best = 0
-    for stop in stops:
-        for n in range(min(len(stop) - 1, len(text)), best, -1):
-            if text.endswith(stop[:n]):
-                best = n
-                break
-    return best
-
-
-class StreamCutter:
-    """Applies stop strings and the single-line rule to streamed text.
-
-    ``feed`` returns the text that may be shown now and, once a stop is reached, its reason;
-    text that could still turn into a stop string is held back until it is decided. Stop strings
-    are not part of the output. Single-line: the output ends before the first newline that follows
-    non-whitespace text (leading blank lines are kept).
-    """
-
-    __slots__ = ("_held", "_seen_content", "_stops", "block", "emitted", "single_line", "stopped")
-
-    def __init__(
-        self,
-        stop: Iterable[str] = (),
-        *,
-        single_line: bool = False,
-        block: BlockScope | None = None,
-    ) -> None:
-        self._stops = tuple(s for s in dict.fromkeys(stop) if s)
-        self.single_line = single_line
-        self.block = block  # multi-line: end where the text leaves this block (postprocess)
-        self._held = ""
-        self._seen_content = False
-        self.emitted = ""  # all text returned so far
-        self.stopped: FinishReason | None = None
-
-    def feed(self, text: str) -> tuple[str, FinishReason | None]:
-        """Take new model text; return (text to show now, stop reason or None)."""
-        if self.stopped is not None or not text:
-            return "", self.stopped
-        buf = self._held + text
-        cut = len(buf)
-        reason: FinishReason | None = None
-        for stop in self._stops:
-            i = buf.find(stop)
-            if i != -1 and i < cut:
-                cut, reason = i, FinishReason.STOP
-        if self.single_line:
-            nl = self._newline_cut(buf[:cut])
-            if nl is not None:
-                cut, reason = nl, FinishReason.NEWLINE
-        elif self.block is not None:
-            end = block_end(self.emitted + buf[:cut], self.block, len(self.emitted))
-            if end is not None:
-                cut, reason = max(0, end - len(self.emitted)), FinishReason.STOP
-        if reason is not None:
-            out = buf[:cut]
-            self._held = ""
-            self.stopped = reason
-        else:
-            keep = _held_suffix_len(buf, self._stops)
-            out, self._held = buf[: len(buf) - keep], buf[len(buf) - keep :]
-        self._note_content(out)
-        self.emitted += out
-        return out, reason
-
-    def flush(self) -> str:
-        """Release held text at a natural end (length, deadline): it never became a stop string."""
-        out, self._held = self._held, ""
-        if self.stopped is None and self.single_line:
-            nl = self._newline_cut(out)
-            if nl is not None:
-                out = out[:nl]
-        self._note_content(out)
-        self.emitted += out
-        return out
-
-    def _newline_cut(self, text: str) -> int | None:
-        seen = self._seen_content
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                if seen:
-                    return i
-            elif not ch.isspace():
-                seen = True
-        return None
-
-    def _note_content(self, text: str) -> None:
-        if not self._seen_content and text.strip():
-            self._seen_content = True
-
-
 # --------------------------------------------------------------------------- per-request state
 
 
@@ -294,7 +199,7 @@ class RequestState:
     request: GenerationRequest
     sink: EventSink
     submitted_at: float  # time.monotonic() at submit()
-    cutter: StreamCutter
+    cutter: StreamFilter
     seq: int = 0  # submission order, for fair ordering within a priority
     started_at: float | None = None  # monotonic, when the generator started the job
     first_text_at: float | None = None  # monotonic, first non-empty TextChunk
@@ -313,8 +218,8 @@ class RequestState:
         seq: int = 0,
         extra_stops: Iterable[str] = (),
     ) -> RequestState:
-        cutter = StreamCutter(
-            (*request.stop, *extra_stops),
+        cutter = StreamFilter(
+            stop=tuple(dict.fromkeys(s for s in (*request.stop, *extra_stops) if s)),
             single_line=request.single_line,
             block=request_block(request),
         )
@@ -357,7 +262,7 @@ def handle_result(state: RequestState, result: Mapping[str, Any], now: float) ->
         return step  # "prefill": progress only
     rid = state.request.request_id
     if not state.request.prefill_only:
-        shown, stop = state.cutter.feed(str(result.get("text", "") or ""))
+        shown, stop = state.cutter.push(str(result.get("text", "") or ""))
         if shown:
             if state.first_text_at is None:
                 state.first_text_at = now
@@ -412,7 +317,8 @@ def finish_request(
 ) -> Finished:
     """The Finished event; ``fields`` is an eos result or a job snapshot with the same keys."""
     state.finished = True
-    text = "" if state.request.prefill_only else state.cutter.emitted
+    cutter = state.cutter
+    text = "" if state.request.prefill_only else cutter.text[: cutter.emitted]
     stats = stats_from_fields(state, fields, now)
     if error is not None:
         return Finished(

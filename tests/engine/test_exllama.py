@@ -43,7 +43,6 @@ from engine.exllama_logic import (
     PAGE_SIZE,
     RequestState,
     SpeculationGovernor,
-    StreamCutter,
     finish_events,
     handle_result,
     job_max_new_tokens,
@@ -325,6 +324,24 @@ def test_vocabulary_strips_markers_without_the_hf_switch() -> None:
 # --------------------------------------------------------------------------- stream cutting
 
 
+def _stream(state: RequestState, chunks: list[str]) -> tuple[str, FinishReason, str]:
+    """Feed ``chunks`` as generator results; (text shown, finish reason, Finished.text). A
+    stream that does not stop ends at max_new_tokens (its held text is then released)."""
+    shown = ""
+    for chunk in chunks:
+        step = handle_result(state, streaming("r", chunk), 100.5)
+        shown += "".join(e.text for e in step.events if isinstance(e, TextChunk))
+        fins = [e for e in step.events if isinstance(e, Finished)]
+        if fins:
+            assert step.finished and step.cancel_job  # the job is still in the generator
+            return shown, fins[0].reason, fins[0].text
+    events = finish_events(state, FinishReason.LENGTH, {}, 101.0)
+    shown += "".join(e.text for e in events if isinstance(e, TextChunk))
+    fin = events[-1]
+    assert isinstance(fin, Finished)
+    return shown, fin.reason, fin.text
+
+
 @pytest.mark.parametrize(
     ("chunks", "stops", "single_line", "shown", "reason"),
     [
@@ -338,28 +355,28 @@ def test_vocabulary_strips_markers_without_the_hf_switch() -> None:
         (["a<|fim", "_pad|>zzz"], ("<|fim_pad|>",), False, "a", FinishReason.STOP),
     ],
 )
-def test_stream_cutter(
+def test_the_streamed_text_stops_as_in_every_engine(
     chunks: list[str],
     stops: tuple[str, ...],
     single_line: bool,
     shown: str,
     reason: FinishReason | None,
 ) -> None:
-    cutter = StreamCutter(stops, single_line=single_line)
-    out, got = "", None
-    for chunk in chunks:
-        text, got = cutter.feed(chunk)
-        out += text
-    if got is None:
-        out += cutter.flush()
-    assert (out, got) == (shown, reason)
-    assert cutter.emitted == out
+    # exllamav2's requests go through the same StreamFilter as llama.cpp's and the remote's
+    request = GenerationRequest("r", prompt_text="p", stop=stops, single_line=single_line)
+    out, got, text = _stream(state_for(request), chunks)
+    assert (out, got) == (shown, reason or FinishReason.LENGTH)
+    assert text == out  # the chunks add up to Finished.text
 
 
-def test_stream_cutter_releases_held_text_at_a_natural_end() -> None:
-    cutter = StreamCutter(("\n\n",))
-    assert cutter.feed("x\n") == ("x", None)
-    assert cutter.flush() == "\n"
+def test_held_text_is_released_at_a_natural_end_and_dropped_on_cancel() -> None:
+    request = GenerationRequest("r", prompt_text="p", stop=("\n\n",))
+    assert _stream(state_for(request), ["x\n"]) == ("x\n", FinishReason.LENGTH, "x\n")
+    state = state_for(request)
+    step = handle_result(state, streaming("r", "x\n"), 100.5)
+    assert [e.text for e in step.events if isinstance(e, TextChunk)] == ["x"]
+    fin = finish_events(state, FinishReason.CANCELLED, {}, 101.0)
+    assert len(fin) == 1 and isinstance(fin[0], Finished) and fin[0].text == "x"
 
 
 @given(
@@ -367,22 +384,17 @@ def test_stream_cutter_releases_held_text_at_a_natural_end() -> None:
     stop=st.text(alphabet="ab\n", min_size=1, max_size=3),
     single_line=st.booleans(),
 )
-def test_stream_cutter_never_shows_a_stop(chunks: list[str], stop: str, single_line: bool) -> None:
-    cutter = StreamCutter((stop,), single_line=single_line)
-    shown = ""
-    for chunk in chunks:
-        text, reason = cutter.feed(chunk)
-        shown += text
-        if reason is not None:
-            break
-    else:
-        shown += cutter.flush()
+def test_the_streamed_text_never_shows_a_stop(
+    chunks: list[str], stop: str, single_line: bool
+) -> None:
+    request = GenerationRequest("r", prompt_text="p", stop=(stop,), single_line=single_line)
+    shown, reason, _ = _stream(state_for(request), chunks)
     full = "".join(chunks)
     assert stop not in shown
     assert full.startswith(shown)
     if single_line:
         assert "\n" not in shown.lstrip(" \n")
-    if cutter.stopped is None:
+    if reason is FinishReason.LENGTH:
         assert shown == full
 
 
@@ -874,7 +886,8 @@ def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
         fin, _ = generate_sync(
             engine, GenerationRequest("g", prompt=parts, max_new_tokens=24), timeout_s=120
         )
-        assert fin.reason in (FinishReason.LENGTH, FinishReason.STOP)
+        # a random model's text may repeat: the stream filter then ends it (REPETITION)
+        assert fin.reason in (FinishReason.LENGTH, FinishReason.STOP, FinishReason.REPETITION)
         if fin.reason is FinishReason.LENGTH:
             assert fin.stats.num_generated_tokens == 24
         assert fin.stats.num_prompt_tokens > 0 and fin.stats.speculation_used
@@ -883,14 +896,11 @@ def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
         engine.close()
 
 
-def test_stream_cutter_stops_where_a_multiline_completion_leaves_its_block() -> None:
-    """The same rule as StreamFilter (engine.postprocess.block_end): decoding ends early."""
-    cutter = StreamCutter(block=BlockScope(8, False))
-    shown, reason = "", None
-    for chunk in ("x = 1\n", "        return x\n\n", "    ", "def", " g(self):\n"):
-        text, reason = cutter.feed(chunk)
-        shown += text
-        if reason is not None:
-            break
+def test_a_multiline_completion_stops_where_it_leaves_its_block() -> None:
+    """The same rule as in every engine (engine.postprocess.block_end): decoding ends early."""
+    state = state_for(GenerationRequest("r", prompt_text="p"))
+    state.cutter.block = BlockScope(8, False)
+    chunks = ["x = 1\n", "        return x\n\n", "    ", "def", " g(self):\n", "        pass"]
+    shown, reason, text = _stream(state, chunks)
     assert reason is FinishReason.STOP
-    assert shown.rstrip() == "x = 1\n        return x" and "def" not in cutter.emitted
+    assert shown.rstrip() == "x = 1\n        return x" and "def" not in text
