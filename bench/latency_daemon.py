@@ -101,7 +101,8 @@ async def _complete(client: AsyncClient, sent: Any, path: str, line: int, col: i
 
 async def _replay(project: Path, points: Sequence[Any], schedules: Sequence[Sequence[Any]], *,
                   debounce_ms: float, max_tokens: int, warm: bool, timeout_s: float,
-                  sent_type: Any) -> tuple[list[Any], list[p.DoneReply], float]:
+                  sent_type: Any
+                  ) -> tuple[list[Any], list[p.DoneReply], float, dict[str, Any]]:
     client = AsyncClient(autostart=False, idle_timeout_s=timeout_s, client_name="bench-latency")
     await client.connect()
     sent: list[Any] = []
@@ -139,9 +140,10 @@ async def _replay(project: Path, points: Sequence[Any], schedules: Sequence[Sequ
                 tasks.append(asyncio.create_task(_complete(
                     client, s, path, point.line, column + typed, max_tokens, replies)))
             await asyncio.gather(*tasks)
+        model = (await client.status()).metrics.get("queue", {}).get("model", {})
     finally:
         await client.close()
-    return sent, replies, index_s
+    return sent, replies, index_s, model
 
 
 async def _sleep_until(deadline: float) -> None:
@@ -170,18 +172,19 @@ def run_daemon_pipeline(
         num_files = copy_project(root, project, exclude)
         with private_daemon(changes, index=True, prefix="nslat"):
 
-            async def main() -> tuple[list[Any], list[p.DoneReply], float]:
+            async def main() -> tuple[list[Any], list[p.DoneReply], float, dict[str, Any]]:
                 await wait_ready(180)
                 return await _replay(project, points, schedules, debounce_ms=debounce_ms,
                                      max_tokens=max_tokens, warm=warm, timeout_s=timeout_s,
                                      sent_type=sent_type)
 
-            sent, replies, index_s = asyncio.run(main())
+            sent, replies, index_s, model = asyncio.run(main())
     tiers = {1: "normal", 2: "cap", 3: "fast"}
     extra = {
         "project_files": num_files,
         "warm_requests": len(points) if warm else 0,
         "index_wait_s": round(index_s, 1),
+        "scheduler_model": model,  # what the daemon's latency model learned by the end
         "tiers": dict(Counter(tiers.get(r.tier, "none") for r in replies)),
         "cache_answers": dict(Counter(r.cache for r in replies)),
         "finish_reasons": dict(Counter(r.finish_reason for r in replies)),
