@@ -62,11 +62,15 @@ def format_status(data: dict[str, Any]) -> str:
         f"  clients    {data['num_clients']}, documents {data['num_documents']}, "
         f"queued {data['num_queued']}",
     ]
+    if data.get("roots"):
+        lines.append(f"  projects   {', '.join(data['roots'])}"
+                     + ("   (indexing...)" if data.get("indexing") else ""))
     if m.get("num_requests"):
         ft, tt = m.get("first_token_ms") or {}, m.get("total_ms") or {}
         tiers = m.get("tiers") or {}
         lines += [
-            f"  requests   {m['num_requests']} in the window",
+            f"  requests   {m['num_requests']} in the window"
+            + (f" (and {m['num_warmups']} warm-ups)" if m.get("num_warmups") else ""),
             f"  first tok  p50 {_ms(ft.get('p50'))}, p95 {_ms(ft.get('p95'))}",
             f"  finished   p50 {_ms(tt.get('p50'))}, p95 {_ms(tt.get('p95'))}",
             "  tiers      " + ", ".join(f"{k} {v}" for k, v in tiers.items()),

@@ -70,6 +70,7 @@ def test_complete_starts_a_daemon_then_reuses_it(home: Path) -> None:
     assert data["running"] is True and data["metrics"]["num_requests"] >= 2
     text = nospin(home, "status")
     assert "running, pid" in text.stdout and "p95" in text.stdout
+    assert f"projects   {src.parent}" in text.stdout  # the root it indexes
 
 
 def test_snapshot_commands_after_config_changes(home: Path) -> None:
