@@ -61,6 +61,7 @@ from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
 from daemon.supervisor import EngineFactory, EngineSupervisor
 from daemon.tokens import LineCachedCounter
+from daemon.warm_docs import EDIT_TOKENS, WarmDocuments
 from engine.avoid import placeholder_starts
 from engine.base import (
     Engine,
@@ -90,7 +91,6 @@ def _scheduling_deadline(deadline_ms: float) -> float:
     the client before the deadline the client asked for."""
     return max(1.0, float(deadline_ms) - BACKSTOP_S * 1000)
 WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
-WARM_UNCACHED_TOKENS = 64  # prompt tokens a warm document still has to prefill (the edit)
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 
@@ -184,9 +184,7 @@ class Service:
         )
         self._live: dict[str, _Live] = {}
         self._token_counter: tuple[Engine, LineCachedCounter] | None = None
-        # documents the engine served lately, oldest first: the budget and the prompt tokens of
-        # the prompt it last held for each
-        self._warm_docs: dict[str, tuple[int, int]] = {}
+        self._warm_docs = WarmDocuments(self.config.engine.kv_state_slots)
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
         self._warm_ids = itertools.count()
         self._subs: dict[str, _Subscription] = {}
@@ -411,24 +409,12 @@ class Service:
         self.scheduler.add_request(NewRequest.completion(
             key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
             deadline_ms=_scheduling_deadline(opts.deadline_ms),
-            num_cached_tokens=self._cached_hint(path, budget, est, after),
-            num_cached_tokens_fast=self._cached_hint(path, fast_budget, fast_est, after_fast)),
+            num_cached_tokens=self._warm_docs.cached_tokens(path, budget, est, after),
+            num_cached_tokens_fast=self._warm_docs.cached_tokens(
+                path, fast_budget, fast_est, after_fast)),
             now)
         self._live[key] = live
         self._step()
-
-    def _cached_hint(self, path: str, budget: int, num_prompt_tokens: int,
-                     suffix_tokens: int = 0) -> int:
-        """Prompt tokens the engine likely still has in its KV cache for this document's prompt
-        at ``budget``: when it served the document recently (prefix reuse, KV state slots) with
-        a prompt of that budget (another tier's prompt is another text), that prompt (at most)
-        but the edit and the FIM suffix after it (prefilled again at every keystroke: the rest
-        of a small file shown whole); none otherwise. Tells the scheduler a cold prefill from a
-        warm one, per tier."""
-        held = self._warm_docs.get(path)
-        if held is None or held[0] != budget:
-            return 0
-        return max(0, min(num_prompt_tokens, held[1]) - WARM_UNCACHED_TOKENS - suffix_tokens)
 
     def _suffix_hint(self, path: str, text: str, line: int, col: int, language: str,
                      budget: int | None = None) -> int:
@@ -442,12 +428,8 @@ class Service:
             return 0
 
     def _mark_warm(self, live: _Live, num_prompt_tokens: int) -> None:
-        if live.context is None:
-            return
-        self._warm_docs.pop(live.path, None)
-        self._warm_docs[live.path] = (live.context.budget_tokens, num_prompt_tokens)
-        while len(self._warm_docs) > max(1, self.config.engine.kv_state_slots):
-            self._warm_docs.pop(next(iter(self._warm_docs)))
+        if live.context is not None:
+            self._warm_docs.mark(live.path, live.context.budget_tokens, num_prompt_tokens)
 
     def _answer_from_cache(self, peer: Peer, request_id: str, path: str, hit: Any,
                            now: float) -> bool:
@@ -777,8 +759,9 @@ class Service:
         suffix = self._suffix_hint(path, text, line, col, language)
         self.scheduler.add_request(NewRequest.warmup(
             key, path, num_prompt_tokens=est,
-            num_cached_tokens=self._cached_hint(path, self.config.context.budget_tokens, est),
-            followup_uncached_tokens=min(est, WARM_UNCACHED_TOKENS + suffix),
+            num_cached_tokens=self._warm_docs.cached_tokens(
+                path, self.config.context.budget_tokens, est),
+            followup_uncached_tokens=min(est, EDIT_TOKENS + suffix),
             followup_new_tokens=self.config.completion.max_tokens), now)
         self._live[key] = warm
         self._warming[path] = key
@@ -964,6 +947,7 @@ class Service:
             self.metrics.reset()
         self.config = new
         self.scheduler.configure(new.tiers)
+        self._warm_docs.slots = max(1, new.engine.kv_state_slots)
         self.scheduler.set_force_fast(new.tiers.force_fast)
         self._sessions.idle_current_file_s = new.context.session_idle_current_file_s
         self._sessions.reset_s = new.context.session_reset_s
