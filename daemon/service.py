@@ -26,7 +26,6 @@ import app
 from app import config as cfg
 from app.errors import (
     ConfigError,
-    CursorError,
     DaemonError,
     EngineDied,
     InputError,
@@ -400,12 +399,12 @@ class Service:
             max_tokens=opts.max_tokens or self.config.completion.max_tokens,
             deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix), last_sent=now,
         )
-        budget = self.config.context.budget_tokens
+        budget, fast_budget = self._budget(1.0), self._budget(self.config.tiers.fast_budget_factor)
         est = min(budget, max(1, len(text) // 3))
-        fast_budget = max(64, int(budget * self.config.tiers.fast_budget_factor))
         fast_est = min(est, fast_budget)
-        after = self._suffix_hint(path, text, req.line, req.col, language, budget)
-        after_fast = self._suffix_hint(path, text, req.line, req.col, language, fast_budget)
+        after = self._suffix_hint(path, text, req.line, req.col, language, budget, offset)
+        after_fast = self._suffix_hint(path, text, req.line, req.col, language, fast_budget,
+                                       offset)
         self.scheduler.add_request(NewRequest.completion(
             key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
             deadline_ms=_scheduling_deadline(opts.deadline_ms),
@@ -416,16 +415,16 @@ class Service:
         self._live[key] = live
         self._step()
 
+    def _budget(self, factor: float) -> int:
+        """The context budget of a tier whose budget factor is ``factor``."""
+        return max(64, int(self.config.context.budget_tokens * factor))
+
     def _suffix_hint(self, path: str, text: str, line: int, col: int, language: str,
-                     budget: int | None = None) -> int:
-        """Tokens after the cursor the prompt at ``budget`` (None: the normal one) will likely
-        hold (0 when the cursor cannot be split there: the assembly reports that)."""
-        request = ContextRequest(path, text, line, col, language,
-                                 budget or self.config.context.budget_tokens)
-        try:
-            return expected_suffix_tokens(request, self.config.context)
-        except CursorError:
-            return 0
+                     budget: int, offset: int | None = None) -> int:
+        """Tokens after the cursor (at ``offset`` when known; callers checked the cursor) the
+        prompt at ``budget`` will likely hold."""
+        request = ContextRequest(path, text, line, col, language, budget)
+        return expected_suffix_tokens(request, self.config.context, offset=offset)
 
     def _mark_warm(self, live: _Live, num_prompt_tokens: int) -> None:
         if live.context is not None:
@@ -524,7 +523,7 @@ class Service:
         try:
             engine = await self._engine_for(live)
             if live.kind in ("complete", "warmup"):
-                budget = max(64, int(self.config.context.budget_tokens * s.budget_factor))
+                budget = self._budget(s.budget_factor)
                 t0 = time.monotonic()
                 live.context = await asyncio.to_thread(
                     self._projects.assemble_for, assemble, ContextRequest(
@@ -681,7 +680,6 @@ class Service:
                 num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code))
             return
         if live.replied_early:  # the client has its answer; the engine is done only now
-            self._answer_followers(live, None)  # (none attach after the early reply)
             self._live.pop(live.key, None)
             if live.cache_key is not None:
                 self._cache.discard(live.key)
@@ -756,7 +754,7 @@ class Service:
                      multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
                      last_sent=now)
         est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
-        suffix = self._suffix_hint(path, text, line, col, language)
+        suffix = self._suffix_hint(path, text, line, col, language, self._budget(1.0))
         self.scheduler.add_request(NewRequest.warmup(
             key, path, num_prompt_tokens=est,
             num_cached_tokens=self._warm_docs.cached_tokens(

@@ -32,6 +32,7 @@ from daemon.context.window import (
     suffix_lines,
     suffix_text,
 )
+from daemon.documents import offset_of
 from daemon.index import IndexSnapshot, ProjectIndex
 from daemon.languages import detect_language
 from daemon.parse import summarize
@@ -85,9 +86,6 @@ def assemble_context(
 
     whole_tokens = _whole_file_tokens(request, config, counter)
 
-    def whole_fits(rest: int) -> bool:
-        return whole_tokens is not None and whole_tokens <= int(rest * config.whole_file_share)
-
     def fit(rest: int) -> tuple[list[Candidate], list[DroppedSegment], int]:
         """The cursor-dependent parts (all of them in the "cursor" layout) in ``rest`` tokens,
         and the first line of the cursor window."""
@@ -122,7 +120,7 @@ def assemble_context(
             kept, dropped = fit_budget(candidates, rest, allow, counter)
             return kept, dropped, window.start
 
-        if whole_fits(rest):
+        if _fits_whole(whole_tokens, rest, config):
             kept, dropped, start = build(rest - allow["instructions"], len(parts.lines), True)
             if start == 0 and not any(d.kind is Kind.CURSOR_WINDOW for d in dropped):
                 return kept, dropped, start
@@ -185,24 +183,41 @@ def _whole_file_tokens(
     return counter.count(stable_text(request.text, request.line))
 
 
+def _fits_whole(whole_tokens: int | None, room: int, config: ContextConfig) -> bool:
+    """Whether a file of ``whole_tokens`` (None: may not be shown whole) is shown whole in
+    ``room`` tokens."""
+    return whole_tokens is not None and whole_tokens <= int(room * config.whole_file_share)
+
+
 def expected_suffix_tokens(
-    request: ContextRequest, config: ContextConfig, counter: TokenCounter | None = None
+    request: ContextRequest,
+    config: ContextConfig,
+    counter: TokenCounter | None = None,
+    *,
+    offset: int | None = None,
 ) -> int:
     """Tokens the prompt for ``request`` is expected to hold after the cursor: the rest of the
     file when the file is shown whole, else the short suffix (cursor line's rest and up to
     ``suffix_max_lines`` lines within ``suffix_share``). PSM puts the suffix after the typed
     text, so an engine prefills it again at every keystroke even for a warm document: the
     scheduler's cache hint counts it as uncached. An estimate, made before assembly (the budget
-    is taken whole: the stable layout's file block is not subtracted)."""
+    is taken whole: the stable layout's file block is not subtracted). It runs on the daemon's
+    request path: only the text after the cursor is split, and only as far as the suffix goes;
+    ``offset``: the cursor's character offset when the caller has it (else found, and checked:
+    CursorError when the cursor is outside the text)."""
     language = request.language or detect_language(request.path)
     counter = counter or CharEstimator(language)
-    parts = split_at_cursor(request.text, request.line, request.column)
-    whole = _whole_file_tokens(request, config, counter)
-    if whole is not None and whole <= int(request.budget_tokens * config.whole_file_share):
-        return counter.count(parts.line_suffix + "".join(parts.lines[request.line + 1 :]))
+    if offset is None:
+        offset = offset_of(request.text, request.line, request.column)
+    after = request.text[offset:]
+    if _fits_whole(_whole_file_tokens(request, config, counter), request.budget_tokens, config):
+        return counter.count(after)
+    pieces = after.split("\n", config.suffix_max_lines + 1)
+    lines = [piece + "\n" for piece in pieces[:-1]] + pieces[-1:]
+    below = CursorParts(lines=lines, line=0, column=0, line_prefix="", line_suffix=lines[0])
     cap = suffix_cap(request.budget_tokens, config.suffix_share)
-    n = suffix_lines(parts, config.suffix_max_lines, cap, counter)
-    return counter.count(suffix_text(parts, n))
+    n = suffix_lines(below, config.suffix_max_lines, cap, counter)
+    return counter.count(suffix_text(below, n))
 
 
 def _builder(

@@ -520,6 +520,8 @@ def test_expected_suffix_tokens_match_the_assembled_suffix(budget: int, n_funcs:
         ctx = assemble_context(request, counter=counter, config=config)
         suffix = counter.count(ctx.to_prompt_parts().suffix)
         assert expected_suffix_tokens(request, config, counter) == suffix, line
+        offset = len("".join(text.splitlines(keepends=True)[:line])) + 4
+        assert expected_suffix_tokens(request, config, counter, offset=offset) == suffix
         sizes.append(suffix)
     whole = budget >= 512 and counter.count(text) <= budget * 0.75
     # a small file shown whole: the rest of the file, hundreds of tokens near its top
