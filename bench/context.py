@@ -35,6 +35,7 @@ from daemon.context import (
     AssembledContext,
     ContextRequest,
     assemble_context,
+    expected_suffix_tokens,
     stable_text,
     summarize_stable,
 )
@@ -129,6 +130,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     assemble_cold_ms: list[float] = []  # first request at a point of a file not seen before
     parse_ms: list[float] = []
     parse_no_prose_ms: list[float] = []
+    hint_ms: list[float] = []  # the daemon's suffix estimate for its scheduler (request path)
+    hint_error: list[int] = []  # that estimate minus the assembled prompt's suffix, in tokens
     state_mismatch = 0  # prompts whose open brackets / string at the cursor differ from the file's
     over_budget = 0
     tokens_full: list[int] = []
@@ -176,6 +179,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 config=context_config,
                 summary=buffer_summary,
             )
+            t0 = time.perf_counter()  # as the daemon does it, the cursor's offset known
+            hint = expected_suffix_tokens(request, context_config, counter, offset=len(before))
+            hint_ms.append((time.perf_counter() - t0) * 1000)
+            hint_error.append(hint - counter.count(ctx.to_prompt_parts().suffix))
             # Enter at the end of the line: the cursor on the next line, the KV cache holds
             # this prompt; what the engine must prefill anew is what the next prompt changes
             reprefill.append(_next_line_reprefill(request, ctx, index, counter, context_config))
@@ -223,6 +230,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "buffer_parse_ms_p95": round(percentile(parse_ms, 0.95), 3),
         "buffer_parse_no_prose_ms_p50": round(percentile(parse_no_prose_ms, 0.5), 3),
         "buffer_parse_no_prose_ms_p95": round(percentile(parse_no_prose_ms, 0.95), 3),
+        # the scheduler's hint of the FIM suffix (context.expected_suffix_tokens), made on the
+        # daemon's request path before assembly: its cost and its error against the prompt
+        "suffix_hint_ms_p50": round(percentile(hint_ms, 0.5), 4),
+        "suffix_hint_ms_p95": round(percentile(hint_ms, 0.95), 4),
+        "suffix_hint_error_tokens_mean": round(statistics.fmean(hint_error), 1)
+        if hint_error else 0.0,
+        "suffix_hint_exact_share": round(sum(e == 0 for e in hint_error) / len(hint_error), 3)
+        if hint_error else 0.0,
         # the prompt leaves a string or brackets open at the cursor that the file does not, or
         # the other way round (a part that starts inside a docstring or a long literal)
         "prompt_state_mismatch": state_mismatch,
