@@ -26,26 +26,29 @@ from pathlib import Path
 from typing import Any
 
 from app.client import AsyncClient
+from app.config import ContextConfig
 from app.errors import NospinError
 from bench.daemon_proc import private_daemon, wait_ready
+from bench.latency import Key, Point, Sent
 from daemon import protocol as p
+from daemon.discovery import IgnoreRules, walk_project
+from daemon.scheduler import Tier
 from engine.base import Finished, FinishReason, GenerationStats
 
 INDEX_TIMEOUT_S = 900.0
 
 
 def copy_project(root: Path, dest: Path, exclude: Sequence[str]) -> int:
-    """The ``.py`` files under ``root`` (paths containing an ``exclude`` part left out) into
-    ``dest``, with a ``pyproject.toml`` marking it a project; returns how many."""
+    """The files of ``root`` the index would read (``exclude``: extra gitignore-style patterns,
+    as the engine pipelines' index gets them) into ``dest``, with a ``pyproject.toml`` marking
+    it a project; returns how many."""
     count = 0
-    for src in sorted(root.rglob("*.py")):
-        rel = src.relative_to(root).as_posix()
-        if any(part.rstrip("/") in rel.split("/")[:-1] or part in rel for part in exclude):
-            continue
-        target = dest / rel
+    rules = IgnoreRules(root, extra_patterns=exclude)
+    for found in walk_project(root, max_bytes=ContextConfig().max_file_bytes, rules=rules):
+        target = dest / found.rel
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            shutil.copyfile(src, target)
+            shutil.copyfile(found.path, target)
         except OSError:
             continue
         count += 1
@@ -77,7 +80,7 @@ def _finished(request_id: str, done: p.DoneReply) -> Finished:
     return Finished(request_id, reason, done.text, stats)
 
 
-async def _complete(client: AsyncClient, sent: Any, path: str, line: int, col: int,
+async def _complete(client: AsyncClient, sent: Sent, path: str, line: int, col: int,
                     max_tokens: int, replies: list[p.DoneReply]) -> None:
     def on_chunk(text: str) -> None:
         if sent.first is None and text:
@@ -99,13 +102,12 @@ async def _complete(client: AsyncClient, sent: Any, path: str, line: int, col: i
     replies.append(done)
 
 
-async def _replay(project: Path, points: Sequence[Any], schedules: Sequence[Sequence[Any]], *,
+async def _replay(project: Path, points: Sequence[Point], schedules: Sequence[Sequence[Key]], *,
                   debounce_ms: float, max_tokens: int, warm: bool, timeout_s: float,
-                  sent_type: Any
-                  ) -> tuple[list[Any], list[p.DoneReply], float, dict[str, Any]]:
+                  ) -> tuple[list[Sent], list[p.DoneReply], float, dict[str, Any]]:
     client = AsyncClient(autostart=False, idle_timeout_s=timeout_s, client_name="bench-latency")
     await client.connect()
-    sent: list[Any] = []
+    sent: list[Sent] = []
     replies: list[p.DoneReply] = []
     opened: set[str] = set()
     try:
@@ -135,7 +137,7 @@ async def _replay(project: Path, points: Sequence[Any], schedules: Sequence[Sequ
                 if not key.send:
                     continue
                 await _sleep_until(t0 + (key.at_ms + debounce_ms) / 1000)
-                s = sent_type(f"daemon/{i}/{k + 1}", i, k + 1, False, time.monotonic())
+                s = Sent(f"daemon/{i}/{k + 1}", i, k + 1, False, time.monotonic())
                 sent.append(s)
                 tasks.append(asyncio.create_task(_complete(
                     client, s, path, point.line, column + typed, max_tokens, replies)))
@@ -154,8 +156,8 @@ async def _sleep_until(deadline: float) -> None:
 
 def run_daemon_pipeline(
     root: Path,
-    points: Sequence[Any],
-    schedules: Sequence[Sequence[Any]],
+    points: Sequence[Point],
+    schedules: Sequence[Sequence[Key]],
     *,
     changes: dict[str, Any],
     exclude: Sequence[str],
@@ -163,29 +165,26 @@ def run_daemon_pipeline(
     max_tokens: int,
     warm: bool,
     timeout_s: float,
-    sent_type: Any,
-) -> tuple[list[Any], dict[str, Any]]:
-    """Replay through a private daemon with config ``changes``; the requests as ``sent_type``
-    records (bench.latency.Sent) and the daemon-only figures (tiers, cache answers, ...)."""
+) -> tuple[list[Sent], dict[str, Any]]:
+    """Replay through a private daemon with config ``changes``; the requests sent and the
+    daemon-only figures (tiers, cache answers, ...)."""
     with tempfile.TemporaryDirectory(prefix="nsreplay", dir="/tmp") as tmp:
         project = Path(tmp) / "project"
         num_files = copy_project(root, project, exclude)
         with private_daemon(changes, index=True, prefix="nslat"):
 
-            async def main() -> tuple[list[Any], list[p.DoneReply], float, dict[str, Any]]:
+            async def main() -> tuple[list[Sent], list[p.DoneReply], float, dict[str, Any]]:
                 await wait_ready(180)
                 return await _replay(project, points, schedules, debounce_ms=debounce_ms,
-                                     max_tokens=max_tokens, warm=warm, timeout_s=timeout_s,
-                                     sent_type=sent_type)
+                                     max_tokens=max_tokens, warm=warm, timeout_s=timeout_s)
 
             sent, replies, index_s, model = asyncio.run(main())
-    tiers = {1: "normal", 2: "cap", 3: "fast"}
     extra = {
         "project_files": num_files,
         "warm_requests": len(points) if warm else 0,
         "index_wait_s": round(index_s, 1),
         "scheduler_model": model,  # what the daemon's latency model learned by the end
-        "tiers": dict(Counter(tiers.get(r.tier, "none") for r in replies)),
+        "tiers": dict(Counter(Tier(r.tier).label if r.tier else "none" for r in replies)),
         "cache_answers": dict(Counter(r.cache for r in replies)),
         "finish_reasons": dict(Counter(r.finish_reason for r in replies)),
         "errors": dict(Counter(

@@ -25,6 +25,7 @@ from app.client import AsyncClient
 from app.errors import ConfigError, DaemonError, NospinError
 from bench.daemon_proc import private_daemon, wait_ready
 from daemon import protocol as p
+from daemon.discovery import IgnoreRules, walk_project
 from daemon.metrics import percentile
 
 REPO = Path(__file__).resolve().parents[1]
@@ -42,8 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-bytes", type=int, default=0,
                         help="only files of at most this size (0: any); small files are shown "
                              "whole in the prompt (context.whole_file_share)")
-    parser.add_argument("--exclude", action="append", default=[], metavar="PART",
-                        help="leave out files whose path contains PART, repeatable")
+    parser.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
+                        help="gitignore-style pattern of files to leave out, repeatable")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-tokens", type=int, default=24)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -148,9 +149,10 @@ def _overrides(items: list[str]) -> dict[str, Any]:
 async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
     await wait_ready(180)
     rng = random.Random(args.seed)
-    files = [f for f in sorted(Path(args.files).rglob("*.py"))
-             if not any(part in str(f) for part in args.exclude)
-             and (not args.max_bytes or f.stat().st_size <= args.max_bytes)]
+    root = Path(args.files)
+    rules = IgnoreRules(root, extra_patterns=args.exclude)
+    files = [f.path for f in walk_project(root, max_bytes=args.max_bytes or 10**9, rules=rules)
+             if f.path.suffix == ".py"]
     if not files:
         raise ConfigError(f"no .py files to type through in {args.files}")
     warm = AsyncClient(autostart=False, idle_timeout_s=60)
