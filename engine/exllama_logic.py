@@ -199,7 +199,7 @@ class RequestState:
     request: GenerationRequest
     sink: EventSink
     submitted_at: float  # time.monotonic() at submit()
-    cutter: StreamFilter
+    stream: StreamFilter
     seq: int = 0  # submission order, for fair ordering within a priority
     started_at: float | None = None  # monotonic, when the generator started the job
     first_text_at: float | None = None  # monotonic, first non-empty TextChunk
@@ -218,12 +218,12 @@ class RequestState:
         seq: int = 0,
         extra_stops: Iterable[str] = (),
     ) -> RequestState:
-        cutter = StreamFilter(
+        stream = StreamFilter(
             stop=tuple(dict.fromkeys(s for s in (*request.stop, *extra_stops) if s)),
             single_line=request.single_line,
             block=request_block(request),
         )
-        return cls(request, sink, submitted_at, cutter, seq=seq)
+        return cls(request, sink, submitted_at, stream, seq=seq)
 
     @property
     def sort_key(self) -> tuple[int, int]:
@@ -247,8 +247,8 @@ class Step:
 def handle_result(state: RequestState, result: Mapping[str, Any], now: float) -> Step:
     """Map one ``iterate()`` result of this request's job to events.
 
-    ``now`` is time.monotonic(). A stop found by the cutter finishes the request and asks for the
-    job to be cancelled; an ``eos`` result finishes it with the mapped reason.
+    ``now`` is time.monotonic(). A stop found by the stream filter finishes the request and
+    asks for the job to be cancelled; an ``eos`` result finishes it with the mapped reason.
     """
     step = Step()
     if state.finished:
@@ -262,7 +262,7 @@ def handle_result(state: RequestState, result: Mapping[str, Any], now: float) ->
         return step  # "prefill": progress only
     rid = state.request.request_id
     if not state.request.prefill_only:
-        shown, stop = state.cutter.push(str(result.get("text", "") or ""))
+        shown, stop = state.stream.push(str(result.get("text", "") or ""))
         if shown:
             if state.first_text_at is None:
                 state.first_text_at = now
@@ -298,7 +298,7 @@ def finish_events(
     events: list[EngineEvent] = []
     flush = reason not in (FinishReason.CANCELLED, FinishReason.ERROR, FinishReason.PREFILLED)
     if flush and not state.request.prefill_only:
-        rest = state.cutter.flush()
+        rest = state.stream.flush()
         if rest:
             if state.first_text_at is None:
                 state.first_text_at = now
@@ -317,8 +317,8 @@ def finish_request(
 ) -> Finished:
     """The Finished event; ``fields`` is an eos result or a job snapshot with the same keys."""
     state.finished = True
-    cutter = state.cutter
-    text = "" if state.request.prefill_only else cutter.text[: cutter.emitted]
+    stream = state.stream
+    text = "" if state.request.prefill_only else stream.text[: stream.emitted]
     stats = stats_from_fields(state, fields, now)
     if error is not None:
         return Finished(

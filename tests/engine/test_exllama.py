@@ -899,7 +899,7 @@ def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
 def test_a_multiline_completion_stops_where_it_leaves_its_block() -> None:
     """The same rule as in every engine (engine.postprocess.block_end): decoding ends early."""
     state = state_for(GenerationRequest("r", prompt_text="p"))
-    state.cutter.block = BlockScope(8, False)
+    state.stream.block = BlockScope(8, False)
     chunks = ["x = 1\n", "        return x\n\n", "    ", "def", " g(self):\n", "        pass"]
     shown, reason, text = _stream(state, chunks)
     assert reason is FinishReason.STOP
