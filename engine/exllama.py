@@ -457,6 +457,9 @@ class ExLlamaV2Engine(Engine):
                 err = error_for(exc)
                 self._emit(state, finish_events(state, FinishReason.ERROR, {}, now, error=err))
                 continue
+            # the engine thread took it: queue_ms ends here (the generator's "started" result
+            # comes back from the iterate() that also prefills, so it would count the prefill)
+            state.started_at = time.monotonic()
             self._active[state.request.request_id] = (state, job)
 
     def _make_job(self, rt: _Runtime, state: RequestState) -> Any:

@@ -201,7 +201,7 @@ class RequestState:
     submitted_at: float  # time.monotonic() at submit()
     stream: StreamFilter
     seq: int = 0  # submission order, for fair ordering within a priority
-    started_at: float | None = None  # monotonic, when the generator started the job
+    started_at: float | None = None  # monotonic, when the engine handed it to the generator
     first_text_at: float | None = None  # monotonic, first non-empty TextChunk
     speculation_used: bool = False  # the job ran with the draft model
     speculation_note: str = ""

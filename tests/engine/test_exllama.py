@@ -705,6 +705,19 @@ def test_engine_streams_and_finishes_with_length() -> None:
     assert engine.unloaded == ["model"] and not engine.is_alive()
 
 
+def test_queue_time_ends_when_the_engine_takes_the_request_not_after_its_prefill() -> None:
+    engine = make_engine()
+    try:
+        engine.gen.delay_s = 0.2  # each iterate(), the first one (prefill, "started") too
+        fin, _ = generate_sync(
+            engine, GenerationRequest("r", prompt_text="hello", max_new_tokens=1), timeout_s=5
+        )
+        assert fin.stats.first_token_ms >= 200
+        assert fin.stats.queue_ms < 100, fin.stats
+    finally:
+        engine.close()
+
+
 def test_engine_stop_cancels_the_job_in_the_generator() -> None:
     engine = make_engine()
     try:
