@@ -27,6 +27,8 @@ Stages, each timed, each check recorded with its value:
             switch-off with an unrelated draft
   speed     diagnostic: the bare model's one-token forward against the generator's time per
             token, with a profile of the generator's Python side
+  latency   diagnostic: completions through the engine at Qwen2.5-Coder-1.5B's size (random
+            weights): cold FIM prompts at both budgets, keystrokes after them, a long decode
   spec_probe diagnostic: self-draft acceptance with the Q8 and FP16 caches, with the output head
             as made and 10x larger (decisive greedy choices)
   quantize  ``nospin model quantize`` on the random model (small calibration), then generation
@@ -83,6 +85,10 @@ class Shape:
 
 MAIN = Shape(hidden=1024, layers=8, heads=8, kv_heads=4, head_dim=128, intermediate=2816)
 DRAFT = Shape(hidden=512, layers=2, heads=4, kv_heads=2, head_dim=128, intermediate=1408)
+# Qwen2.5-Coder-1.5B's dimensions and vocabulary, for timings only (random weights): a real
+# model cannot reach the GPU machine (no network, 64 MiB carried per call)
+QWEN_1_5B = Shape(hidden=1536, layers=28, heads=12, kv_heads=2, head_dim=128, intermediate=8960)
+QWEN_VOCAB = 151_936
 
 
 # a faithful draft (the model itself) must keep speculation on with a margin over the 0.4 rule
@@ -190,11 +196,14 @@ def write_model(
     eos_id: int,
     seed: int,
     head_std: float = 0.05,
+    vocab_size: int = 0,
 ) -> Path:
     """A random Llama model in FP16 safetensors with config.json and the tokenizer files.
 
     ``head_std`` scales the output head (the other weights are the same for one seed): larger
     values give larger gaps between the top logits, so greedy choices survive rounding.
+    ``vocab_size`` larger than the tokenizer's gives a model of that width whose extra output
+    rows are zero (never the greedy choice), as Qwen's padded vocabulary.
     """
     import torch
     from safetensors.torch import save_file
@@ -202,7 +211,8 @@ def write_model(
     out.mkdir(parents=True, exist_ok=True)
     g = torch.Generator().manual_seed(seed)
     vocab = json.loads((tokenizer_dir / "tokenizer.json").read_text())["model"]["vocab"]
-    vocab_size = max(len(vocab), VOCAB_SIZE)
+    known = max(len(vocab), VOCAB_SIZE)
+    vocab_size = max(known, vocab_size)
 
     def rnd(*size: int, std: float = 0.02) -> Any:
         return (torch.randn(*size, generator=g) * std).half()
@@ -213,6 +223,7 @@ def write_model(
         "model.norm.weight": torch.ones(h).half(),
         "lm_head.weight": rnd(vocab_size, h, std=head_std),
     }
+    tensors["lm_head.weight"][known:] = 0
     for i in range(shape.layers):
         p = f"model.layers.{i}."
         tensors[p + "input_layernorm.weight"] = torch.ones(h).half()
@@ -839,6 +850,94 @@ def stage_speed(work: Path) -> dict[str, Any]:
     return info
 
 
+def _median(values: list[float]) -> float | None:
+    return round(sorted(values)[len(values) // 2], 1) if values else None
+
+
+def stage_latency(work: Path) -> dict[str, Any]:
+    """Completion timings through ExLlamaV2Engine at Qwen2.5-Coder-1.5B's size (diagnostic).
+
+    Random weights of the real dimensions and vocabulary (FP16, unpaged here): prefill, decode
+    and time to first token are the model's and the engine's, whatever the weights say. FIM
+    prompts cut from standard-library files at the daemon's two budgets (about 1,900 and 800
+    tokens), each followed by a keystroke (the same prompt plus one character: prefix reuse),
+    then one long decode.
+    """
+    from engine.base import GenerationRequest, PromptParts, generate_sync
+
+    model_dir = work / "qwen-1.5b-shape"
+    t = time.monotonic()
+    if not (model_dir / "model.safetensors").exists():
+        eos = json.loads((work / "main" / "config.json").read_text())["eos_token_id"]
+        write_model(
+            model_dir,
+            QWEN_1_5B,
+            tokenizer_dir=work / "tokenizer",
+            eos_id=eos,
+            seed=3,
+            vocab_size=QWEN_VOCAB,
+        )
+    info: dict[str, Any] = {"write_s": round(time.monotonic() - t, 1)}
+    t = time.monotonic()
+    engine = _engine(model_dir, n_ctx=4096)
+    info["start_s"] = round(time.monotonic() - t, 1)
+    texts = [x for x in corpus(1_000_000) if len(x) > 12_000][:6]
+    rows: list[dict[str, Any]] = []
+
+    def run(rid: str, parts: Any, n: int) -> dict[str, Any]:
+        fin, ttft = generate_sync(
+            engine, GenerationRequest(rid, prompt=parts, max_new_tokens=n), timeout_s=120
+        )
+        st = fin.stats
+        return {
+            "id": rid,
+            "reason": fin.reason.value,
+            "prompt": st.num_prompt_tokens,
+            "cached": st.num_cached_tokens,
+            "new": st.num_generated_tokens,
+            "ttft_ms": round(ttft * 1000, 1) if ttft is not None else None,
+            "prefill_ms": round(st.prefill_ms, 1),
+            "decode_ms_per_token": round(st.decode_ms / max(1, st.num_generated_tokens - 1), 2),
+            "queue_ms": round(st.queue_ms, 1),
+        }
+
+    def fim(path: str, prefix: str, suffix: str = "") -> Any:
+        return PromptParts(path=path, language="python", snippets=(), prefix=prefix, suffix=suffix)
+
+    try:
+        run("warm", fim("w.py", "x = "), 4)
+        for budget, chars in (("normal", 6_000), ("fast", 2_500)):
+            for i, text in enumerate(texts[:3] if budget == "normal" else texts[3:6]):
+                cut = len(text) // 2
+                prefix = text[max(0, cut - chars) : cut]
+                suffix = text[cut : cut + chars // 8]
+                path = f"{budget}{i}.py"
+                rows.append(run(f"{budget}-cold-{i}", fim(path, prefix, suffix), 24))
+                rows.append(run(f"{budget}-key-{i}", fim(path, prefix + "x", suffix), 24))
+                rows[-2]["budget"] = rows[-1]["budget"] = budget
+        rows.append(run("decode-256", fim("d.py", texts[0][:2_000]), 256))
+        rows[-1]["budget"] = "decode"
+        info["stats"] = _engine_stats(engine)
+    finally:
+        engine.close()
+    info["requests"] = rows
+    summary: dict[str, Any] = {}
+    for budget in ("normal", "fast"):
+        for kind in ("cold", "key"):
+            sel = [r for r in rows if r["budget"] == budget and f"-{kind}-" in r["id"]]
+            summary[f"{budget}_{kind}"] = {
+                "prompt_tokens": _median([r["prompt"] for r in sel]),
+                "cached_tokens": _median([r["cached"] for r in sel]),
+                "ttft_ms_p50": _median([r["ttft_ms"] for r in sel if r["ttft_ms"] is not None]),
+                "prefill_ms_p50": _median([r["prefill_ms"] for r in sel]),
+                "decode_ms_per_token_p50": _median([r["decode_ms_per_token"] for r in sel]),
+            }
+    summary["decode_ms_per_token_256"] = rows[-1]["decode_ms_per_token"]
+    info["summary"] = summary
+    print(f"  latency summary: {json.dumps(summary)}", flush=True)
+    return info
+
+
 def _self_draft(work: Path, model_name: str, cache_class: str) -> dict[str, Any]:
     """Acceptance of a model drafting for itself: one greedy 64-token job, unpaged."""
     import exllamav2
@@ -987,6 +1086,7 @@ def main(argv: list[str] | None = None) -> int:
             ("engine", lambda: stage_engine(rep, work)),
             ("speculation", lambda: stage_speculation(rep, work)),
             ("speed", lambda: stage_speed(work)),
+            ("latency", lambda: stage_latency(work)),
             ("spec_probe", lambda: stage_spec_probe(work)),
             ("quantize", lambda: stage_quantize(rep, work)),
         ]

@@ -43,6 +43,12 @@ export PYTHONPATH="$SITE:$ROOT${EXTRA:+:$EXTRA}${PYTHONPATH:+:$PYTHONPATH}"
 "$PY" -m bench.gpu_check --work "$ROOT/build/gpu_check" --out "$OUT/gpu_check.json" "$@" \
   2>&1 | tee "$OUT/gpu_check.log"
 rc=${PIPESTATUS[0]}
+# the repository's own GPU test (tests/engine/test_exllama.py, marked gpu), if pytest is there
+if "$PY" -c "import pytest, hypothesis" 2>/dev/null; then
+  "$PY" -m pytest -q -p no:cacheprovider -m gpu -rs tests/engine/test_exllama.py 2>&1 \
+    | tee "$OUT/pytest_gpu.log" | tail -15
+  echo "pytest -m gpu exit ${PIPESTATUS[0]}"
+fi
 so=$(find "$TORCH_EXTENSIONS_DIR" -name 'exllamav2_ext*.so' 2>/dev/null | head -1)
 if [ -n "$so" ] && [ ! -f "$OUT/exllamav2_ext.so.xz" ]; then
   "$PY" -c "import lzma,sys; lzma.open(sys.argv[2],'wb',preset=6).write(open(sys.argv[1],'rb').read())" \
