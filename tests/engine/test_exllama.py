@@ -4,7 +4,7 @@ CPU tests drive ``engine.exllama_logic`` with hand-built generator result dicts 
 exllamav2 0.3.2's ``ExLlamaV2DynamicGenerator.iterate()`` output, and the engine thread of
 ``ExLlamaV2Engine`` with a fake generator that follows the library's job semantics (a job ends at
 ``max_new_tokens - num_draft_tokens``; ``cancel`` drops a job; ``eos`` results carry the figures).
-The ``gpu`` tests load a small random model made by ``bench/gpu_check.py`` and skip with a reason
+The ``gpu`` tests load a small random model made by ``bench/gpu_models.py`` and skip with a reason
 where there is no CUDA or no exllamav2.
 """
 
@@ -867,7 +867,7 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     reason = _gpu_skip_reason()
     if reason:
         pytest.skip(reason)
-    from bench.gpu_check import MAIN, make_tokenizer, write_model
+    from bench.gpu_models import MAIN, make_tokenizer, write_model
 
     work = tmp_path_factory.mktemp("exl2")
     eos = make_tokenizer(work / "tokenizer")
