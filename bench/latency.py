@@ -73,7 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--debounce-ms", type=float, default=75.0)
     parser.add_argument(
-        "--open-ms", type=float, default=0.0,
+        "--open-ms",
+        type=float,
+        default=0.0,
         help="file opened this long before the cursor first arrives in it (0: not modelled)",
     )
     parser.add_argument(
@@ -505,18 +507,21 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
     prompt_tokens = sum(st.num_prompt_tokens for st in prefilled)
     cached = sum(st.num_cached_tokens for st in prefilled)
     texts = []
-    exact = 0
-    similarity = 0.0
+    scores: dict[int, tuple[bool, float]] = {}  # id(sent) -> (exact line, edit similarity)
     for s in completed:
         assert s.result is not None
         text = s.result.text
         if s.parts is not None:
             text = postprocess(text, s.parts.prefix, s.parts.suffix, s.parts.language, False)
         texts.append(text)
-        point = points[s.point]
-        truth = point.rest[s.num_typed :].rstrip()
-        exact += text.strip() == truth.strip()
-        similarity += difflib.SequenceMatcher(None, text.strip(), truth.strip()).ratio()
+        truth = points[s.point].rest[s.num_typed :].rstrip().strip()
+        scores[id(s)] = (
+            text.strip() == truth,
+            difflib.SequenceMatcher(None, text.strip(), truth).ratio(),
+        )
+    exact = sum(scores[id(s)][0] for s in completed)
+    similarity = sum(scores[id(s)][1] for s in completed)
+    last_exact = sum(scores[id(s)][0] for s in last)
     n = len(completed)
     arrival = [w.result.stats for w in warms if w.result is not None]
     arrival_prompt = sum(st.num_prompt_tokens for st in arrival)
@@ -542,6 +547,12 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
         "completions_nonempty": sum(1 for t in texts if t.strip()),
         "line_exact_match": round(exact / n, 3) if n else 0.0,
         "line_edit_similarity": round(similarity / n, 3) if n else 0.0,
+        # the completion the user waits for: each point's last keystroke
+        "last_key_line_exact_match": round(last_exact / len(last), 3) if last else 0.0,
+        "last_key_line_edit_similarity": (
+            round(sum(scores[id(s)][1] for s in last) / len(last), 3) if last else 0.0
+        ),
+        "last_key_n": len(last),
         "warmups_sent": len(warms),
         "warmups_prefilled": sum(
             1 for s in warms if s.result is not None and s.result.reason is FinishReason.PREFILLED

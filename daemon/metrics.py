@@ -72,6 +72,12 @@ class RequestRecord:
     num_draft_proposed: int = 0  # speculation: draft tokens proposed
     num_draft_accepted: int = 0  # speculation: draft tokens accepted
     error_code: str = ""  # app.errors code of an error/shed/cancel reply; "" when served
+    # where the time went (engine stats; 0 when the engine never ran it): waiting in the
+    # engine's own queue, prefill, decode; and the daemon's context assembly
+    engine_queue_ms: float = 0.0
+    prefill_ms: float = 0.0
+    decode_ms: float = 0.0
+    context_ms: float = 0.0
     detail: str = ""  # reason text for shed/errors (no source text)
 
     def __repr__(self) -> str:

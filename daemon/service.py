@@ -677,7 +677,9 @@ class Service:
                 watch=False, finish_reason=_finish_reason(ended, fin), first_token_ms=None,
                 total_ms=(now - live.arrival) * 1000,
                 num_prompt_tokens=stats.num_prompt_tokens,
-                num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code))
+                num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code,
+                engine_queue_ms=stats.queue_ms, prefill_ms=stats.prefill_ms,
+                context_ms=live.context_ms))
             return
         if live.replied_early:  # the client has its answer; the engine is done only now
             self._live.pop(live.key, None)
@@ -725,6 +727,8 @@ class Service:
             num_generated_tokens=stats.num_generated_tokens,
             num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
             num_draft_proposed=stats.num_draft_tokens, num_draft_accepted=stats.num_draft_accepted,
+            engine_queue_ms=stats.queue_ms, prefill_ms=stats.prefill_ms,
+            decode_ms=stats.decode_ms, context_ms=live.context_ms,
             error_code=error_code, detail=ended.detail if error_code else "",
         ))
 
