@@ -28,7 +28,8 @@ with an explicit reason, never silently dropped.
 from __future__ import annotations
 
 import enum
-from collections import OrderedDict
+import statistics
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +134,8 @@ class NewRequest:
     num_cached_tokens: int | None = None  # prompt tokens expected from the KV cache; None: learn
     # the same for the fast tier's smaller prompt (None: num_cached_tokens, capped at that prompt)
     num_cached_tokens_fast: int | None = None
+    # estimated prompt tokens at the fast budget (None: num_prompt_tokens x fast_budget_factor)
+    num_prompt_tokens_fast: int | None = None
     prefill_only: bool = False  # warm-up: no new tokens (max_new_tokens is ignored)
     # warm-up: what a completion at the document would still prefill once the warm-up is done
     # (the edit, the FIM suffix) and the tokens it would ask for; they choose the warm-up's
@@ -151,6 +154,7 @@ class NewRequest:
         deadline_ms: float | None = None,
         num_cached_tokens: int | None = None,
         num_cached_tokens_fast: int | None = None,
+        num_prompt_tokens_fast: int | None = None,
     ) -> NewRequest:
         """An interactive completion (an editor is waiting)."""
         return cls(
@@ -162,6 +166,7 @@ class NewRequest:
             deadline_ms=deadline_ms,
             num_cached_tokens=num_cached_tokens,
             num_cached_tokens_fast=num_cached_tokens_fast,
+            num_prompt_tokens_fast=num_prompt_tokens_fast,
         )
 
     @classmethod
@@ -266,13 +271,17 @@ class LatencyModel:
     """Rolling figures (EWMA) of the engine's speed, fed from finished requests.
 
     Priors are the CPU figures of design.md §7 (prefill ~150 tokens/s, decode ~35 tokens/s); the
-    first real sample of each figure replaces its prior, later ones are blended with ``alpha``.
+    first real sample of each figure replaces its prior. The per-token rates are then the median
+    of the last ``RATE_WINDOW`` samples: the first prefill after the model loads runs 5-7x slower
+    than the rest (45 vs 6-10 ms/token on 2 cores), and an EWMA kept that outlier in the
+    predictions for tens of requests. The other figures are blended with ``alpha``.
     ``fill_ratio`` is the share of ``max_new_tokens`` requests really generate (they stop at a
     newline or a stop string), so predictions are not always the worst case.
     """
 
     MIN_PREFILL_SAMPLE = 16  # uncached prompt tokens below this say more about overhead than rate
     MIN_DECODE_SAMPLE = 2  # generated tokens below this: first-token time dominates
+    RATE_WINDOW = 9  # samples behind each per-token rate (their median)
 
     def __init__(
         self,
@@ -294,8 +303,17 @@ class LatencyModel:
         self.fill_ratio = fill_ratio  # generated / max_new_tokens of requests that ran to the end
         self.num_samples = 0  # results observed
         self._seen: set[str] = set()  # figures that have had their first real sample
+        self._rates: dict[str, deque[float]] = {
+            name: deque(maxlen=self.RATE_WINDOW)
+            for name in ("prefill_ms_per_token", "decode_ms_per_token")
+        }
 
     def _blend(self, name: str, value: float) -> None:
+        window = self._rates.get(name)
+        if window is not None:
+            window.append(value)
+            setattr(self, name, statistics.median(window))
+            return
         if name not in self._seen:
             self._seen.add(name)
             setattr(self, name, value)
@@ -692,7 +710,10 @@ class Scheduler:
         if tier >= Tier.CAP:
             tokens = min(tokens, self._tiers.cap_tokens)
         if tier is Tier.FAST:
-            prompt = int(prompt * self._tiers.fast_budget_factor)
+            if spec.num_prompt_tokens_fast is not None:
+                prompt = spec.num_prompt_tokens_fast
+            else:
+                prompt = int(prompt * self._tiers.fast_budget_factor)
             if spec.num_cached_tokens_fast is not None:
                 cached = spec.num_cached_tokens_fast
             cached = None if cached is None else min(cached, prompt)

@@ -60,7 +60,7 @@ from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
 from daemon.supervisor import EngineFactory, EngineSupervisor
 from daemon.tokens import LineCachedCounter
-from daemon.warm_docs import EDIT_TOKENS, WarmDocuments
+from daemon.warm_docs import WarmDocuments
 from engine.avoid import placeholder_starts
 from engine.base import (
     Engine,
@@ -130,6 +130,8 @@ class _Live:
     error: NospinError | None = None  # overrides the scheduler's error code when set
     cache_key: tuple[str, str, str] | None = None  # (path, prefix, suffix) for the cache
     followers: list[_Follower] = field(default_factory=list)
+    # budgets the document was warm at when the completion arrived -> its FIM suffix hint there
+    warm_suffix: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -400,17 +402,23 @@ class Service:
             deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix), last_sent=now,
         )
         budget, fast_budget = self._budget(1.0), self._budget(self.config.tiers.fast_budget_factor)
-        est = min(budget, max(1, len(text) // 3))
-        fast_est = min(est, fast_budget)
+        guess = min(budget, max(1, len(text) // 3))
+        # the prompt the engine last held for the document at a budget says the next one's size
+        est = self._warm_docs.prompt_tokens(path, budget) or guess
+        fast_est = self._warm_docs.prompt_tokens(path, fast_budget) or min(guess, fast_budget)
         after = self._suffix_hint(path, text, req.line, req.col, language, budget, offset)
         after_fast = self._suffix_hint(path, text, req.line, req.col, language, fast_budget,
                                        offset)
+        for b, hint in ((budget, after), (fast_budget, after_fast)):
+            if self._warm_docs.prompt_tokens(path, b) is not None:
+                live.warm_suffix[b] = hint  # warm at b: its result teaches the edit size
         self.scheduler.add_request(NewRequest.completion(
             key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
             deadline_ms=_scheduling_deadline(opts.deadline_ms),
             num_cached_tokens=self._warm_docs.cached_tokens(path, budget, est, after),
             num_cached_tokens_fast=self._warm_docs.cached_tokens(
-                path, fast_budget, fast_est, after_fast)),
+                path, fast_budget, fast_est, after_fast),
+            num_prompt_tokens_fast=fast_est),
             now)
         self._live[key] = live
         self._step()
@@ -631,6 +639,12 @@ class Service:
             self.supervisor.report_died()
         live = self._live.get(key)
         if live is not None and live.kind == "complete" and fin.stats.num_prompt_tokens:
+            if live.context is not None:
+                budget = live.context.budget_tokens
+                suffix = live.warm_suffix.get(budget)
+                if suffix is not None:
+                    self._warm_docs.observe(budget, fin.stats.num_prompt_tokens,
+                                            fin.stats.num_cached_tokens, suffix)
             self._mark_warm(live, fin.stats.num_prompt_tokens)
         ended = self.scheduler.update_from_result(
             key, fin.stats, time.monotonic(), reason=fin.reason,
@@ -757,13 +771,13 @@ class Service:
                      arrival=now, text=text, line=line, col=col, language=language, root=root,
                      multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
                      last_sent=now)
-        est = min(self.config.context.budget_tokens, max(1, len(text) // 3))
-        suffix = self._suffix_hint(path, text, line, col, language, self._budget(1.0))
+        budget = self._budget(1.0)
+        est = self._warm_docs.prompt_tokens(path, budget) or min(budget, max(1, len(text) // 3))
+        suffix = self._suffix_hint(path, text, line, col, language, budget)
         self.scheduler.add_request(NewRequest.warmup(
             key, path, num_prompt_tokens=est,
-            num_cached_tokens=self._warm_docs.cached_tokens(
-                path, self.config.context.budget_tokens, est),
-            followup_uncached_tokens=min(est, EDIT_TOKENS + suffix),
+            num_cached_tokens=self._warm_docs.cached_tokens(path, budget, est),
+            followup_uncached_tokens=min(est, self._warm_docs.edit_tokens(budget) + suffix),
             followup_new_tokens=self.config.completion.max_tokens), now)
         self._live[key] = warm
         self._warming[path] = key

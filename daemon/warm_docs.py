@@ -8,11 +8,14 @@ warm-up), for as many documents as the engine keeps KV states. Pure; the service
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import statistics
+from collections import OrderedDict, deque
 
-# prompt tokens a warm document still has to prefill for the edit at the cursor; the FIM suffix
-# after it (prefilled again at every keystroke) is counted apart
+# prompt tokens a warm document still has to prefill for the edit at the cursor (the FIM suffix
+# after it, prefilled again at every keystroke, is counted apart): the prior, until completions
+# on warm documents at that budget have shown what it is
 EDIT_TOKENS = 64
+EDIT_WINDOW = 15  # completions behind the learned edit size (their median)
 
 
 class WarmDocuments:
@@ -21,6 +24,7 @@ class WarmDocuments:
     def __init__(self, slots: int) -> None:
         self.slots = max(1, slots)  # engine.kv_state_slots: documents whose KV state it keeps
         self._held: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        self._edits: dict[int, deque[int]] = {}  # budget -> recent edit sizes (tokens)
 
     def __contains__(self, path: object) -> bool:
         return path in self._held
@@ -41,7 +45,34 @@ class WarmDocuments:
         holds: when it last prefilled one of that budget for ``path`` (another tier's prompt is
         another text), that prompt at most, but the edit and the FIM suffix after it (the rest
         of a small file shown whole); 0 otherwise."""
+        held = self.prompt_tokens(path, budget)
+        if held is None:
+            return 0
+        return max(0, min(num_prompt_tokens, held) - self.edit_tokens(budget) - suffix_tokens)
+
+    def prompt_tokens(self, path: str, budget: int) -> int | None:
+        """Size of the prompt at ``budget`` the engine last held for ``path`` (None: none held
+        at that budget): the best guess of the next one's, which the assembler builds from the
+        same file at the same budget (often under the budget: whole lines, a short file)."""
         held = self._held.get(path)
         if held is None or held[0] != budget:
-            return 0
-        return max(0, min(num_prompt_tokens, held[1]) - EDIT_TOKENS - suffix_tokens)
+            return None
+        return held[1]
+
+    def edit_tokens(self, budget: int) -> int:
+        """Tokens a completion on a warm document at ``budget`` prefills besides its FIM suffix:
+        the median of the last ``EDIT_WINDOW`` observed, ``EDIT_TOKENS`` before any. Layouts
+        differ: where the prompt ends with the cursor line, a keystroke costs a few tokens;
+        where the window follows the cursor, much more of the prompt moves."""
+        seen = self._edits.get(budget)
+        return int(statistics.median(seen)) if seen else EDIT_TOKENS
+
+    def observe(self, budget: int, num_prompt_tokens: int, num_cached_tokens: int,
+                suffix_tokens: int) -> None:
+        """A completion at ``budget`` on a document that was warm at that budget when it
+        arrived prefilled ``num_prompt_tokens - num_cached_tokens`` tokens; ``suffix_tokens``
+        of them were its FIM suffix (the hint's estimate)."""
+        if num_prompt_tokens <= 0:
+            return
+        edit = max(0, num_prompt_tokens - max(0, num_cached_tokens) - max(0, suffix_tokens))
+        self._edits.setdefault(budget, deque(maxlen=EDIT_WINDOW)).append(edit)

@@ -264,6 +264,20 @@ def test_a_warm_fast_prompt_keeps_a_queued_request_from_being_shed() -> None:
         assert ended(out) == ({"r1": EndReason.SHED} if shed else {}), fast_cached
 
 
+def test_the_fast_prompt_size_when_known_replaces_the_budget_share() -> None:
+    # r1's fast prompt: half its 4,000-token normal estimate is 2,000 tokens, cold: shed as above;
+    # the daemon knows the engine's last fast prompt for the document was 300 tokens: 600 + 300 +
+    # 300 ms fits the 1,500 ms deadline
+    for fast_prompt, shed in ((None, True), (300, False)):
+        s = make(fast_ms=1000.0, cap_ms=900.0, normal_ms=800.0)
+        s.add_request(completion("r0", doc="a.py"), 0.0)
+        s.add_request(completion("r1", doc="b.py", prompt=4000, deadline_ms=1500.0,
+                                 num_cached_tokens=0, num_prompt_tokens_fast=fast_prompt), 0.0)
+        out = s.schedule(0.0)
+        assert started(out) == ["r0"]
+        assert ended(out) == ({"r1": EndReason.SHED} if shed else {}), fast_prompt
+
+
 def test_capacity_runs_a_batch_at_once() -> None:
     s = make(capacity=4)
     for i in range(6):
@@ -481,11 +495,25 @@ def test_latency_model_learns_from_results() -> None:
     assert m.cached_share == pytest.approx(0.8)
     assert m.fill_ratio == pytest.approx(0.5)
     m.observe(GenerationStats(num_prompt_tokens=100, prefill_ms=100.0, total_ms=100.0))
-    assert m.prefill_ms_per_token == pytest.approx(0.2 + 0.2 * (1.0 - 0.2))
+    assert m.prefill_ms_per_token == pytest.approx((0.2 + 1.0) / 2)  # median of the two
     # 1000 prompt tokens, share cached learned; 40 asked, half expected
     service = m.service_ms(num_prompt_tokens=1000, max_new_tokens=40, num_cached_tokens=None)
     expected = m.overhead_ms + 1000 * (1 - m.cached_share) * m.prefill_ms_per_token + 20 * 5.0
     assert service == pytest.approx(expected)
+
+
+def test_one_slow_first_prefill_leaves_the_rates_after_two_normal_samples() -> None:
+    """The first prefill after a model load runs several times slower than the rest; the
+    per-token rates are medians, so the predictions follow the usual speed at once."""
+    m = LatencyModel()
+    m.observe(GenerationStats(num_prompt_tokens=84, prefill_ms=84 * 45.0, total_ms=84 * 45.0))
+    assert m.prefill_ms_per_token == pytest.approx(45.0)  # the first sample replaces the prior
+    for ms in (7.0, 8.0):
+        m.observe(GenerationStats(num_prompt_tokens=60, prefill_ms=60 * ms, total_ms=60 * ms))
+    assert m.prefill_ms_per_token == pytest.approx(8.0)
+    for _ in range(LatencyModel.RATE_WINDOW):  # the window rolls: a lasting change is followed
+        m.observe(GenerationStats(num_prompt_tokens=60, prefill_ms=60 * 20.0, total_ms=1200.0))
+    assert m.prefill_ms_per_token == pytest.approx(20.0)
 
 
 def test_results_teach_the_model_except_errors_and_early_cancels() -> None:

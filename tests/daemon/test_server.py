@@ -337,6 +337,28 @@ def test_typing_through_a_completion_answered_at_its_deadline_gets_its_own_reply
         raw.close()
 
 
+def test_a_completion_on_a_warm_document_teaches_the_edit_size(home: Path) -> None:
+    # the scripted engine reports 100 prompt tokens, none cached: after c1 the document is warm
+    # at c1's budget, so c2's result is a sample of what a keystroke there prefills
+    with running_daemon() as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        raw.send(complete_msg("c1", src, options={"multiline": False}))
+        assert raw.until_final("c1", timeout_s=5)[-1]["type"] == "done"
+        # a keystroke that does not follow c1's text (no type-through answer from the cache)
+        text = src.read_text().replace("def add(a, b):\n    ", "def add(a, b):\n    x", 1)
+        raw.send(complete_msg("c2", src, col=5, text=text, options={"multiline": False}))
+        assert raw.until_final("c2", timeout_s=5)[-1]["cache"] == "miss"
+        wait_until_idle(d)
+        learned = d.call(lambda: {b: list(v) for b, v in d.service._warm_docs._edits.items()})
+        assert len(learned) == 1 and len(next(iter(learned.values()))) == 1, learned
+        (budget, (edit,)), = learned.items()
+        # 100 uncached tokens less the FIM suffix the hint expected: the rest of the small file
+        assert 0 < edit <= 100
+        assert d.call(lambda: d.service._warm_docs.edit_tokens(budget)) == edit
+        raw.close()
+
+
 def test_shed_cold_document_is_warmed_in_the_background(home: Path) -> None:
     slow = lambda: FakeEngine(token_delay_s=0.15)  # noqa: E731
     with running_daemon(engine_factory=slow) as d:

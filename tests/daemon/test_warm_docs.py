@@ -38,3 +38,26 @@ def test_as_many_documents_as_the_engine_keeps_kv_states() -> None:
     warm.mark("b.py", 2048, 500)  # used again: now the newest
     warm.mark("d.py", 2048, 500)
     assert "c.py" not in warm and "b.py" in warm and len(warm) == 2
+
+
+def test_the_prompt_size_held_at_a_budget() -> None:
+    warm = WarmDocuments(slots=4)
+    assert warm.prompt_tokens("a.py", 256) is None
+    warm.mark("a.py", 256, 171)
+    assert warm.prompt_tokens("a.py", 256) == 171
+    assert warm.prompt_tokens("a.py", 2048) is None
+
+
+def test_the_edit_size_is_learned_per_budget_from_completions() -> None:
+    warm = WarmDocuments(slots=4)
+    warm.mark("a.py", 256, 180)
+    assert warm.edit_tokens(256) == EDIT_TOKENS  # the prior
+    # keystrokes at the fast budget (stable layout: the cursor line ends the prompt) prefilled
+    # their ~15-token suffix and a few tokens of edit
+    for prompt, cached in ((127, 107), (213, 193), (184, 164), (162, 161)):
+        warm.observe(256, prompt, cached, suffix_tokens=15)
+    assert warm.edit_tokens(256) == 5  # median of 5, 5, 5, 0
+    assert warm.cached_tokens("a.py", 256, 180, suffix_tokens=15) == 180 - 5 - 15
+    assert warm.edit_tokens(2048) == EDIT_TOKENS  # another budget, another layout: not learnt
+    warm.observe(256, 0, 0, 15)  # never prefilled (cancelled first): no sample
+    assert warm.edit_tokens(256) == 5
