@@ -53,15 +53,13 @@ def _engine(model: Path, draft: Path | None = None, **kw: Any) -> Any:
     from app.config import EngineConfig
     from engine.exllama import ExLlamaV2Engine
 
+    settings: dict[str, Any] = {"n_ctx": N_CTX, "max_batch": 8, "num_draft_tokens": 5} | kw
     cfg = EngineConfig(
         kind="exllamav2",
         model=str(model),
         draft_model=str(draft) if draft else "",
         model_profile="qwen2.5-coder",
-        n_ctx=N_CTX,
-        max_batch=8,
-        num_draft_tokens=5,
-        **kw,
+        **settings,
     )
     engine = ExLlamaV2Engine(cfg)
     engine.start()
