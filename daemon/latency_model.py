@@ -1,0 +1,123 @@
+"""The scheduler's model of the engine's speed, learned from finished requests (pure)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import deque
+
+from engine.base import GenerationStats
+
+
+class LatencyModel:
+    """Rolling figures (EWMA) of the engine's speed, fed from finished requests.
+
+    Priors are the CPU figures of design.md §7 (prefill ~150 tokens/s, decode ~35 tokens/s); the
+    first real sample of each figure replaces its prior. The per-token rates are then the median
+    of the last ``RATE_WINDOW`` samples: the first prefill after the model loads runs 5-7x slower
+    than the rest (45 vs 6-10 ms/token on 2 cores), and an EWMA kept that outlier in the
+    predictions for tens of requests. The other figures are blended with ``alpha``.
+    ``fill_ratio`` is the share of ``max_new_tokens`` requests really generate (they stop at a
+    newline or a stop string), so predictions are not always the worst case.
+    """
+
+    MIN_PREFILL_SAMPLE = 16  # uncached prompt tokens below this say more about overhead than rate
+    MIN_DECODE_SAMPLE = 2  # generated tokens below this: first-token time dominates
+    RATE_WINDOW = 9  # samples behind each per-token rate (their median)
+
+    def __init__(
+        self,
+        *,
+        alpha: float = 0.2,
+        prefill_ms_per_token: float = 6.0,
+        decode_ms_per_token: float = 28.0,
+        overhead_ms: float = 30.0,
+        cached_share: float = 0.0,
+        fill_ratio: float = 1.0,
+    ) -> None:
+        if not 0.0 < alpha <= 1.0:
+            raise ValueError("alpha must be in (0, 1]")
+        self.alpha = alpha  # weight of a new sample in every EWMA
+        self.prefill_ms_per_token = prefill_ms_per_token  # per uncached prompt token
+        self.decode_ms_per_token = decode_ms_per_token  # per generated token (speculation incl.)
+        self.overhead_ms = overhead_ms  # per request: total - queue - prefill - decode
+        self.cached_share = cached_share  # share of prompt tokens reused from the KV cache
+        self.fill_ratio = fill_ratio  # generated / max_new_tokens of requests that ran to the end
+        self.num_samples = 0  # results observed
+        self._seen: set[str] = set()  # figures that have had their first real sample
+        self._rates: dict[str, deque[float]] = {
+            name: deque(maxlen=self.RATE_WINDOW)
+            for name in ("prefill_ms_per_token", "decode_ms_per_token")
+        }
+
+    def _blend(self, name: str, value: float) -> None:
+        window = self._rates.get(name)
+        if window is not None:
+            window.append(value)
+            setattr(self, name, statistics.median(window))
+            return
+        if name not in self._seen:
+            self._seen.add(name)
+            setattr(self, name, value)
+            return
+        old: float = getattr(self, name)
+        setattr(self, name, old + self.alpha * (value - old))
+
+    def observe(
+        self,
+        stats: GenerationStats,
+        *,
+        max_new_tokens: int | None = None,
+        extra_ms: float = 0.0,
+    ) -> None:
+        """Fold one finished request's figures in (called by Scheduler.update_from_result).
+
+        ``max_new_tokens``: what the request asked for, when it ran to its natural end; it
+        teaches ``fill_ratio``. ``extra_ms``: time spent outside the engine (context assembly,
+        post-processing), counted as per-request overhead. Figures a request did not exercise
+        (no decode for a warm-up) are left alone.
+        """
+        self.num_samples += 1
+        uncached = stats.num_prompt_tokens - stats.num_cached_tokens
+        if stats.num_prompt_tokens > 0:
+            self._blend("cached_share", max(0.0, stats.num_cached_tokens) / stats.num_prompt_tokens)
+        if uncached >= self.MIN_PREFILL_SAMPLE and stats.prefill_ms > 0:
+            self._blend("prefill_ms_per_token", stats.prefill_ms / uncached)
+        if stats.num_generated_tokens >= self.MIN_DECODE_SAMPLE and stats.decode_ms > 0:
+            self._blend("decode_ms_per_token", stats.decode_ms / stats.num_generated_tokens)
+        if stats.total_ms > 0:
+            rest = stats.total_ms - stats.queue_ms - stats.prefill_ms - stats.decode_ms
+            self._blend("overhead_ms", max(0.0, rest) + max(0.0, extra_ms))
+        if max_new_tokens:
+            ratio = min(1.0, stats.num_generated_tokens / max_new_tokens)
+            self._blend("fill_ratio", max(0.05, ratio))
+
+    def service_ms(
+        self, *, num_prompt_tokens: int, max_new_tokens: int, num_cached_tokens: int | None
+    ) -> float:
+        """Predicted time in the engine for one request run alone.
+
+        overhead + uncached prompt tokens x prefill ms/token + expected new tokens x decode
+        ms/token, where expected new tokens = max_new_tokens x fill_ratio.
+        """
+        prompt = max(0, num_prompt_tokens)
+        if num_cached_tokens is None:
+            cached = prompt * self.cached_share
+        else:
+            cached = float(min(prompt, max(0, num_cached_tokens)))
+        expected_new = max(0, max_new_tokens) * self.fill_ratio
+        return (
+            self.overhead_ms
+            + (prompt - cached) * self.prefill_ms_per_token
+            + expected_new * self.decode_ms_per_token
+        )
+
+    def snapshot(self) -> dict[str, float]:
+        """Current figures, for status: prefill/decode ms per token, overhead, shares."""
+        return {
+            "prefill_ms_per_token": round(self.prefill_ms_per_token, 3),
+            "decode_ms_per_token": round(self.decode_ms_per_token, 3),
+            "overhead_ms": round(self.overhead_ms, 3),
+            "cached_share": round(self.cached_share, 3),
+            "fill_ratio": round(self.fill_ratio, 3),
+            "num_samples": float(self.num_samples),
+        }
