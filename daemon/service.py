@@ -18,7 +18,7 @@ import itertools
 import logging
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from app.errors import (
 from daemon import protocol as p
 from daemon.completion_cache import CompletionCache, EntryStatus
 from daemon.context import expected_suffix_tokens
-from daemon.context.types import AssembledContext, ContextRequest
+from daemon.context.types import ContextRequest
 from daemon.documents import (
     Document,
     DocumentStore,
@@ -45,15 +45,16 @@ from daemon.documents import (
     read_disk_text,
 )
 from daemon.languages import detect_language
+from daemon.live import Follower, Live
 from daemon.metrics import Metrics, RequestRecord, hash_path
 from daemon.projects import Projects, assemble
+from daemon.replies import clean_generated, done, done_reply, finish_reason
 from daemon.scheduler import (
     EndReason,
     NewRequest,
     RequestEnded,
     Scheduler,
     StartInstruction,
-    Tier,
 )
 from daemon.server import Peer
 from daemon.session import SessionStore
@@ -94,54 +95,8 @@ METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 
 
-@dataclass(slots=True)
-class _Live:
-    """A complete/generate request from arrival to its final reply."""
-
-    key: str  # internal id: peer key + "/" + client id (client ids are only unique per client)
-    peer: Peer | None  # None for the daemon's own warm-ups
-    request_id: str  # the client's id
-    kind: str  # "complete" | "generate" | "warmup"
-    path: str  # document path ("session:NAME" for generate)
-    arrival: float  # monotonic
-    text: str = ""  # document text at arrival (complete) / prompt text (generate)
-    line: int = 0
-    col: int = 0
-    language: str = "text"
-    root: str = ""
-    multiline: bool | None = None  # None: decide from the cursor
-    max_tokens: int = 64
-    deadline_ms: int = p.DEFAULT_DEADLINE_MS
-    instruction: str = ""  # generate
-    state: str = "queued"  # queued | running | done
-    start: StartInstruction | None = None
-    started_at: float | None = None  # monotonic, when the scheduler started it
-    context: AssembledContext | None = None
-    context_ms: float = 0.0
-    prompt_prefix: str = ""
-    prompt_suffix: str = ""
-    submitted_to: Engine | None = None
-    cancel_requested: bool = False
-    num_chunks: int = 0
-    streamed: list[str] = field(default_factory=list)  # chunk texts so far
-    replied_early: bool = False  # answered at its deadline; the engine has not finished yet
-    first_chunk_at: float | None = None
-    last_sent: float = 0.0
-    error: NospinError | None = None  # overrides the scheduler's error code when set
-    cache_key: tuple[str, str, str] | None = None  # (path, prefix, suffix) for the cache
-    followers: list[_Follower] = field(default_factory=list)
-    # budgets the document was warm at when the completion arrived -> its FIM suffix hint there
-    warm_suffix: dict[int, int] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class _Follower:
-    """A request answered by type-through from a completion that is still streaming."""
-
-    peer: Peer
-    request_id: str
-    arrival: float
-    offset: int  # chars of the source completion already typed or answered
 
 
 @dataclass(slots=True)
@@ -183,7 +138,7 @@ class Service:
         self.supervisor = EngineSupervisor(
             engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state
         )
-        self._live: dict[str, _Live] = {}
+        self._live: dict[str, Live] = {}
         self._token_counter: tuple[Engine, LineCachedCounter] | None = None
         self._warm_docs = WarmDocuments(self.config.engine.kv_state_slots)
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
@@ -386,7 +341,7 @@ class Service:
         path, root, text, language = self._document_at(req.path, req.root, req.text)
         offset = offset_of(text, req.line, req.col)
         if self.config.completion.paused:
-            peer.send(_done(req.id, "", "paused", 0, "completions are paused", "miss", now))
+            peer.send(done(req.id, "", "paused", 0, "completions are paused", "miss", now))
             return
         self._projects.ensure(root, self.config)
         prefix, suffix = text[:offset], text[offset:]
@@ -394,7 +349,7 @@ class Service:
         if hit is not None and self._answer_from_cache(peer, req.id, path, hit, now):
             return
         opts = req.options
-        live = _Live(
+        live = Live(
             key=key, peer=peer, request_id=req.id, kind="complete", path=path, arrival=now,
             text=text, line=req.line, col=req.col, language=language, root=root,
             multiline=None if opts.multiline == "auto" else bool(opts.multiline),
@@ -434,7 +389,7 @@ class Service:
         request = ContextRequest(path, text, line, col, language, budget)
         return expected_suffix_tokens(request, self.config.context, offset=offset)
 
-    def _mark_warm(self, live: _Live, num_prompt_tokens: int) -> None:
+    def _mark_warm(self, live: Live, num_prompt_tokens: int) -> None:
         if live.context is not None:
             self._warm_docs.mark(live.path, live.context.budget_tokens, num_prompt_tokens)
 
@@ -448,10 +403,10 @@ class Service:
                 # answered at its deadline: it ends when the engine stops it, with a cut text;
                 # this request is scheduled on its own instead (and gets its own deadline)
                 return False
-            source.followers.append(_Follower(peer, request_id, now, hit.offset - len(hit.text)))
+            source.followers.append(Follower(peer, request_id, now, hit.offset - len(hit.text)))
             return True
         kind = "type_through" if hit.num_typed else "hit"
-        reply = _done(request_id, hit.text, "stop", 0, "cache", kind, now)
+        reply = done(request_id, hit.text, "stop", 0, "cache", kind, now)
         peer.send(reply)
         self._record(RequestRecord(
             time=time.time(), request_id=request_id, path_hash=hash_path(path), kind="complete",
@@ -475,7 +430,7 @@ class Service:
             language = detect_language(path)
         parts = self._sessions.prompt(req.session, req.instruction, code or "", time.time())
         prompt = parts.render(language if language != "text" else "")
-        live = _Live(
+        live = Live(
             key=key, peer=peer, request_id=req.id, kind="generate", path=f"session:{req.session}",
             arrival=now, text=prompt, language=language, multiline=True,
             max_tokens=req.options.max_tokens, deadline_ms=req.options.deadline_ms,
@@ -526,7 +481,7 @@ class Service:
             live.state = "running"
             self._spawn(self._run(live, s))
 
-    async def _run(self, live: _Live, s: StartInstruction) -> None:
+    async def _run(self, live: Live, s: StartInstruction) -> None:
         """Assemble the context (off the loop) and submit to the engine."""
         try:
             engine = await self._engine_for(live)
@@ -598,7 +553,7 @@ class Service:
             self._token_counter = cached
         return cached[1]
 
-    async def _engine_for(self, live: _Live) -> Engine:
+    async def _engine_for(self, live: Live) -> Engine:
         remaining = live.deadline_ms / 1000 - (time.monotonic() - live.arrival)
         state = self.supervisor.state
         if state == "failed" and self.supervisor.last_error is not None:
@@ -678,7 +633,7 @@ class Service:
                 text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
                                    bool(live.multiline))
             elif live.kind == "generate":
-                text = _clean_generated(text)
+                text = clean_generated(text)
         if live.kind == "warmup":
             self._live.pop(live.key, None)
             if self._warming.get(live.path) == live.key:  # not a newer warm-up that replaced it
@@ -688,7 +643,7 @@ class Service:
             self._record(RequestRecord(
                 time=time.time(), request_id=live.key, path_hash=hash_path(live.path),
                 kind="warmup", tier=ended.tier.label if ended.tier is not None else "",
-                watch=False, finish_reason=_finish_reason(ended, fin), first_token_ms=None,
+                watch=False, finish_reason=finish_reason(ended, fin), first_token_ms=None,
                 total_ms=(now - live.arrival) * 1000,
                 num_prompt_tokens=stats.num_prompt_tokens,
                 num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code,
@@ -719,8 +674,8 @@ class Service:
                 reply = p.ErrorReply(id=live.request_id, code=error_code, message=message,
                                      retry_after_ms=retry)
         else:
-            reply = self._done_reply(live, ended.tier, _finish_reason(ended, fin), stats, text,
-                                     now)
+            reply = done_reply(live, ended.tier, finish_reason(ended, fin), stats, text, now,
+                               self.config.tiers)
             if live.kind == "generate":
                 self._sessions.record(live.path[len("session:"):], live.instruction, text,
                                       time.time())
@@ -732,7 +687,7 @@ class Service:
         self._record(RequestRecord(
             time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
             kind=live.kind, tier=tier_label, watch=bool(s and s.watch),
-            finish_reason=_finish_reason(ended, fin) if not error_code else ended.reason.value,
+            finish_reason=finish_reason(ended, fin) if not error_code else ended.reason.value,
             first_token_ms=(live.first_chunk_at - live.arrival) * 1000
             if live.first_chunk_at else None,
             total_ms=(now - live.arrival) * 1000,
@@ -746,7 +701,7 @@ class Service:
             error_code=error_code, detail=ended.detail if error_code else "",
         ))
 
-    def _warm_up(self, shed: _Live, now: float) -> None:
+    def _warm_up(self, shed: Live, now: float) -> None:
         """A completion for a cold document was shed: prefill its prompt in the background
         (design.md §7), so the next keystrokes there find the KV cache warm and get served."""
         self._warm_document(shed.path, shed.text, shed.line, shed.col, shed.language, shed.root,
@@ -767,7 +722,7 @@ class Service:
         if pending is not None:
             self.scheduler.cancel(pending)
         key = f"warmup/{next(self._warm_ids)}"
-        warm = _Live(key=key, peer=None, request_id=key, kind="warmup", path=path,
+        warm = Live(key=key, peer=None, request_id=key, kind="warmup", path=path,
                      arrival=now, text=text, line=line, col=col, language=language, root=root,
                      multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
                      last_sent=now)
@@ -783,11 +738,11 @@ class Service:
         self._warming[path] = key
         return True
 
-    def _answer_followers(self, live: _Live, text: str | None) -> None:
+    def _answer_followers(self, live: Live, text: str | None) -> None:
         """Answer type-through followers of ``live`` (``text`` None: read from the cache)."""
         for f in live.followers:
             rest = self._cache.read(live.key, f.offset) if text is None else text
-            reply_f = _done(f.request_id, rest, "stop", 0, "cache",
+            reply_f = done(f.request_id, rest, "stop", 0, "cache",
                             "type_through" if f.offset else "hit", f.arrival)
             f.peer.send(reply_f)
             self._record(RequestRecord(
@@ -814,9 +769,9 @@ class Service:
             if live.kind == "complete":
                 text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
                                    bool(live.multiline))
-            reply = self._done_reply(live, live.start.tier, FinishReason.DEADLINE.value,
-                                     GenerationStats(num_generated_tokens=len(live.streamed)),
-                                     text, now)
+            reply = done_reply(live, live.start.tier, FinishReason.DEADLINE.value,
+                               GenerationStats(num_generated_tokens=len(live.streamed)),
+                               text, now, self.config.tiers)
             live.replied_early = True
             live.peer.send(reply)  # (warm-ups were skipped above)
             self._answer_followers(live, None)
@@ -831,44 +786,8 @@ class Service:
                 num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
                 detail="answered at the deadline; the engine was still busy"))
 
-    def _done_reply(self, live: _Live, tier: Tier | None, finish_reason: str,
-                    stats: GenerationStats, text: str, now: float) -> p.DoneReply:
-        s = live.start
-        ctx = live.context
-        if stats.total_ms > 0 or live.started_at is None:
-            queue_ms = (now - live.arrival) * 1000 - stats.total_ms - live.context_ms
-        else:  # answered before the engine's figures came: the scheduler's wait only
-            queue_ms = (live.started_at - live.arrival) * 1000
-        context = None
-        if ctx is not None:
-            context = p.ContextStats(
-                budget_tokens=ctx.budget_tokens, num_tokens=ctx.num_tokens,
-                num_tokens_before_trim=ctx.num_tokens_before_trim,
-                num_tokens_saved=ctx.num_tokens_saved,
-                dropped=[f"{d.kind.value} {d.source}: {d.reason}" for d in ctx.dropped],
-                num_prompt_tokens=stats.num_prompt_tokens,
-                num_cached_tokens=stats.num_cached_tokens)
-        proposed = stats.num_draft_tokens
-        tier_reason = _tier_reason(s, self.config.tiers) if s is not None else ""
-        return p.DoneReply(
-            id=live.request_id, text=text,
-            finish_reason=finish_reason,
-            tier=tier.value if tier is not None else 0, tier_reason=tier_reason,
-            cache="miss", num_tokens=stats.num_generated_tokens,
-            timings=p.Timings(
-                queue_ms=round(max(0.0, queue_ms), 1), context_ms=round(live.context_ms, 1),
-                first_token_ms=round((live.first_chunk_at - live.arrival) * 1000, 1)
-                if live.first_chunk_at else 0.0,
-                prefill_ms=round(stats.prefill_ms, 1), decode_ms=round(stats.decode_ms, 1),
-                total_ms=round((now - live.arrival) * 1000, 1)),
-            context=context,
-            speculation=p.SpeculationStats(
-                used=stats.speculation_used, num_draft_tokens=proposed,
-                num_accepted=stats.num_draft_accepted,
-                acceptance=round(stats.num_draft_accepted / proposed, 3) if proposed else 0.0,
-                note=stats.speculation_note))
 
-    def _send_final(self, live: _Live, reply: p.DoneReply | p.ErrorReply) -> None:
+    def _send_final(self, live: Live, reply: p.DoneReply | p.ErrorReply) -> None:
         live.state = "done"
         self._live.pop(live.key, None)
         if live.peer is not None:
@@ -972,43 +891,9 @@ class Service:
         return snap_id
 
 
-def _clean_generated(text: str) -> str:
-    """The code of a generate answer: up to its closing fence (or a partial one at the end)."""
-    text = text.split("```", 1)[0]
-    return text.rstrip("`").strip("\n") + "\n" if text.strip() else ""
-
-
-def _finish_reason(ended: RequestEnded, fin: Finished | None) -> str:
-    """The engine's finish reason as the scheduler settled it (a deadline stop is "deadline")."""
-    if ended.engine_reason is not None:
-        return ended.engine_reason.value
-    return fin.reason.value if fin is not None else ended.reason.value
-
-
-def _tier_reason(s: StartInstruction, tiers: cfg.TierConfig) -> str:
-    """Why a request was served at its tier, from the scheduler's prediction at start."""
-    pred = s.prediction
-    base = f"predicted {pred.normal_total_ms:.0f} ms at full settings, {pred.num_ahead} ahead"
-    if s.tier is Tier.FAST:
-        if tiers.force_fast:
-            return f"fast mode forced; {base}"
-        return f"{base} > {tiers.fast_ms:.0f} ms: fast mode"
-    if s.tier is Tier.CAP:
-        return f"{base} > {tiers.cap_ms:.0f} ms: at most {tiers.cap_tokens} tokens"
-    if s.watch:
-        return f"{base} > {tiers.normal_ms:.0f} ms: normal, watched"
-    return f"{base}: normal"
 
 
 def _describe(changes: dict[str, Any]) -> str:
     return "config set " + ", ".join(f"{k}={v!r}" for k, v in sorted(changes.items()))
 
 
-def _done(request_id: str, text: str, reason: str, tier: int, tier_reason: str, cache: str,
-          arrival: float) -> p.DoneReply:
-    total = round((time.monotonic() - arrival) * 1000, 1)
-    return p.DoneReply(
-        id=request_id, text=text, finish_reason=reason, tier=tier, tier_reason=tier_reason,
-        cache=cache, num_tokens=0,
-        timings=p.Timings(queue_ms=0.0, context_ms=0.0, first_token_ms=total if text else 0.0,
-                          prefill_ms=0.0, decode_ms=0.0, total_ms=total))

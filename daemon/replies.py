@@ -1,0 +1,123 @@
+"""The daemon's final replies, built from what a request went through (pure): a completion's
+reply with its tier and why, timings, context and speculation figures; a cache answer; the
+finish reason and the generate answer's code."""
+
+from __future__ import annotations
+
+import time
+
+from app import config as cfg
+from daemon import protocol as p
+from daemon.live import Live
+from daemon.scheduler import RequestEnded, StartInstruction, Tier
+from engine.base import Finished, GenerationStats
+
+
+def done_reply(
+    live: Live,
+    tier: Tier | None,
+    reason: str,
+    stats: GenerationStats,
+    text: str,
+    now: float,
+    tiers: cfg.TierConfig,
+) -> p.DoneReply:
+    """The final reply of a request the engine ran (or began): text, tier and why, timings,
+    context and speculation figures."""
+    s = live.start
+    ctx = live.context
+    if stats.total_ms > 0 or live.started_at is None:
+        queue_ms = (now - live.arrival) * 1000 - stats.total_ms - live.context_ms
+    else:  # answered before the engine's figures came: the scheduler's wait only
+        queue_ms = (live.started_at - live.arrival) * 1000
+    context = None
+    if ctx is not None:
+        context = p.ContextStats(
+            budget_tokens=ctx.budget_tokens,
+            num_tokens=ctx.num_tokens,
+            num_tokens_before_trim=ctx.num_tokens_before_trim,
+            num_tokens_saved=ctx.num_tokens_saved,
+            dropped=[f"{d.kind.value} {d.source}: {d.reason}" for d in ctx.dropped],
+            num_prompt_tokens=stats.num_prompt_tokens,
+            num_cached_tokens=stats.num_cached_tokens,
+        )
+    proposed = stats.num_draft_tokens
+    why = tier_reason(s, tiers) if s is not None else ""
+    return p.DoneReply(
+        id=live.request_id,
+        text=text,
+        finish_reason=reason,
+        tier=tier.value if tier is not None else 0,
+        tier_reason=why,
+        cache="miss",
+        num_tokens=stats.num_generated_tokens,
+        timings=p.Timings(
+            queue_ms=round(max(0.0, queue_ms), 1),
+            context_ms=round(live.context_ms, 1),
+            first_token_ms=round((live.first_chunk_at - live.arrival) * 1000, 1)
+            if live.first_chunk_at
+            else 0.0,
+            prefill_ms=round(stats.prefill_ms, 1),
+            decode_ms=round(stats.decode_ms, 1),
+            total_ms=round((now - live.arrival) * 1000, 1),
+        ),
+        context=context,
+        speculation=p.SpeculationStats(
+            used=stats.speculation_used,
+            num_draft_tokens=proposed,
+            num_accepted=stats.num_draft_accepted,
+            acceptance=round(stats.num_draft_accepted / proposed, 3) if proposed else 0.0,
+            note=stats.speculation_note,
+        ),
+    )
+
+
+def clean_generated(text: str) -> str:
+    """The code of a generate answer: up to its closing fence (or a partial one at the end)."""
+    text = text.split("```", 1)[0]
+    return text.rstrip("`").strip("\n") + "\n" if text.strip() else ""
+
+
+def finish_reason(ended: RequestEnded, fin: Finished | None) -> str:
+    """The engine's finish reason as the scheduler settled it (a deadline stop is "deadline")."""
+    if ended.engine_reason is not None:
+        return ended.engine_reason.value
+    return fin.reason.value if fin is not None else ended.reason.value
+
+
+def tier_reason(s: StartInstruction, tiers: cfg.TierConfig) -> str:
+    """Why a request was served at its tier, from the scheduler's prediction at start."""
+    pred = s.prediction
+    base = f"predicted {pred.normal_total_ms:.0f} ms at full settings, {pred.num_ahead} ahead"
+    if s.tier is Tier.FAST:
+        if tiers.force_fast:
+            return f"fast mode forced; {base}"
+        return f"{base} > {tiers.fast_ms:.0f} ms: fast mode"
+    if s.tier is Tier.CAP:
+        return f"{base} > {tiers.cap_ms:.0f} ms: at most {tiers.cap_tokens} tokens"
+    if s.watch:
+        return f"{base} > {tiers.normal_ms:.0f} ms: normal, watched"
+    return f"{base}: normal"
+
+
+def done(
+    request_id: str, text: str, reason: str, tier: int, tier_reason: str, cache: str, arrival: float
+) -> p.DoneReply:
+    total = round((time.monotonic() - arrival) * 1000, 1)
+    return p.DoneReply(
+        id=request_id,
+        text=text,
+        finish_reason=reason,
+        tier=tier,
+        tier_reason=tier_reason,
+        cache=cache,
+        num_tokens=0,
+        timings=p.Timings(
+            queue_ms=0.0,
+            context_ms=0.0,
+            first_token_ms=total if text else 0.0,
+            prefill_ms=0.0,
+            decode_ms=0.0,
+            total_ms=total,
+        ),
+    )
