@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import time
@@ -210,16 +211,31 @@ def test_cancel_gets_exactly_one_final_reply(home: Path) -> None:
         raw.close()
 
 
-def test_newer_request_supersedes_older_for_same_document(home: Path) -> None:
-    slow = lambda: FakeEngine(token_delay_s=0.1)  # noqa: E731
+STREAMING = {"multiline": True, "deadline_ms": 20000}
+
+
+@contextlib.contextmanager
+def c1_streaming(home: Path, token_delay_s: float
+                 ) -> Iterator[tuple[RawClient, Path, FakeEngine]]:
+    """A daemon whose scripted engine is streaming completion c1 (client, source, engine)."""
+    slow = lambda: FakeEngine(token_delay_s=token_delay_s)  # noqa: E731
     with running_daemon(engine_factory=slow) as d:
         raw = RawClient(d.endpoint)
         src = write_project(home / "proj")
-        opts = {"multiline": True, "deadline_ms": 20000}
-        raw.send(complete_msg("c1", src, options=opts))
+        raw.send(complete_msg("c1", src, options=STREAMING))
         assert raw.recv()["type"] == "chunk"  # c1 runs in the engine
+        engine = d.engines[0]
+        assert isinstance(engine, FakeEngine)
+        try:
+            yield raw, src, engine
+        finally:
+            raw.close()
+
+
+def test_newer_request_supersedes_older_for_same_document(home: Path) -> None:
+    with c1_streaming(home, token_delay_s=0.1) as (raw, src, engine):
         typed = src.read_text().replace("b):\n    ", "b):\n    x", 1)  # not the completion
-        raw.send(complete_msg("c2", src, col=5, text=typed, options=opts))
+        raw.send(complete_msg("c2", src, col=5, text=typed, options=STREAMING))
         finals: dict[str, dict[str, Any]] = {}
         while len(finals) < 2:
             r = raw.recv(10)
@@ -229,11 +245,8 @@ def test_newer_request_supersedes_older_for_same_document(home: Path) -> None:
         assert finals["c1"]["type"] == "error" and finals["c1"]["code"] == "cancelled"
         assert finals["c2"]["type"] == "done"
         # and the engine stopped c1 (else it runs to its end holding the only slot)
-        engine = d.engines[0]
-        assert isinstance(engine, FakeEngine)
         c1 = next(r for r in engine.submitted if not r.prefill_only)
         assert c1.request_id in engine.cancel_calls
-        raw.close()
 
 
 @pytest.mark.parametrize("how", ["cancel", "close"])
@@ -241,15 +254,7 @@ def test_running_work_ended_early_is_stopped_in_the_engine(home: Path, how: str)
     # a cancelled completion, or one of a closed document, must be cancelled in the engine too
     # (as a superseded one: above): else it runs to its end there and holds the engine's only
     # slot while the next request waits (found with `bench latency --pipelines daemon`)
-    slow = lambda: FakeEngine(token_delay_s=0.3)  # noqa: E731
-    with running_daemon(engine_factory=slow) as d:
-        raw = RawClient(d.endpoint)
-        src = write_project(home / "proj")
-        opts = {"multiline": True, "deadline_ms": 20000}
-        raw.send(complete_msg("c1", src, options=opts))
-        assert raw.recv()["type"] == "chunk"  # c1 runs in the engine
-        engine = d.engines[0]
-        assert isinstance(engine, FakeEngine)
+    with c1_streaming(home, token_delay_s=0.3) as (raw, src, engine):
         first = next(r for r in engine.submitted if not r.prefill_only)
         if how == "cancel":
             raw.send({"type": "cancel", "id": "k1", "target": "c1"})
@@ -259,7 +264,6 @@ def test_running_work_ended_early_is_stopped_in_the_engine(home: Path, how: str)
         while first.request_id not in engine.cancel_calls:
             assert time.monotonic() < deadline, f"the engine never heard of the {how}"
             time.sleep(0.02)
-        raw.close()
 
 
 def test_overload_sheds_with_reason_and_nothing_lost(home: Path) -> None:
