@@ -133,6 +133,8 @@ class NewRequest:
         num_cached_tokens: int | None = None,
         followup_uncached_tokens: int | None = None,
         followup_new_tokens: int = 0,
+        num_cached_tokens_fast: int | None = None,
+        num_prompt_tokens_fast: int | None = None,
     ) -> NewRequest:
         """Background prefill of a document's prompt (cursor moved; fill the KV cache)."""
         return cls(
@@ -142,6 +144,8 @@ class NewRequest:
             num_prompt_tokens=num_prompt_tokens,
             max_new_tokens=0,
             num_cached_tokens=num_cached_tokens,
+            num_cached_tokens_fast=num_cached_tokens_fast,
+            num_prompt_tokens_fast=num_prompt_tokens_fast,
             prefill_only=True,
             followup_uncached_tokens=followup_uncached_tokens,
             followup_new_tokens=followup_new_tokens,

@@ -726,14 +726,18 @@ class Service:
                      arrival=now, text=text, line=line, col=col, language=language, root=root,
                      multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
                      last_sent=now)
-        budget = self._budget(1.0)
-        est = self._warm_docs.prompt_tokens(path, budget) or min(budget, max(1, len(text) // 3))
+        budget, fast_budget = self._budget(1.0), self._budget(self.config.tiers.fast_budget_factor)
+        guess = min(budget, max(1, len(text) // 3))
+        est = self._warm_docs.prompt_tokens(path, budget) or guess
+        fast_est = self._warm_docs.prompt_tokens(path, fast_budget) or min(guess, fast_budget)
         suffix = self._suffix_hint(path, text, line, col, language, budget)
         self.scheduler.add_request(NewRequest.warmup(
             key, path, num_prompt_tokens=est,
             num_cached_tokens=self._warm_docs.cached_tokens(path, budget, est),
             followup_uncached_tokens=min(est, self._warm_docs.edit_tokens(budget) + suffix),
-            followup_new_tokens=self.config.completion.max_tokens), now)
+            followup_new_tokens=self.config.completion.max_tokens,
+            num_cached_tokens_fast=self._warm_docs.cached_tokens(path, fast_budget, fast_est),
+            num_prompt_tokens_fast=fast_est), now)
         self._live[key] = warm
         self._warming[path] = key
         return True

@@ -129,6 +129,18 @@ def test_a_warmup_prefills_at_the_budget_its_completions_will_use(
     assert start.prediction.service_ms == float(expected)
 
 
+def test_a_fast_warmup_is_predicted_from_the_fast_prompt_the_engine_held() -> None:
+    # the daemon knows the fast prompt of the document (300 tokens, 100 of them held): its
+    # prefill is 200 ms, not half the normal estimate
+    s = make(fast_ms=2500.0)
+    s.set_force_fast(True)
+    s.add_request(NewRequest.warmup("w", "a.py", num_prompt_tokens=2000, num_cached_tokens=0,
+                                    num_prompt_tokens_fast=300, num_cached_tokens_fast=100),
+                  0.0)
+    start = s.schedule(0.0).start[0]
+    assert start.tier is Tier.FAST and start.prediction.service_ms == 200.0
+
+
 def test_newer_completion_supersedes_a_waiting_one() -> None:
     s = make()
     s.add_request(completion("old"), 0.0)
