@@ -262,32 +262,28 @@ def test_tiers_degrade_as_the_queue_grows_and_shed_past_the_last() -> None:
     assert now == pytest.approx(2.35)  # the last one ends inside its 2500 ms deadline
 
 
-def test_a_warm_fast_prompt_keeps_a_queued_request_from_being_shed() -> None:
-    # r1 waits behind r0 (600 ms). At tier FAST its 2,000-token prompt takes 2,000 ms cold:
-    # 600 + 2,000 + 300 > 1,500 ms, shed; with the fast prompt held in the engine (the daemon's
-    # per-tier hint) 600 + 100 + 300: it waits and is served
-    for fast_cached, shed in ((None, True), (1900, False)):
-        s = make(fast_ms=1000.0, cap_ms=900.0, normal_ms=800.0)
-        s.add_request(completion("r0", doc="a.py"), 0.0)
-        s.add_request(completion("r1", doc="b.py", prompt=4000, deadline_ms=1500.0,
-                                 num_cached_tokens=0, num_cached_tokens_fast=fast_cached), 0.0)
-        out = s.schedule(0.0)
-        assert started(out) == ["r0"]
-        assert ended(out) == ({"r1": EndReason.SHED} if shed else {}), fast_cached
-
-
-def test_the_fast_prompt_size_when_known_replaces_the_budget_share() -> None:
-    # r1's fast prompt: half its 4,000-token normal estimate is 2,000 tokens, cold: shed as above;
-    # the daemon knows the engine's last fast prompt for the document was 300 tokens: 600 + 300 +
-    # 300 ms fits the 1,500 ms deadline
-    for fast_prompt, shed in ((None, True), (300, False)):
-        s = make(fast_ms=1000.0, cap_ms=900.0, normal_ms=800.0)
-        s.add_request(completion("r0", doc="a.py"), 0.0)
-        s.add_request(completion("r1", doc="b.py", prompt=4000, deadline_ms=1500.0,
-                                 num_cached_tokens=0, num_prompt_tokens_fast=fast_prompt), 0.0)
-        out = s.schedule(0.0)
-        assert started(out) == ["r0"]
-        assert ended(out) == ({"r1": EndReason.SHED} if shed else {}), fast_prompt
+@pytest.mark.parametrize(
+    ("hint", "shed"),
+    [
+        # r1 waits behind r0 (600 ms); at tier FAST its prompt is half the 4,000-token estimate,
+        # cold: 600 + 2,000 + 300 > 1,500 ms: shed
+        ({}, True),
+        # the daemon's per-tier hint: the fast prompt held in the engine: 600 + 100 + 300
+        ({"num_cached_tokens_fast": 1900}, False),
+        # the engine's last fast prompt for the document was 300 tokens: 600 + 300 + 300
+        ({"num_prompt_tokens_fast": 300}, False),
+    ],
+)
+def test_the_fast_tier_hints_keep_a_queued_request_from_being_shed(
+    hint: dict[str, int], shed: bool
+) -> None:
+    s = make(fast_ms=1000.0, cap_ms=900.0, normal_ms=800.0)
+    s.add_request(completion("r0", doc="a.py"), 0.0)
+    s.add_request(completion("r1", doc="b.py", prompt=4000, deadline_ms=1500.0,
+                             num_cached_tokens=0, **hint), 0.0)
+    out = s.schedule(0.0)
+    assert started(out) == ["r0"]
+    assert ended(out) == ({"r1": EndReason.SHED} if shed else {})
 
 
 def test_capacity_runs_a_batch_at_once() -> None:
