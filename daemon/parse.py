@@ -14,7 +14,14 @@ import threading
 
 import tree_sitter
 
-from daemon.languages import LANGUAGES, TEXT, LanguageSpec, definitions_query, detect_language
+from daemon.languages import (
+    LANGUAGES,
+    TEXT,
+    LanguageSpec,
+    comment_leader,
+    definitions_query,
+    detect_language,
+)
 from daemon.symbols import Definition, DefKind, FileSummary, Import
 from engine.postprocess import open_state
 
@@ -301,12 +308,18 @@ def _class_fields(body_text: str) -> list[str]:
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
 
-def close_open_line(line: str, elision: str = "...") -> str:
+def close_open_line(line: str, elision: str = "...", comment: str = "#") -> str:
     """The first line of a longer statement made whole: an open string and open brackets are
     closed behind ``elision`` (``x = f(a,`` -> ``x = f(a, ...)``, a triple-quoted string
     opened on the line gets ``...`` and its closing quotes), so a skeleton never shows code that
-    leaves a bracket or a string open."""
+    leaves a bracket or a string open. A trailing ``comment`` (the language's line-comment
+    leader) on a line left open is dropped first: closers behind it would be commented out."""
     opened, quote = open_state(line)
+    if opened and not quote:
+        cut = _comment_start(line, comment)
+        if cut is not None:
+            line = line[:cut].rstrip()
+            opened, quote = open_state(line)
     stack = [_CLOSERS[b] for b in opened]
     if not quote and not stack:
         return line
@@ -315,6 +328,32 @@ def close_open_line(line: str, elision: str = "...") -> str:
         tail += ("" if quote else (" " if line[-1:] not in "([{ " else "") + elision)
         tail += "".join(reversed(stack))
     return line + tail
+
+
+def _comment_start(line: str, leader: str) -> int | None:
+    """Where a line comment starts in ``line``, outside string literals (None: no comment)."""
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if line.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+        elif line.startswith(('"""', "'''"), i):
+            quote = line[i : i + 3]
+            i += 3
+            continue
+        elif ch in "\"'`":
+            quote = ch
+        elif line.startswith(leader, i):
+            return i
+        i += 1
+    return None
 
 
 def first_doc_line(raw: str) -> str:
@@ -490,7 +529,11 @@ def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[
         if len(first) > 120:
             first = first[:117] + " …"
         if child.end_point[0] > child.start_point[0]:  # multi-line: the first line, closed
-            first = close_open_line(first.rstrip(), "..." if spec.id == "python" else "…")
+            first = close_open_line(
+                first.rstrip(),
+                "..." if spec.id == "python" else "…",
+                comment_leader(spec.id),
+            )
         out.append(
             Definition(
                 name=name,

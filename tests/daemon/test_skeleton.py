@@ -22,10 +22,17 @@ from daemon.tokens import CharEstimator
         ("z = g('(',", "z = g('(', ...)"),  # brackets inside strings do not count
         ("x = (1)  # (", "x = (1)  # ("),  # nor inside a comment
         ("x = 1", "x = 1"),
+        # a trailing comment goes: the closers would land inside it (test_structmembers.py)
+        ("ts = T(False,  # T_BOOL", "ts = T(False, ...)"),
+        ("y = g('#x', # c", "y = g('#x', ...)"),  # a leader inside a string is no comment
     ],
 )
 def test_an_open_first_line_is_closed_behind_an_elision(line: str, closed: str) -> None:
     assert close_open_line(line) == closed
+
+
+def test_the_comment_leader_is_the_languages() -> None:
+    assert close_open_line("const x = f(a, // note", "…", "//") == "const x = f(a, …)"
 
 
 def test_a_multi_line_variable_skeleton_is_valid_python() -> None:
