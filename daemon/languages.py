@@ -35,6 +35,9 @@ class LanguageSpec:
     variable_nodes: tuple[str, ...] = ()  # top-level assignments worth a skeleton line
     # string literal and comment node types (prose, not code: masked for identifier scoring)
     prose_nodes: tuple[str, ...] = ("string", "comment")
+    # bracketed expressions (data literals, argument and parameter lists): a prompt part that
+    # starts inside one spanning lines shows closers without their openers
+    literal_nodes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -53,6 +56,20 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="...",
             doc_in_body=True,
             variable_nodes=("expression_statement",),
+            literal_nodes=(
+                "dictionary",
+                "list",
+                "set",
+                "tuple",
+                "argument_list",
+                "parameters",
+                "parenthesized_expression",
+                "list_comprehension",
+                "set_comprehension",
+                "dictionary_comprehension",
+                "generator_expression",
+                "import_from_statement",
+            ),
         ),
         LanguageSpec(
             id="javascript",
@@ -68,6 +85,16 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="{ … }",
             variable_nodes=("lexical_declaration", "variable_declaration"),
             prose_nodes=("string", "template_string", "comment"),
+            literal_nodes=(
+                "object",
+                "array",
+                "arguments",
+                "formal_parameters",
+                "parenthesized_expression",
+                "object_pattern",
+                "array_pattern",
+                "named_imports",
+            ),
         ),
         LanguageSpec(
             id="go",
@@ -82,6 +109,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="{ … }",
             variable_nodes=("const_declaration", "var_declaration"),
             prose_nodes=("interpreted_string_literal", "raw_string_literal", "comment"),
+            literal_nodes=("literal_value", "argument_list", "parameter_list", "import_spec_list"),
         ),
         LanguageSpec(
             id="rust",
@@ -102,6 +130,15 @@ LANGUAGES: dict[str, LanguageSpec] = {
             name_fields=("name", "type"),
             variable_nodes=("const_item", "static_item"),
             prose_nodes=("string_literal", "raw_string_literal", "line_comment", "block_comment"),
+            literal_nodes=(
+                "array_expression",
+                "tuple_expression",
+                "arguments",
+                "parameters",
+                "field_initializer_list",
+                "token_tree",
+                "use_list",
+            ),
         ),
     )
 }

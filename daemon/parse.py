@@ -92,24 +92,31 @@ def top_level_spans(text: str, language: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-def _prose_spans(language: str, root: tree_sitter.Node) -> tuple[tuple[int, int], ...]:
-    """Rows of the string literals and comments that span more than one row, outermost only.
+Spans = tuple[tuple[int, int], ...]
+
+
+def _multiline_spans(language: str, root: tree_sitter.Node) -> tuple[Spans, Spans]:
+    """Rows of the string literals and comments that span more than one row (outermost only),
+    and of the bracketed expressions that do (``LanguageSpec.literal_nodes``, nested ones too).
 
     A walk that descends only into nodes spanning rows (the prose query would build a node for
     every string of the file)."""
-    prose = frozenset(LANGUAGES[language].prose_nodes)
-    spans: list[tuple[int, int]] = []
+    spec = LANGUAGES[language]
+    prose, literal = frozenset(spec.prose_nodes), frozenset(spec.literal_nodes)
+    prose_spans: list[tuple[int, int]] = []
+    literal_spans: list[tuple[int, int]] = []
     stack = [root]
     while stack:
         for child in stack.pop().children:
             first, last = child.start_point[0], child.end_point[0]
             if last > first:
                 if child.type in prose:
-                    spans.append((first, last))
-                else:
-                    stack.append(child)
-    spans.sort()
-    return tuple(spans)
+                    prose_spans.append((first, last))
+                    continue
+                if child.type in literal:
+                    literal_spans.append((first, last))
+                stack.append(child)
+    return tuple(sorted(prose_spans)), tuple(sorted(set(literal_spans)))
 
 
 def summarize(
@@ -157,12 +164,14 @@ def summarize(
             stack.append((node.end_byte, definition.qualname, definition.kind))
     definitions.extend(_variables(spec, root, data))
     definitions.sort(key=lambda d: (d.start_line, -d.end_line))
+    prose_spans, literal_spans = _multiline_spans(language, root) if prose else ((), ())
     return FileSummary(
         language=language,
         definitions=tuple(definitions),
         imports=tuple(imports),
         has_syntax_errors=root.has_error,
-        prose_spans=_prose_spans(language, root) if prose else (),
+        prose_spans=prose_spans,
+        literal_spans=literal_spans,
         **base,  # type: ignore[arg-type]
     )
 

@@ -61,6 +61,9 @@ class FileSummary:
     # inclusive, outermost only, in file order: a cut inside one leaves prose without its quote.
     # Only summarize(prose=True) (the context assembler's) fills it; index entries leave it empty
     prose_spans: tuple[tuple[int, int], ...] = ()
+    # bracketed expressions spanning lines (literals, argument and parameter lists), nested
+    # ones too, in file order; filled with prose_spans
+    literal_spans: tuple[tuple[int, int], ...] = ()
 
     def definitions_at(self, line: int) -> list[Definition]:
         """Definitions enclosing ``line``, outermost first."""
@@ -73,6 +76,17 @@ class FileSummary:
         if i >= 0 and self.prose_spans[i][1] >= line:
             return self.prose_spans[i]
         return None
+
+    def spans_continued_at(self, line: int) -> list[tuple[int, int]]:
+        """The multi-line bracketed expressions and the string or comment that ``line``
+        continues (their first line above it), outermost first: what a prompt part starting at
+        ``line`` would show the inside of without its opening line."""
+        end = bisect.bisect_left(self.literal_spans, (line, -1))
+        found = [s for s in self.literal_spans[:end] if s[1] >= line]
+        prose = self.prose_span_at(line)
+        if prose is not None:
+            found.append(prose)
+        return sorted(found, key=lambda s: (s[0], -s[1]))
 
 
 @dataclass(frozen=True, slots=True)

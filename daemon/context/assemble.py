@@ -107,7 +107,7 @@ def assemble_context(
             cursor_allow: int, lines_before: int, whole: bool = False
         ) -> tuple[list[Candidate], list[DroppedSegment], int]:
             window = builder.window(cursor_allow, lines_before, whole=whole)
-            enclosing = builder.enclosing(window.start)
+            enclosing = builder.enclosing(window.shown_from)
             candidates = [
                 builder.instructions(),
                 *window.candidates,

@@ -61,6 +61,9 @@ class Window:
 
     start: int  # first line of the cursor window (0-based)
     suffix_end: int  # last line of the suffix (inclusive)
+    # first line the window shows: the start, or the first line of the outermost string or
+    # bracketed expression the start is inside (its opening line, shown above the window)
+    shown_from: int
     text: str  # window text up to the cursor
     candidates: tuple[Candidate, ...]
 
@@ -161,10 +164,13 @@ class CandidateBuilder:
             allowance=cursor_allow,
             counter=self.counter,
             reserve=line_reserve + suffix.num_tokens,
-            prose_span_at=self.summary.prose_span_at,
+            spans_at=self.summary.spans_continued_at,
         )
         line_prefix = _fit_line_prefix(parts.line_prefix, self.counter, max(16, cursor_allow // 2))
-        above = "".join(lines[start:line])
+        # a window inside a long literal or string that holds the cursor starts with the lines
+        # that open them (``x = {``, ``s = """``): the model sees what it is inside
+        openers = sorted({first for first, _ in self.summary.spans_continued_at(start)})
+        above = "".join(lines[i] for i in openers) + "".join(lines[start:line])
         text = above + line_prefix
         # charged what the whole cursor line plus some typing would cost, not what is typed so
         # far: then no other choice moves while the user types (the prompt prefix holds)
@@ -179,6 +185,7 @@ class CandidateBuilder:
         )
         return Window(
             start=start,
+            shown_from=openers[0] if openers else start,
             suffix_end=line + n_suffix,
             text=text,
             candidates=(

@@ -53,27 +53,26 @@ def window_start(
     allowance: int,
     counter: TokenCounter,
     reserve: int,
-    prose_span_at: Callable[[int], tuple[int, int] | None] | None = None,
+    spans_at: Callable[[int], list[tuple[int, int]]] | None = None,
 ) -> int:
     """First line of the cursor window: about ``lines_before`` up, snapped to ``anchor`` lines,
     moved down in anchor steps until the lines above the cursor fit ``allowance - reserve``.
 
-    A start inside a multi-line string or comment (``prose_span_at`` of the line) would show
-    prose without its opening quote, and the model would read it as code and the code after it
-    as a string: the start moves up to the string's first line when that fits, else down past
-    its last line when that is above the cursor."""
+    A start inside a multi-line string or comment, or inside a bracketed expression spanning
+    lines (``spans_at`` of the line: those it continues, outermost first), would show their
+    inside without the line that opens them: the model reads prose as code, closers without
+    openers. The start moves up to the outermost one's first line when that fits, else down
+    past the ones that end above the cursor; those that hold the cursor too are left to the
+    window, which shows their first lines above its own (``CandidateBuilder.window``)."""
     anchor = max(1, anchor)
     start = (max(0, parts.line - lines_before) // anchor) * anchor
     while start < parts.line:
         if _fits(parts, start, allowance - reserve, counter):
             break
         start = min(parts.line, start + anchor)
-    span = prose_span_at(start) if prose_span_at and start < parts.line else None
-    if span is not None:
-        if _fits(parts, span[0], allowance - reserve, counter):
-            start = span[0]
-        elif span[1] < parts.line:
-            start = span[1] + 1
+    spans = spans_at(start) if spans_at is not None and start < parts.line else []
+    if spans and _fits(parts, spans[0][0], allowance - reserve, counter):
+        return spans[0][0]
     return start
 
 

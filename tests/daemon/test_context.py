@@ -462,6 +462,45 @@ def test_no_prompt_part_starts_or_ends_inside_a_string(layout: str, budget: int)
                 assert open_state(segment.text)[1] == "", (line, segment.kind, segment.text)
 
 
+def _table_module() -> str:
+    """An encoding table of 300 entries inside a dict, then a call spanning lines: cursors
+    inside them are inside brackets opened far above (encodings/cp861.py)."""
+    entries = "".join(f"    0x{i:04x}: 0x{i + 1:04x},  # ENTRY {i}\n" for i in range(300))
+    call = "".join(f"    arg_{i}=value_{i},\n" for i in range(120))
+    return (
+        "import codecs\n\n"
+        "decoding_map = codecs.make_identity_dict(range(256))\n"
+        "decoding_map.update({\n" + entries + "})\n\n"
+        "result = build(\n" + call + ")\n"
+    )
+
+
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
+@pytest.mark.parametrize("budget", [256, 512])
+def test_a_window_inside_a_long_literal_starts_with_the_line_that_opens_it(
+    layout: str, budget: int
+) -> None:
+    from engine.postprocess import open_state
+
+    text = _table_module()
+    lines = text.split("\n")
+    cursors = [i for i, t in enumerate(lines) if t.startswith(("    0x01", "    arg_1"))]
+    assert len(cursors) > 40
+    for line in cursors:
+        ctx = assemble_context(
+            ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=budget),
+            config=ContextConfig(layout=layout),
+        )
+        assert ctx.num_tokens <= budget
+        prefix = ctx.to_prompt_parts().prefix
+        # the brackets open at the cursor are those of the file, opening lines included
+        before = "\n".join(lines[:line]) + "\n" + lines[line][:4]
+        assert open_state(prefix) == open_state(before), (line, prefix[-300:])
+        window = next(s for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
+        opener = "decoding_map.update({" if lines[line].startswith("    0x") else "result = build("
+        assert (opener + "\n") in window.text, (line, window.text[:80])
+
+
 def test_a_file_that_fits_the_whole_file_share_is_shown_whole() -> None:
     text = _long_module(6)  # about 60 lines
     line = text.splitlines().index("def func_2(arg_2: int, other: str = 'x') -> int:") + 3

@@ -168,3 +168,30 @@ def test_prose_spans_are_the_multi_line_strings_and_comments_outermost_first() -
     assert summarize("m.py", text).prose_spans == ()  # the index does not need them
     js = "/* one\n * two\n */\nlet x = 1; // c\nconst t = `a\nb`;\n"
     assert summarize("m.js", js, prose=True).prose_spans == ((0, 2), (4, 5))
+
+
+def test_literal_spans_are_the_bracketed_expressions_spanning_lines_nested_too() -> None:
+    text = (
+        "x = {\n"  # 0
+        "    'a': 1,\n"
+        "    'b': f(\n"  # 2
+        "        2,\n"
+        "        3),\n"  # 4
+        "}\n"
+        "def g(a,\n"  # 6
+        "      b):\n"
+        '    s = """doc\n'  # 8
+        '    more"""\n'
+        "    return [a, b]\n"  # one line: no span
+    )
+    summary = summarize("m.py", text, prose=True)
+    assert summary.literal_spans == ((0, 5), (2, 4), (6, 7))
+    assert summary.prose_spans == ((8, 9),)
+    assert summary.spans_continued_at(3) == [(0, 5), (2, 4)]  # outermost first
+    assert summary.spans_continued_at(5) == [(0, 5)]  # its closing line
+    assert summary.spans_continued_at(0) == [] and summary.spans_continued_at(2) == [(0, 5)]
+    assert summary.spans_continued_at(9) == [(8, 9)]  # a string's continuation counts too
+    assert summary.spans_continued_at(10) == []
+    assert summarize("m.py", text).literal_spans == ()  # the index does not need them
+    js = "const o = {\n  a: [\n    1,\n  ],\n};\nf(1,\n  2);\n"
+    assert summarize("m.js", js, prose=True).literal_spans == ((0, 4), (1, 3), (5, 6))
