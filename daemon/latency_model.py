@@ -9,7 +9,7 @@ from engine.base import GenerationStats
 
 
 class LatencyModel:
-    """Rolling figures (EWMA) of the engine's speed, fed from finished requests.
+    """Rolling figures of the engine's speed (medians, EWMAs), fed from finished requests.
 
     Priors are the CPU figures of design.md §7 (prefill ~150 tokens/s, decode ~35 tokens/s); the
     first real sample of each figure replaces its prior. The per-token rates are then the median

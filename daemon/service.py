@@ -356,11 +356,7 @@ class Service:
             max_tokens=opts.max_tokens or self.config.completion.max_tokens,
             deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix), last_sent=now,
         )
-        budget, fast_budget = self._budget(1.0), self._budget(self.config.tiers.fast_budget_factor)
-        guess = min(budget, max(1, len(text) // 3))
-        # the prompt the engine last held for the document at a budget says the next one's size
-        est = self._warm_docs.prompt_tokens(path, budget) or guess
-        fast_est = self._warm_docs.prompt_tokens(path, fast_budget) or min(guess, fast_budget)
+        (budget, est), (fast_budget, fast_est) = self._prompt_estimates(path, text)
         after = self._suffix_hint(path, text, req.line, req.col, language, budget, offset)
         after_fast = self._suffix_hint(path, text, req.line, req.col, language, fast_budget,
                                        offset)
@@ -377,6 +373,17 @@ class Service:
             now)
         self._live[key] = live
         self._step()
+
+    def _prompt_estimates(self, path: str, text: str) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(budget, estimated prompt tokens) at the normal and at the fast tier: the prompt the
+        engine last held for the document at that budget says the next one's size; else a
+        third of the text's characters, at most the budget."""
+        out = []
+        for factor in (1.0, self.config.tiers.fast_budget_factor):
+            budget = self._budget(factor)
+            guess = min(budget, max(1, len(text) // 3))
+            out.append((budget, self._warm_docs.prompt_tokens(path, budget) or guess))
+        return out[0], out[1]
 
     def _budget(self, factor: float) -> int:
         """The context budget of a tier whose budget factor is ``factor``."""
@@ -726,10 +733,7 @@ class Service:
                      arrival=now, text=text, line=line, col=col, language=language, root=root,
                      multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
                      last_sent=now)
-        budget, fast_budget = self._budget(1.0), self._budget(self.config.tiers.fast_budget_factor)
-        guess = min(budget, max(1, len(text) // 3))
-        est = self._warm_docs.prompt_tokens(path, budget) or guess
-        fast_est = self._warm_docs.prompt_tokens(path, fast_budget) or min(guess, fast_budget)
+        (budget, est), (fast_budget, fast_est) = self._prompt_estimates(path, text)
         suffix = self._suffix_hint(path, text, line, col, language, budget)
         self.scheduler.add_request(NewRequest.warmup(
             key, path, num_prompt_tokens=est,
