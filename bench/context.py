@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         tokens_saved.append(ctx.num_tokens_saved)
         used = used_identifiers(code_part(text, language, len(before), len(hidden)))
         prompt = "".join(s.text for s in ctx.segments)
-        if open_state(ctx.to_prompt_parts().prefix) != open_state(before):
+        if open_state(ctx.to_prompt_parts().prefix, language) != open_state(before, language):
             state_mismatch += 1
         tail = cut_tail(before, args.budget, counter)
         for name, text_seen in (("nospin", prompt), ("naive_full", buffer), ("naive_tail", tail)):

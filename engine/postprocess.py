@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from engine.base import FinishReason, GenerationRequest
+from engine.profiles import comment_leaders
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
@@ -84,7 +85,7 @@ def postprocess(completion: str, prefix: str, suffix: str, language: str, multil
         if end is not None:
             text = text[:end]
         text = cut_line_below(text, suffix)
-    text = drop_suffix_closers(text, prefix, suffix)
+    text = drop_suffix_closers(text, prefix, suffix, language)
     text = cut_suffix_overlap(text, suffix)
     text = text.rstrip() if not multiline else _rstrip_lines(text)
     return text if text.strip() else ""
@@ -107,13 +108,15 @@ class BlockScope:
 
     indent: int  # indentation (characters) of the cursor line
     opens: bool  # the cursor line opens a block (``def f():|``): its body is deeper
+    language: str = ""  # for the comments a bracket scan skips ("": # and //)
 
 
 def block_scope(prefix: str, language: str) -> BlockScope:
     """The cursor line's indentation and whether the text on it before the cursor opens a block."""
     line = prefix.rsplit("\n", 1)[-1]
     body = line.lstrip(" \t")
-    return BlockScope(len(line) - len(body), bool(body.strip()) and _opens_block(line, language))
+    opens = bool(body.strip()) and _opens_block(line, language)
+    return BlockScope(len(line) - len(body), opens, language)
 
 
 def request_block(request: GenerationRequest) -> BlockScope | None:
@@ -146,7 +149,7 @@ def block_end(text: str, scope: BlockScope, resume: int = 0) -> int | None:
         if body and body[0] not in _CLOSERS:
             indent = len(line) - len(body)
             if indent < scope.indent or (scope.opens and indent <= scope.indent):
-                brackets, quote = open_state(text[:start])
+                brackets, quote = open_state(text[:start], scope.language)
                 if not brackets and not quote:
                     return start
         pos = nxt
@@ -201,7 +204,7 @@ def _next_nonblank_line(suffix: str) -> str:
     return ""
 
 
-def drop_suffix_closers(text: str, prefix: str, suffix: str) -> str:
+def drop_suffix_closers(text: str, prefix: str, suffix: str, language: str = "") -> str:
     """Drop closing brackets that close a prefix bracket the suffix already closes.
 
     The completion may close brackets it opened itself, and prefix brackets the suffix leaves
@@ -209,7 +212,7 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str) -> str:
     brackets as it has closers its own openers do not match (``foo(a,`` then a line ``b)``
     below: the completion must not close the call), see ``_closed_by``.
     """
-    open_in_prefix, quote = open_state(prefix[-4000:])
+    open_in_prefix, quote = open_state(prefix[-4000:], language)
     if quote:
         # inside a string at the cursor, or the scan began inside one (a prompt or the last
         # 4,000 characters starting in a docstring: its closing quotes read as an opening).
@@ -217,10 +220,10 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str) -> str:
         # the cursor line starts with (the suffix cannot be scanned from an unknown state)
         last = max(prefix.rfind('"""'), prefix.rfind("'''"))
         if last != -1 and "\n" in prefix[last:]:
-            open_in_prefix = _open_brackets(prefix[prefix.index("\n", last) + 1 :])
+            open_in_prefix = _open_brackets(prefix[prefix.index("\n", last) + 1 :], language)
         closed_by_suffix = len(_leading_closers(suffix.split("\n", 1)[0]))
     else:
-        closed_by_suffix = _closed_by(suffix, open_in_prefix)
+        closed_by_suffix = _closed_by(suffix, open_in_prefix, language)
     allowed = max(0, len(open_in_prefix) - closed_by_suffix)
     stack: list[str] = []
     outer = 0
@@ -265,17 +268,18 @@ def close_own_brackets(text: str, suffix: str) -> str:
     return out
 
 
-def _open_brackets(text: str) -> list[str]:
+def _open_brackets(text: str, language: str = "") -> list[str]:
     """Brackets left open at the end of ``text`` (strings and comments skipped roughly)."""
-    return open_state(text)[0]
+    return open_state(text, language)[0]
 
 
-def open_state(text: str) -> tuple[list[str], str]:
+def open_state(text: str, language: str = "") -> tuple[list[str], str]:
     """What ``text`` leaves open at its end: the open brackets (outermost first) and the quote
-    of a string literal still open ("" when none). Strings and comments are skipped roughly."""
+    of a string literal still open ("" when none). Strings and ``language``'s line comments
+    (unknown: ``#`` and ``//``) are skipped roughly."""
     stack: list[str] = []
     quote: list[str] = []
-    for ch in _code_chars(text, quote):
+    for ch in _code_chars(text, quote, comment_leaders(language)):
         if ch in _OPENERS:
             stack.append(ch)
         elif ch in _CLOSERS and stack and stack[-1] == _CLOSERS[ch]:
@@ -283,9 +287,11 @@ def open_state(text: str) -> tuple[list[str], str]:
     return stack, quote[0] if quote else ""
 
 
-def _code_chars(text: str, open_quote: list[str] | None = None) -> Iterator[str]:
-    """Characters outside simple string literals and # / // line comments; ``open_quote`` gets
-    the quote of a literal still open at the end."""
+def _code_chars(
+    text: str, open_quote: list[str] | None = None, comments: tuple[str, ...] = ("#", "//")
+) -> Iterator[str]:
+    """Characters outside simple string literals and line comments (``comments``: their
+    leaders); ``open_quote`` gets the quote of a literal still open at the end."""
     quote = ""
     i = 0
     n = len(text)
@@ -311,7 +317,7 @@ def _code_chars(text: str, open_quote: list[str] | None = None) -> Iterator[str]
             quote = ch
             i += 1
             continue
-        if ch == "#" or text.startswith("//", i):
+        if text.startswith(comments, i):
             j = text.find("\n", i)
             i = n if j == -1 else j
             continue
@@ -321,14 +327,14 @@ def _code_chars(text: str, open_quote: list[str] | None = None) -> Iterator[str]
         open_quote.append(quote)
 
 
-def _closed_by(text: str, open_before: list[str]) -> int:
+def _closed_by(text: str, open_before: list[str], language: str = "") -> int:
     """How many of the brackets ``open_before`` (outermost first) ``text`` closes: each closer
     it has beyond its own openers closes the innermost still open bracket of its kind; a
     closer of a kind not open (the prompt starts inside a bracket) is not counted."""
     still_open = list(open_before)
     depth = 0
     closed = 0
-    for ch in _code_chars(text):
+    for ch in _code_chars(text, None, comment_leaders(language)):
         if ch in _OPENERS:
             depth += 1
         elif ch in _CLOSERS:

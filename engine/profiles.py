@@ -67,6 +67,13 @@ def line_comment(language: str) -> str:
     return _LINE_COMMENT.get(language, "#")
 
 
+def comment_leaders(language: str) -> tuple[str, ...]:
+    """The line-comment markers a scan of ``language`` code skips: its own when known (``//`` is
+    floor division in Python, ``#`` a private field in JavaScript), else both ``#`` and ``//``."""
+    leader = _LINE_COMMENT.get(language)
+    return (leader,) if leader else ("#", "//")
+
+
 @dataclass(frozen=True, slots=True)
 class ModelProfile:
     """Prompt format and stopping rules of one model family.

@@ -21,6 +21,7 @@ from engine.postprocess import (
     decide_multiline,
     filter_stream,
     heal_start,
+    open_state,
     postprocess,
     split_trailing_blanks,
 )
@@ -163,14 +164,14 @@ METHOD_BODY = "class A:\n    def f(self):\n        "  # cursor on the first body
 def test_a_multiline_completion_ends_where_it_leaves_the_cursors_block() -> None:
     text = "x = 1\n        return x\n\n    def g(self):\n        pass\n"
     scope = block_scope(METHOD_BODY, "python")
-    assert scope == BlockScope(8, False)
+    assert scope == BlockScope(8, False, "python")
     assert text[: block_end(text, scope)] == "x = 1\n        return x\n\n"
     assert postprocess(text, METHOD_BODY, "\n", "python", True) == "x = 1\n        return x"
 
 
 def test_after_a_block_opener_a_line_no_deeper_than_it_ends_the_completion() -> None:
     prefix = "def f(x):"
-    assert block_scope(prefix, "python") == BlockScope(0, True)
+    assert block_scope(prefix, "python") == BlockScope(0, True, "python")
     text = "\n    return x * 2\n\ndef g():\n    pass\n"
     assert postprocess(text, prefix, "\n", "python", True) == "\n    return x * 2"
 
@@ -228,3 +229,15 @@ def test_repetition_is_found_from_the_tail_as_from_the_whole_text(
         else text
     )
     assert cut_repetition(text) == expected
+
+
+def test_the_bracket_scan_skips_the_languages_comments_only() -> None:
+    # `//` is floor division in Python: the brackets after it on the line count
+    assert open_state("total = (n // 2)\nresult = compute(", "python") == (["("], "")
+    assert open_state("total = (n // 2)\nresult = compute(", "") == (["(", "("], "")  # unknown
+    assert open_state("x = f(  # (\n", "python") == (["("], "")  # a comment's bracket does not
+    assert open_state("this.#count = g(", "javascript") == (["("], "")  # a private field
+    assert open_state("call(a, // )\n", "javascript") == (["("], "")
+    # so a completion does not keep a closer the code before it never opened
+    prefix = "total = (n // 2)\nresult = compute("
+    assert postprocess("x))", prefix, "\n", "python", False) == "x)"
