@@ -23,7 +23,7 @@ from daemon.languages import (
     detect_language,
 )
 from daemon.symbols import Definition, DefKind, FileSummary, Import
-from engine.postprocess import open_state
+from engine.postprocess import line_comment_start, open_state
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SELF_ATTR = re.compile(rb"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
@@ -325,7 +325,7 @@ def close_open_line(line: str, elision: str = "...", comment: str = "#") -> str:
     leader) on a line left open is dropped first: closers behind it would be commented out."""
     opened, quote = open_state(line)
     if opened and not quote:
-        cut = _comment_start(line, comment)
+        cut = line_comment_start(line, (comment,))
         if cut is not None:
             line = line[:cut].rstrip()
             opened, quote = open_state(line)
@@ -337,32 +337,6 @@ def close_open_line(line: str, elision: str = "...", comment: str = "#") -> str:
         tail += ("" if quote else (" " if line[-1:] not in "([{ " else "") + elision)
         tail += "".join(reversed(stack))
     return line + tail
-
-
-def _comment_start(line: str, leader: str) -> int | None:
-    """Where a line comment starts in ``line``, outside string literals (None: no comment)."""
-    quote = ""
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if line.startswith(quote, i):
-                i += len(quote)
-                quote = ""
-                continue
-        elif line.startswith(('"""', "'''"), i):
-            quote = line[i : i + 3]
-            i += 3
-            continue
-        elif ch in "\"'`":
-            quote = ch
-        elif line.startswith(leader, i):
-            return i
-        i += 1
-    return None
 
 
 def first_doc_line(raw: str) -> str:

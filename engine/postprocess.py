@@ -292,6 +292,20 @@ def _code_chars(
 ) -> Iterator[str]:
     """Characters outside simple string literals and line comments (``comments``: their
     leaders); ``open_quote`` gets the quote of a literal still open at the end."""
+    return (ch for _, ch in _scan(text, comments, open_quote) if ch)
+
+
+def line_comment_start(line: str, comments: tuple[str, ...]) -> int | None:
+    """Where a line comment (one of the ``comments`` leaders) starts in ``line``, outside
+    string literals; None when there is none."""
+    return next((i for i, ch in _scan(line, comments) if not ch), None)
+
+
+def _scan(
+    text: str, comments: tuple[str, ...], open_quote: list[str] | None = None
+) -> Iterator[tuple[int, str]]:
+    """(position, character) of each character outside simple string literals and line
+    comments, and (position, "") where a comment starts."""
     quote = ""
     i = 0
     n = len(text)
@@ -318,10 +332,11 @@ def _code_chars(
             i += 1
             continue
         if text.startswith(comments, i):
+            yield i, ""
             j = text.find("\n", i)
             i = n if j == -1 else j
             continue
-        yield ch
+        yield i, ch
         i += 1
     if quote and open_quote is not None:
         open_quote.append(quote)
