@@ -304,8 +304,9 @@ def line_comment_start(line: str, comments: tuple[str, ...]) -> int | None:
 def _scan(
     text: str, comments: tuple[str, ...], open_quote: list[str] | None = None
 ) -> Iterator[tuple[int, str]]:
-    """(position, character) of each character outside simple string literals and line
-    comments, and (position, "") where a comment starts."""
+    """(position, character) of each character outside simple string literals, line comments
+    and (where ``//`` is a comment leader) ``/* */`` block comments, and (position, "") where
+    a line comment starts."""
     quote = ""
     i = 0
     n = len(text)
@@ -335,6 +336,10 @@ def _scan(
             yield i, ""
             j = text.find("\n", i)
             i = n if j == -1 else j
+            continue
+        if "//" in comments and text.startswith("/*", i):  # C-family block comment
+            j = text.find("*/", i + 2)
+            i = n if j == -1 else j + 2
             continue
         yield i, ch
         i += 1

@@ -238,6 +238,8 @@ def test_the_bracket_scan_skips_the_languages_comments_only() -> None:
     assert open_state("x = f(  # (\n", "python") == (["("], "")  # a comment's bracket does not
     assert open_state("this.#count = g(", "javascript") == (["("], "")  # a private field
     assert open_state("call(a, // )\n", "javascript") == (["("], "")
+    assert open_state("f(a /* ) */, b", "go") == (["("], "")  # a block comment's closer
+    assert open_state("x = a /* b", "python") == ([], "")  # not a comment in Python
     # so a completion does not keep a closer the code before it never opened
     prefix = "total = (n // 2)\nresult = compute("
     assert postprocess("x))", prefix, "\n", "python", False) == "x)"
