@@ -70,6 +70,13 @@ def window_start(
         if _fits(parts, start, allowance - reserve, counter):
             break
         start = min(parts.line, start + anchor)
+    if start == parts.line and anchor > 1:
+        # not even the last anchor block fits (a small budget): as many whole lines as fit,
+        # rather than none (they depend on the lines above only: stable while typing)
+        while start > 0 and start > parts.line - anchor:
+            if not _fits(parts, start - 1, allowance - reserve, counter):
+                break
+            start -= 1
     spans = spans_at(start) if spans_at is not None and start < parts.line else []
     if spans and _fits(parts, spans[0][0], allowance - reserve, counter):
         return spans[0][0]

@@ -565,3 +565,26 @@ def test_expected_suffix_tokens_match_the_assembled_suffix(budget: int, n_funcs:
     whole = budget >= 512 and counter.count(text) <= budget * 0.75
     # a small file shown whole: the rest of the file, hundreds of tokens near its top
     assert (max(sizes) > 100) == whole, (sizes, whole)
+
+
+def test_a_small_window_takes_the_lines_that_fit_when_no_anchor_block_does() -> None:
+    """At the CPU fast tier's budget a 16-line anchor block often does not fit the cursor
+    share: the window then holds as many whole lines above the cursor as fit (it held none,
+    for 72 of 200 stdlib points), and they do not move while the cursor line is typed."""
+    from daemon.context.window import split_at_cursor, window_start
+
+    counter = CharEstimator("python")
+    lines = [f"    value_{i} = compute(value_{i - 1}, extra_argument_{i})\n" for i in range(40)]
+    text = "def f():\n" + "".join(lines) + "    \n"
+    line = 41
+    starts = set()
+    for typed in ("", "r", "res", "result = "):
+        typed_text = text[: -1] + typed + "\n"
+        parts = split_at_cursor(typed_text, line, 4 + len(typed))
+        start = window_start(
+            parts, lines_before=50, anchor=16, allowance=90, counter=counter, reserve=20
+        )
+        starts.add(start)
+        assert line - 16 < start < line  # some lines, fewer than an anchor block
+        assert counter.count("".join(parts.lines[start:line])) <= 90 - 20
+    assert len(starts) == 1  # typing on the cursor line does not move it
