@@ -34,6 +34,8 @@ from app.evaluation.corpus import (
 from daemon.context import (
     AssembledContext,
     ContextRequest,
+    Kind,
+    Segment,
     assemble_context,
     expected_suffix_tokens,
     stable_text,
@@ -105,6 +107,13 @@ def _sample_points(
     return points
 
 
+def _lines_above(window: Segment) -> int:
+    """Lines above the cursor line in a cursor window: its source is ``path:start-end``
+    (1-based, the cursor line last)."""
+    first, _, last = window.source.rpartition(":")[2].partition("-")
+    return int(last) - int(first)
+
+
 def _recall(used: set[str], prompt: str) -> tuple[int, int]:
     if not used:
         return 0, 0
@@ -133,6 +142,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     hint_ms: list[float] = []  # the daemon's suffix estimate for its scheduler (request path)
     hint_error: list[int] = []  # that estimate minus the assembled prompt's suffix, in tokens
     state_mismatch = 0  # prompts whose open brackets / string at the cursor differ from the file's
+    window_above: list[int] = []  # lines above the cursor line the cursor window shows
     over_budget = 0
     tokens_full: list[int] = []
     tokens_assembled: list[int] = []
@@ -204,6 +214,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         prompt = "".join(s.text for s in ctx.segments)
         if open_state(ctx.to_prompt_parts().prefix, language) != open_state(before, language):
             state_mismatch += 1
+        window_above.extend(_lines_above(s) for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
         tail = cut_tail(before, args.budget, counter)
         for name, text_seen in (("nospin", prompt), ("naive_full", buffer), ("naive_tail", tail)):
             hit, _ = _recall(used, text_seen)
@@ -241,6 +252,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         # the prompt leaves a string or brackets open at the cursor that the file does not, or
         # the other way round (a part that starts inside a docstring or a long literal)
         "prompt_state_mismatch": state_mismatch,
+        "window_lines_above_mean": round(statistics.fmean(window_above), 1) if window_above else 0,
+        "window_without_lines_above": sum(1 for n in window_above if n == 0),
         "over_budget": over_budget,
         "tokens_naive_full_mean": round(full_mean, 1),
         "tokens_assembled_mean": round(assembled_mean, 1),

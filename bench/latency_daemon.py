@@ -17,6 +17,7 @@ is indexed before the replay starts.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import tempfile
 import time
@@ -28,6 +29,8 @@ from typing import Any
 from app.client import AsyncClient
 from app.config import ContextConfig
 from app.errors import NospinError
+from app.evaluation.corpus import percentile
+from app.paths import state_dir
 from bench.daemon_proc import private_daemon, wait_ready
 from bench.latency import Key, Point, Sent
 from daemon import protocol as p
@@ -179,11 +182,13 @@ def run_daemon_pipeline(
                                      max_tokens=max_tokens, warm=warm, timeout_s=timeout_s)
 
             sent, replies, index_s, model = asyncio.run(main())
+            log = _read_request_log(state_dir() / "requests.jsonl", len(sent))
     extra = {
         "project_files": num_files,
         "warm_requests": len(points) if warm else 0,
         "index_wait_s": round(index_s, 1),
         "scheduler_model": model,  # what the daemon's latency model learned by the end
+        **request_log_figures(log),
         "tiers": dict(Counter(Tier(r.tier).label if r.tier else "none" for r in replies)),
         "cache_answers": dict(Counter(r.cache for r in replies)),
         "finish_reasons": dict(Counter(r.finish_reason for r in replies)),
@@ -195,3 +200,50 @@ def run_daemon_pipeline(
             if s.result is not None and s.result.reason is FinishReason.ERROR})[:5],
     }
     return sent, extra
+
+
+_SERVED = ("stop", "length", "newline", "repetition")  # engine runs that ended by themselves
+
+
+def _read_request_log(path: Path, num_sent: int, wait_s: float = 2.0) -> list[dict[str, Any]]:
+    """The daemon's request log (one JSON object a line); the last final replies can reach the
+    client just before their line is written, so it waits up to ``wait_s`` for one line per
+    request sent."""
+    end = time.monotonic() + wait_s
+    while True:
+        try:
+            lines = path.read_text().splitlines()
+        except OSError:
+            lines = []
+        records = [json.loads(line) for line in lines if line.strip()]
+        done = sum(1 for r in records if r.get("kind") == "complete")
+        if done >= num_sent or time.monotonic() > end:
+            return records
+        time.sleep(0.1)
+
+
+def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """From the daemon's request log: its scheduler's predicted total time against the real
+    one, over engine-served completions that ended by themselves (the ratio's median, p90 and
+    the share within 2x), and its own warm-ups (sent by the replay's ``warm``, or for shed
+    documents) and how many of them finished their prefill."""
+    ratios = [
+        r["predicted_ms"] / r["total_ms"]
+        for r in records
+        if r.get("kind") == "complete"
+        and r.get("predicted_ms")
+        and r.get("total_ms", 0) > 0
+        and not r.get("cache_hit")
+        and r.get("finish_reason") in _SERVED
+    ]
+    warmups = [r for r in records if r.get("kind") == "warmup"]
+    return {
+        "prediction_ratio_p50": round(percentile(ratios, 0.5), 2) if ratios else None,
+        "prediction_ratio_p90": round(percentile(ratios, 0.9), 2) if ratios else None,
+        "prediction_within_2x": (
+            round(sum(1 for x in ratios if 0.5 <= x <= 2.0) / len(ratios), 3) if ratios else None
+        ),
+        "prediction_n": len(ratios),
+        "daemon_warmups": len(warmups),
+        "daemon_warmups_prefilled": sum(r.get("finish_reason") == "prefilled" for r in warmups),
+    }

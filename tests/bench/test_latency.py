@@ -41,6 +41,35 @@ def test_naive_cut_keeps_the_lines_nearest_the_cursor() -> None:
     assert whole_p == "\n".join(before) and whole_s == "\n".join(after)
 
 
+def test_request_log_figures_compare_predictions_with_what_happened() -> None:
+    from bench.latency_daemon import request_log_figures
+
+    def rec(
+        kind: str, reason: str, pred: float | None, total: float, hit: bool = False
+    ) -> dict[str, object]:
+        return {"kind": kind, "finish_reason": reason, "predicted_ms": pred, "total_ms": total,
+                "cache_hit": hit}
+
+    figures = request_log_figures([
+        rec("complete", "newline", 300.0, 300.0),  # 1.0
+        rec("complete", "length", 900.0, 300.0),  # 3.0: outside 2x
+        rec("complete", "stop", 100.0, 200.0),  # 0.5
+        rec("complete", "stop", None, 1.0, hit=True),  # a cache answer: not predicted
+        rec("complete", "superseded", 5000.0, 100.0),  # cut short: not a fair comparison
+        rec("warmup", "prefilled", None, 400.0),
+        rec("warmup", "cancelled", None, 476.0),
+    ])
+    assert figures == {
+        "prediction_ratio_p50": 1.0,
+        "prediction_ratio_p90": 3.0,
+        "prediction_within_2x": 0.667,
+        "prediction_n": 3,
+        "daemon_warmups": 2,
+        "daemon_warmups_prefilled": 1,
+    }
+    assert request_log_figures([])["prediction_ratio_p50"] is None
+
+
 def test_point_buffer_hides_the_rest_of_the_line() -> None:
     text = "def f():\n    total = compute(1)\n    return total\n"
     p = latency.Point("m.py", text, 1, 4, "tot", "total = compute(1)")
@@ -139,4 +168,6 @@ def test_tiny_replay_prints_every_pipeline(tmp_path: Path) -> None:
     assert 1 <= daemon["requests_sent"] <= 2 and daemon["errors"] == {}
     assert daemon["requests_completed"] >= 1 and daemon["finished_ms_p50"] > 0
     assert sum(daemon["tiers"].values()) >= 1
+    # read back from the daemon's request log: its warm-up of the point at least
+    assert daemon["daemon_warmups"] >= 1 and daemon["prediction_n"] >= 0
     assert set(result["targets_daemon"]) == {"finished_p50_le_300ms", "finished_p95_le_1100ms"}
