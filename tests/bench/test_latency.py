@@ -169,5 +169,5 @@ def test_tiny_replay_prints_every_pipeline(tmp_path: Path) -> None:
     assert daemon["requests_completed"] >= 1 and daemon["finished_ms_p50"] > 0
     assert sum(daemon["tiers"].values()) >= 1
     # read back from the daemon's request log: its warm-up of the point at least
-    assert daemon["daemon_warmups"] >= 1 and daemon["prediction_n"] >= 0
+    assert daemon["daemon_warmups"] >= 1 and "prediction_within_2x" in daemon
     assert set(result["targets_daemon"]) == {"finished_p50_le_300ms", "finished_p95_le_1100ms"}
