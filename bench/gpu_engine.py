@@ -227,6 +227,18 @@ def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
         rep.check(
             "spec.capability", engine.capabilities.speculation, engine.capabilities.speculation
         )
+        # the first request decodes plainly (the governor's speed baseline); the generator is
+        # then rebuilt with the draft
+        base, _ = generate_sync(
+            engine,
+            GenerationRequest("base", prompt_text="def base(state):\n    ", max_new_tokens=64),
+            timeout_s=60,
+        )
+        rep.check(
+            "spec.baseline_plain",
+            base.reason.value in NATURAL_END and not base.stats.speculation_used,
+            [base.reason.value, base.stats.speculation_used, base.stats.num_generated_tokens],
+        )
         runs = []
         for i in range(3):
             fin, _ = generate_sync(
@@ -250,7 +262,13 @@ def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
             round(st.acceptance_rate, 3),
             f">= {FAITHFUL_MIN_ACCEPTANCE}",
         )
-        rep.check("spec.faithful_still_on", st.speculation_enabled, st.speculation_note)
+        # on: its acceptance is high; "slower than plain" is the other rule, and a right verdict
+        # when a draft as big as the model costs more than it saves
+        rep.check(
+            "spec.faithful_still_on",
+            st.speculation_enabled or "slower than plain" in st.speculation_note,
+            st.speculation_note,
+        )
         lengths = [f.stats.num_generated_tokens for f in runs if f.reason is FinishReason.LENGTH]
         rep.check("spec.exact_length_with_draft", all(n == 64 for n in lengths), lengths, 64)
     finally:
@@ -258,7 +276,7 @@ def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
     # an unrelated draft: acceptance near 0 -> switched off, generator rebuilt without it
     engine = _engine(work / "main", work / "draft")
     try:
-        for i in range(4):
+        for i in range(5):  # the first is the plain baseline
             generate_sync(
                 engine,
                 GenerationRequest(

@@ -156,7 +156,7 @@ def run_config(
     from engine.base import GenerationRequest, PromptParts, generate_sync
     from engine.factory import profile_for
     from engine.llamacpp import LlamaCppEngine
-    from engine.llamacpp_spec import SpeculationGovernor
+    from engine.speculation import SpeculationGovernor
 
     cfg = EngineConfig(
         n_ctx=args.n_ctx,

@@ -8,11 +8,14 @@ generator and maps its results to ``TextChunk``/``Finished`` events.
 
 - Paged continuous batching (up to ``engine.max_batch`` jobs at once) when flash-attn >= 2.5.7 is
   installed; otherwise ``paged=False`` and one job at a time. ``capabilities`` says which.
-- Draft-model speculation (``engine.num_draft_tokens``) with the acceptance switch-off rule: the
-  dynamic generator drafts for every job or none, so when the rolling acceptance falls below
-  ``engine.speculation_min_acceptance`` the engine waits for running jobs to end and rebuilds the
-  generator without the draft (the model and cache stay). A request's ``speculation=False``
-  cannot turn the draft off for that job alone; its stats say so.
+- Draft-model speculation (``engine.num_draft_tokens``) under the switch-off rule every engine
+  shares (``engine.speculation.SpeculationGovernor``): plain decoding first for a baseline, then
+  the draft; off when the rolling acceptance falls below ``engine.speculation_min_acceptance`` or
+  a token costs more than plainly, on again for a probe after a number of plain requests that
+  doubles while the verdict holds. The dynamic generator drafts for every job or none, so each
+  switch waits for running jobs to end and rebuilds the generator with or without the draft (the
+  models and caches stay loaded). A request's ``speculation=False`` cannot turn the draft off
+  for that job alone; its stats say so.
 - Prompts: the model profile (engine/profiles.py) renders pieces; special markers become their
   token ids, source text is encoded as plain text (marker strings in a user's file stay text).
 - exllamav2 and torch are imported lazily in ``start()``: importing this module needs neither.
@@ -24,7 +27,6 @@ this module is the thin shell around the library (exllamav2 0.3.2).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import queue
 import threading
@@ -54,7 +56,6 @@ from engine.base import (
 from engine.exllama_logic import (
     GeneratorPlan,
     RequestState,
-    SpeculationGovernor,
     check_prompt_fits,
     error_for,
     finish_events,
@@ -66,12 +67,17 @@ from engine.exllama_logic import (
     strip_markers,
 )
 from engine.profiles import ModelProfile, Piece, select_profile
+from engine.speculation import SpeculationGovernor
 
 log = logging.getLogger(__name__)
 
 EXLLAMAV2_VERSION = "0.3.2"  # the version whose API this module was written against
 INSTALL_HINT = "pip install 'nospin[gpu]' (exllamav2==0.3.2 and torch with CUDA)"
 _IDLE_WAIT_S = 0.5  # inbox wait when nothing runs (wakes at once on a message)
+# speculation verdicts: draft tokens in a probe before judging its acceptance (a GPU drafts
+# many per request), and generated tokens a plain request needs to count for the speed baseline
+_MIN_PROPOSED = 200
+_MIN_PLAIN_TOKENS = 4
 
 
 def check_model_dir(path: str, *, what: str = "engine.model") -> Path:
@@ -236,7 +242,9 @@ class ExLlamaV2Engine(Engine):
         self._seq = 0
         self._requests = 0
         self._governor = SpeculationGovernor(
-            enabled=False, min_acceptance=engine_config.speculation_min_acceptance
+            min_acceptance=engine_config.speculation_min_acceptance,
+            enabled=False,
+            min_proposed=_MIN_PROPOSED,
         )
         self._rebuild_pending = False
         self._waiting: list[RequestState] = []
@@ -316,8 +324,8 @@ class ExLlamaV2Engine(Engine):
         with self._lock:
             gov = self._governor
             extra: dict[str, float] = {
-                "window_acceptance": round(gov.rate, 4),
-                "window_draft_tokens": float(gov.sample),
+                "window_acceptance": round(gov.acceptance, 4),
+                "window_draft_tokens": float(gov.window_proposed),
             }
             if rt is not None:
                 extra.update(
@@ -328,9 +336,9 @@ class ExLlamaV2Engine(Engine):
                 )
             return EngineStats(
                 requests=self._requests,
-                draft_accepted=gov.total_accepted,
-                draft_proposed=gov.total_proposed,
-                speculation_enabled=gov.enabled,
+                draft_accepted=gov.accepted,
+                draft_proposed=gov.proposed,
+                speculation_enabled=rt is not None and rt.draft_model is not None and gov.enabled,
                 speculation_note=gov.note,
                 model=Path(self._config.model).name if self._config.model else "",
                 extra=extra,
@@ -371,14 +379,14 @@ class ExLlamaV2Engine(Engine):
 
     def _loop(self, rt: _Runtime) -> None:
         while True:
+            if self._rebuild_pending and not self._active:
+                self._rebuild(rt)
             busy = bool(self._active) or bool(self._waiting)
             if not self._drain_inbox(block=not busy):
                 self._finish_everything(FinishReason.CANCELLED, None)
                 return
             now = time.monotonic()
             self._expire_deadlines(rt, now)
-            if self._rebuild_pending and not self._active:
-                self._rebuild_without_draft(rt)
             self._feed_generator(rt)
             if not self._active:
                 continue
@@ -516,31 +524,39 @@ class ExLlamaV2Engine(Engine):
         self._emit(state, step.events)
 
     def _record_speculation(self, state: RequestState, fields: dict[str, Any]) -> None:
-        if not state.speculation_used:
+        """Give the governor a finished request's figures; a changed verdict asks for a rebuild."""
+        rt = self._rt
+        if rt is None or rt.draft_model is None:
             return
-        accepted = int(fields.get("accepted_draft_tokens") or 0)
-        rejected = int(fields.get("rejected_draft_tokens") or 0)
+        new_tokens = int(fields.get("new_tokens") or 0)
+        decode_ms = float(fields.get("time_generate") or 0.0) * 1000.0
+        gov = self._governor
         with self._lock:
-            switched_off = self._governor.record(accepted, rejected)
-        if switched_off:
-            log.warning("speculation %s", self._governor.note)
-            self._rebuild_pending = True
+            if state.speculation_used:
+                accepted = int(fields.get("accepted_draft_tokens") or 0)
+                rejected = int(fields.get("rejected_draft_tokens") or 0)
+                if gov.record_speculative(new_tokens, decode_ms, accepted + rejected, accepted):
+                    log.warning("speculation %s", gov.note)
+            elif new_tokens >= _MIN_PLAIN_TOKENS:
+                was_on = gov.enabled
+                gov.record_plain(new_tokens, decode_ms)
+                if gov.enabled and not was_on:
+                    log.info("speculation %s", gov.note)
+            if gov.want() != rt.with_draft:
+                self._rebuild_pending = True
+        self._update_capabilities(rt)  # speculation follows the governor's verdict
 
-    def _rebuild_without_draft(self, rt: _Runtime) -> None:
-        """Switch speculation off: a new generator on the same model and cache, no draft."""
+    def _rebuild(self, rt: _Runtime) -> None:
+        """A new generator on the same models and caches, with the draft or without it, as the
+        governor wants (called with no job running; the prefix pages of earlier prompts go)."""
         self._rebuild_pending = False
-        rt.plan = dataclasses.replace(rt.plan, num_draft_tokens=0)
-        rt.generator = _make_generator(rt, with_draft=False)
-        rt.with_draft = False
-        draft = rt.draft_model
-        rt.draft_model = rt.draft_cache = None
-        if draft is not None:
-            try:
-                draft.unload()
-            except Exception:
-                log.exception("unloading the draft model failed")
-        rt.torch.cuda.empty_cache()
+        with_draft = rt.draft_model is not None and self._governor.want()
+        if with_draft == rt.with_draft:
+            return
+        rt.generator = _make_generator(rt, with_draft=with_draft)
+        rt.with_draft = with_draft
         self._update_capabilities(rt)
+        log.info("exllamav2 generator rebuilt %s the draft", "with" if with_draft else "without")
 
     def _fail_active(self, rt: _Runtime, exc: BaseException) -> None:
         """iterate() raised: every running request ends with ERROR, the queue is cleared."""
@@ -650,29 +666,44 @@ class ExLlamaV2Engine(Engine):
             stop_ids=stop_ids,
             with_draft=draft_model is not None,
         )
+        self._start_generator(rt)
+        log.info("exllamav2 ready: %s; draft: %s", plan.note, rt.with_draft)
+        return rt
+
+    def _start_generator(self, rt: _Runtime) -> None:
+        """Warm up the generator(s), then start plain when the governor wants a baseline first."""
+        cfg = self._config
         try:
-            rt.generator = _make_generator(rt, with_draft=rt.with_draft)
-            rt.generator.warmup()  # kernel autotune before the first real request
+            # kernel autotune before the first real request, for plain and speculative forwards
+            rt.generator = _make_generator(rt, with_draft=False)
+            rt.generator.warmup()
+            if rt.draft_model is not None:
+                rt.generator = _make_generator(rt, with_draft=True)
+                rt.generator.warmup()
         except Exception as exc:
             raise EngineError(
                 f"exllamav2 generator failed to start: {type(exc).__name__}", detail=str(exc)[:500]
             ) from exc
+        rt.with_draft = rt.draft_model is not None
         with self._lock:
             if rt.with_draft:
                 self._governor.enabled = True
                 self._governor.note = ""
+                if not self._governor.want():  # plain decoding first: the speed baseline
+                    rt.generator = _make_generator(rt, with_draft=False)
+                    rt.with_draft = False
             elif cfg.speculation and not cfg.draft_model:
                 self._governor.note = "off: no engine.draft_model configured"
             else:
                 self._governor.note = "off: engine.speculation = false"
         self._update_capabilities(rt)
-        log.info("exllamav2 ready: %s; draft: %s", plan.note, rt.with_draft)
-        return rt
 
     def _update_capabilities(self, rt: _Runtime) -> None:
         self._capabilities = Capabilities(
             fim=self.profile.fim,
-            speculation=rt.with_draft,
+            # a draft is loaded and the governor has not switched it off (it may still be
+            # measuring the plain baseline)
+            speculation=rt.draft_model is not None and self._governor.enabled,
             batching=rt.plan.paged and rt.plan.max_batch_size > 1,
             max_batch=rt.plan.max_batch_size,
             exact_tokenizer=True,

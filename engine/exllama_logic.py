@@ -13,8 +13,8 @@ data:
   is held back).
 - ``handle_result`` / ``finish_request``: one generator result dict (or a cancelled job's
   snapshot, shaped the same way) to ``TextChunk``/``Finished`` events and ``GenerationStats``.
-- ``SpeculationGovernor``: rolling draft acceptance and the switch-off rule (design.md §3: below
-  0.4 speculation only adds latency).
+- when to speculate is ``engine.speculation.SpeculationGovernor``, shared with the llamacpp
+  engine (design.md §3: below 0.4 speculation only adds latency).
 
 Result dicts are those of exllamav2 0.3.2's ``ExLlamaV2DynamicGenerator.iterate()``
 (exllamav2/generator/dynamic.py): ``stage`` ("started" | "prefill" | "streaming"), ``identifier``,
@@ -26,7 +26,6 @@ draft model ``accepted_draft_tokens`` / ``rejected_draft_tokens``.
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -385,70 +384,3 @@ def check_prompt_fits(num_prompt: int, job_new_tokens: int, max_seq_len: int) ->
             f"prompt of {num_prompt} tokens plus {job_new_tokens} new tokens exceeds the "
             f"context of {max_seq_len} tokens"
         )
-
-
-# --------------------------------------------------------------------------- speculation
-
-
-class SpeculationGovernor:
-    """Rolling draft acceptance and the switch-off rule.
-
-    Acceptance is accepted / proposed draft tokens over the most recent requests holding about
-    ``window`` proposed tokens. Once at least ``min_proposed`` tokens are in the window and the
-    rate is below ``min_acceptance``, speculation turns off for good (the engine rebuilds its
-    generator without the draft) and ``note`` says why. Not thread-safe: engine thread only.
-    """
-
-    def __init__(
-        self,
-        *,
-        enabled: bool,
-        min_acceptance: float,
-        min_proposed: int = 200,
-        window: int = 1000,
-        note: str = "",
-    ) -> None:
-        self.enabled = enabled
-        self.min_acceptance = min_acceptance
-        self.min_proposed = min_proposed
-        self.window = window
-        self.note = note
-        self.total_accepted = 0
-        self.total_proposed = 0
-        self._recent: collections.deque[tuple[int, int]] = collections.deque()
-        self._win_accepted = 0
-        self._win_proposed = 0
-
-    @property
-    def rate(self) -> float:
-        """Acceptance over the window (0.0 before any draft token)."""
-        return self._win_accepted / self._win_proposed if self._win_proposed else 0.0
-
-    @property
-    def sample(self) -> int:
-        """Proposed draft tokens in the window."""
-        return self._win_proposed
-
-    def record(self, accepted: int, rejected: int) -> bool:
-        """Add one request's figures; True when this call switched speculation off."""
-        proposed = accepted + rejected
-        if proposed <= 0:
-            return False
-        self.total_accepted += accepted
-        self.total_proposed += proposed
-        self._recent.append((accepted, proposed))
-        self._win_accepted += accepted
-        self._win_proposed += proposed
-        while self._recent and self._win_proposed - self._recent[0][1] >= self.window:
-            a, p = self._recent.popleft()
-            self._win_accepted -= a
-            self._win_proposed -= p
-        decided = self._win_proposed >= self.min_proposed
-        if self.enabled and decided and self.rate < self.min_acceptance:
-            self.enabled = False
-            self.note = (
-                f"off: acceptance {self.rate:.2f} < {self.min_acceptance:g} over the last "
-                f"{self._win_proposed} draft tokens"
-            )
-            return True
-        return False

@@ -45,11 +45,11 @@ from engine.llamacpp_spec import (
     Drafter,
     DraftModelDrafter,
     PromptLookupDrafter,
-    SpeculationGovernor,
     verify_greedy,
 )
 from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
+from engine.speculation import SpeculationGovernor
 
 log = logging.getLogger(__name__)
 

@@ -42,7 +42,6 @@ from engine.exllama_logic import (
     CACHE_ALIGN,
     PAGE_SIZE,
     RequestState,
-    SpeculationGovernor,
     finish_events,
     handle_result,
     job_max_new_tokens,
@@ -497,25 +496,6 @@ def test_error_finish_carries_code() -> None:
 # --------------------------------------------------------------------------- speculation
 
 
-def test_governor_switches_off_below_threshold_after_min_sample() -> None:
-    gov = SpeculationGovernor(enabled=True, min_acceptance=0.4, min_proposed=100, window=400)
-    assert not gov.record(10, 40)  # 0.2, but only 50 proposed
-    assert gov.enabled
-    assert gov.record(10, 40)  # 100 proposed at 0.2: off
-    assert not gov.enabled and "acceptance 0.20 < 0.4" in gov.note
-    assert not gov.record(0, 50)  # already off: no second switch
-    assert (gov.total_accepted, gov.total_proposed) == (20, 150)
-
-
-def test_governor_stays_on_when_drafts_are_good_and_window_rolls() -> None:
-    gov = SpeculationGovernor(enabled=True, min_acceptance=0.4, min_proposed=100, window=200)
-    for _ in range(10):
-        assert not gov.record(60, 40)
-    assert gov.enabled and gov.rate == pytest.approx(0.6)
-    assert gov.sample <= 300  # old requests fall out of the window
-    assert not gov.record(0, 0)  # no draft tokens: nothing to learn
-
-
 # --------------------------------------------------------------------------- engine thread
 
 
@@ -541,8 +521,16 @@ class FakeJob:
 class FakeGenerator:
     """Follows ExLlamaV2DynamicGenerator's job semantics; text comes from ``script``."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        seconds_per_token: tuple[float, float] = (0.0, 0.0),
+        accept_per_step: tuple[int, int] = (1, 4),
+        **kwargs: Any,
+    ) -> None:
         self.kwargs = kwargs
+        # time_generate per token reported at the end of a job: (plain, with the draft)
+        self.seconds_per_token = seconds_per_token
         self.max_batch_size = kwargs["max_batch_size"]
         self.num_draft_tokens = (
             kwargs.get("num_draft_tokens", 0) if kwargs.get("draft_model") else 0
@@ -551,7 +539,7 @@ class FakeGenerator:
         self.pending: list[FakeJob] = []
         self.active: list[FakeJob] = []
         self.script: dict[str, list[str]] = {}
-        self.accept_per_step = (1, 4)  # (accepted, rejected) draft tokens per step
+        self.accept_per_step = accept_per_step  # (accepted, rejected) draft tokens per step
         self.fail_next = False
         self.started_order: list[str] = []
         self.cancelled: list[str] = []
@@ -611,7 +599,8 @@ class FakeGenerator:
                     cached_tokens=0,
                     time_enqueued=0.0,
                     time_prefill=0.001,
-                    time_generate=0.002,
+                    time_generate=job.new_tokens
+                    * self.seconds_per_token[1 if self.num_draft_tokens else 0],
                 )
                 if self.num_draft_tokens:
                     r["accepted_draft_tokens"] = job.accepted_draft_tokens
@@ -628,6 +617,8 @@ class FakeEngine(ExLlamaV2Engine):
         self.paged = paged
         self.draft = draft
         self.unloaded: list[str] = []
+        self.seconds_per_token = (0.002, 0.001)  # (plain, with the draft): the draft pays
+        self.accept_per_step = (1, 4)  # of the generators built from now on
 
     def _load(self) -> _Runtime:
         plan = plan_generator(
@@ -643,7 +634,9 @@ class FakeEngine(ExLlamaV2Engine):
             cuda=SimpleNamespace(empty_cache=lambda: None),
         )
         gen_module = SimpleNamespace(
-            ExLlamaV2DynamicGenerator=FakeGenerator,
+            ExLlamaV2DynamicGenerator=lambda **kw: FakeGenerator(
+                seconds_per_token=self.seconds_per_token, accept_per_step=self.accept_per_step, **kw
+            ),
             ExLlamaV2DynamicJob=FakeJob,
             ExLlamaV2Sampler=SimpleNamespace(Settings=SimpleNamespace(greedy=lambda: "greedy")),
         )
@@ -664,12 +657,7 @@ class FakeEngine(ExLlamaV2Engine):
             stop_ids=[1000],
             with_draft=self.draft,
         )
-        from engine.exllama import _make_generator
-
-        rt.generator = _make_generator(rt, with_draft=self.draft)
-        with self._lock:
-            self._governor.enabled = self.draft
-        self._update_capabilities(rt)
+        self._start_generator(rt)
         return rt
 
     @property
@@ -682,7 +670,11 @@ class FakeEngine(ExLlamaV2Engine):
 def make_engine(**kw: Any) -> FakeEngine:
     paged = kw.pop("paged", False)
     draft = kw.pop("draft", False)
+    seconds_per_token = kw.pop("seconds_per_token", None)
+    accept_per_step = kw.pop("accept_per_step", None)
     engine = FakeEngine(EngineConfig(kind="exllamav2", model="/m", **kw), paged=paged, draft=draft)
+    engine.seconds_per_token = seconds_per_token or engine.seconds_per_token
+    engine.accept_per_step = accept_per_step or engine.accept_per_step
     engine.start()
     return engine
 
@@ -785,27 +777,61 @@ def test_engine_paged_runs_jobs_together() -> None:
         engine.close()
 
 
-def test_engine_speculation_switches_off_and_rebuilds_without_draft() -> None:
+def _run(engine: FakeEngine, rid: str, n: int) -> Any:
+    fin, _ = generate_sync(
+        engine, GenerationRequest(rid, prompt_text="p", max_new_tokens=n), timeout_s=5
+    )
+    return fin
+
+
+def test_engine_speculation_plain_baseline_switch_off_and_probe_again() -> None:
     engine = make_engine(draft=True, num_draft_tokens=4, speculation_min_acceptance=0.4)
     try:
-        first = engine.gen
-        assert engine.capabilities.speculation and first.kwargs["num_draft_tokens"] == 4
-        fin, _ = generate_sync(
-            engine, GenerationRequest("a", prompt_text="p", max_new_tokens=64), timeout_s=5
-        )
+        engine._governor.retry_after = 2
+        # loaded with the draft, but the first requests decode plainly: the speed baseline
+        assert engine.capabilities.speculation and "draft_model" not in engine.gen.kwargs
+        fin = _run(engine, "base", 16)
+        assert fin.reason is FinishReason.LENGTH and not fin.stats.speculation_used
+        fin = _run(engine, "a", 64)
         # the job asked for 64 + 4 and ended after exactly 64 tokens
         assert fin.reason is FinishReason.LENGTH and fin.stats.num_generated_tokens == 64
         assert fin.stats.speculation_used and fin.stats.num_draft_accepted == 64
         assert fin.stats.num_draft_tokens == 320
         st_ = engine.stats()
-        assert not st_.speculation_enabled and "acceptance 0.20 < 0.4" in st_.speculation_note
-        fin2, _ = generate_sync(
-            engine, GenerationRequest("b", prompt_text="p", max_new_tokens=8), timeout_s=5
+        assert not st_.speculation_enabled and st_.speculation_note == (
+            "off: acceptance 0.20 < 0.40 over the last 320 draft tokens; "
+            "probing again after 2 requests"
         )
-        assert fin2.reason is FinishReason.LENGTH and not fin2.stats.speculation_used
-        assert "acceptance" in fin2.stats.speculation_note
-        assert engine.gen is not first and "draft_model" not in engine.gen.kwargs
-        assert engine.unloaded == ["draft"] and not engine.capabilities.speculation
+        fin = _run(engine, "b", 8)
+        assert fin.reason is FinishReason.LENGTH and not fin.stats.speculation_used
+        assert "acceptance" in fin.stats.speculation_note
+        assert "draft_model" not in engine.gen.kwargs and not engine.capabilities.speculation
+        assert engine.unloaded == []  # the draft stays loaded for the next probe
+        _run(engine, "c", 8)  # the second plain request: a new probe
+        assert engine.capabilities.speculation
+        assert engine.stats().speculation_note.startswith("probing again (was off: acceptance")
+        fin = _run(engine, "d", 8)
+        assert fin.stats.speculation_used and engine.gen.kwargs["num_draft_tokens"] == 4
+        assert engine.stats().draft_proposed == 360
+    finally:
+        engine.close()
+
+
+def test_engine_speculation_switches_off_when_slower_than_plain() -> None:
+    # every draft token accepted, but each generated token costs 3x what it costs plainly
+    engine = make_engine(
+        draft=True, num_draft_tokens=4, seconds_per_token=(0.010, 0.030), accept_per_step=(4, 0)
+    )
+    try:
+        _run(engine, "base", 16)
+        fin = _run(engine, "a", 64)
+        assert fin.stats.speculation_used and fin.stats.num_draft_accepted == 256
+        st_ = engine.stats()
+        assert not st_.speculation_enabled
+        assert st_.speculation_note.startswith(
+            "off: slower than plain decoding (30.0 ms/token vs 10.0)"
+        )
+        assert not _run(engine, "b", 8).stats.speculation_used
     finally:
         engine.close()
 
@@ -896,14 +922,18 @@ def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
             prefix="def f(x):\n    ",
             suffix="\n",
         )
-        fin, _ = generate_sync(
-            engine, GenerationRequest("g", prompt=parts, max_new_tokens=24), timeout_s=120
-        )
-        # a random model's text may repeat: the stream filter then ends it (REPETITION)
-        assert fin.reason in (FinishReason.LENGTH, FinishReason.STOP, FinishReason.REPETITION)
-        if fin.reason is FinishReason.LENGTH:
-            assert fin.stats.num_generated_tokens == 24
-        assert fin.stats.num_prompt_tokens > 0 and fin.stats.speculation_used
+        runs = []
+        for i in range(4):  # the first decodes plainly (the speed baseline), then the draft
+            fin, _ = generate_sync(
+                engine, GenerationRequest(f"g{i}", prompt=parts, max_new_tokens=24), timeout_s=120
+            )
+            # a random model's text may repeat: the stream filter then ends it (REPETITION)
+            assert fin.reason in (FinishReason.LENGTH, FinishReason.STOP, FinishReason.REPETITION)
+            if fin.reason is FinishReason.LENGTH:
+                assert fin.stats.num_generated_tokens == 24
+            assert fin.stats.num_prompt_tokens > 0
+            runs.append(fin.stats.speculation_used)
+        assert not runs[0] and any(runs[1:]), runs
         assert engine.stats().draft_proposed > 0
     finally:
         engine.close()

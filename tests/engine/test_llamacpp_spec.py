@@ -9,7 +9,8 @@ import pytest
 
 from app.config import EngineConfig
 from engine.base import GenerationRequest, PromptParts, generate_sync
-from engine.llamacpp_spec import PromptLookupDrafter, SpeculationGovernor
+from engine.llamacpp_spec import PromptLookupDrafter
+from engine.speculation import SpeculationGovernor
 
 
 def test_prompt_lookup_proposes_what_followed() -> None:
@@ -17,31 +18,6 @@ def test_prompt_lookup_proposes_what_followed() -> None:
     tokens = [1, 2, 3, 4, 5, 9, 9, 2, 3]
     assert d.propose(tokens, 3) == [4, 5, 9]
     assert d.propose([1, 2, 3, 4], 3) == []
-
-
-def test_governor_needs_plain_baseline_then_judges_acceptance() -> None:
-    g = SpeculationGovernor(min_acceptance=0.4)
-    assert not g.want()  # no plain baseline yet
-    g.record_plain(16, 16 * 30.0)
-    assert g.want()
-    g.record_speculative(20, 20 * 20.0, proposed=50, accepted=10)
-    assert not g.enabled
-    assert g.note.startswith("off: acceptance 0.20 < 0.40; probing again after")
-
-
-def test_governor_turns_off_when_slower() -> None:
-    g = SpeculationGovernor(min_acceptance=0.4)
-    g.record_plain(16, 16 * 30.0)
-    g.record_speculative(40, 40 * 45.0, proposed=50, accepted=40)
-    assert not g.enabled
-    assert g.note.startswith("off: slower than plain decoding (45.0 ms/token vs 30.0")
-
-
-def test_governor_stays_on_when_good() -> None:
-    g = SpeculationGovernor(min_acceptance=0.4)
-    g.record_plain(16, 16 * 30.0)
-    g.record_speculative(40, 40 * 20.0, proposed=50, accepted=40)
-    assert g.enabled and g.note == ""
 
 
 @pytest.mark.slow
@@ -80,32 +56,6 @@ def test_prompt_lookup_gives_the_plain_greedy_text(embedded_model: Path) -> None
         assert stats.draft_proposed == spec.stats.num_draft_tokens
     finally:
         engine.close()
-
-
-def test_governor_probes_again_after_a_wait_that_doubles_while_the_verdict_holds() -> None:
-    g = SpeculationGovernor(min_acceptance=0.4, retry_after=4, max_retry_after=8)
-    g.record_plain(16, 16 * 30.0)
-    g.record_speculative(20, 20 * 20.0, proposed=50, accepted=10)
-    assert not g.want() and g.note == "off: acceptance 0.20 < 0.40; probing again after 4 requests"
-    for _ in range(3):
-        g.record_plain(10, 10 * 30.0)
-    assert not g.want()
-    g.record_plain(10, 10 * 30.0)  # the 4th plain request: a new probe with fresh figures
-    assert g.want() and g.acceptance == 0.0 and g.note.startswith("probing again (was off:")
-    g.record_speculative(20, 20 * 20.0, proposed=50, accepted=5)  # still bad: wait doubles
-    assert not g.want() and g.note.endswith("probing again after 8 requests")
-    for _ in range(8):
-        g.record_plain(10, 10 * 30.0)
-    g.record_speculative(20, 20 * 20.0, proposed=50, accepted=5)
-    assert g.note.endswith("after 8 requests")  # capped at max_retry_after
-    for _ in range(8):
-        g.record_plain(10, 10 * 30.0)
-    # the drafts fit what is edited now: speculation stays on, the backoff is forgotten
-    g.record_speculative(40, 40 * 20.0, proposed=50, accepted=45)
-    assert g.want() and g.note == "" and g.acceptance == 0.9
-    assert (g.proposed, g.accepted) == (200, 65)  # totals since start, for the stats
-    g.record_speculative(40, 40 * 20.0, proposed=200, accepted=10)
-    assert g.note.endswith("after 4 requests")
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.config import EngineConfig
-from engine.llamacpp_spec import DraftModelDrafter, PromptLookupDrafter, SpeculationGovernor
+from engine.llamacpp_spec import DraftModelDrafter, PromptLookupDrafter
 
 
 class FakeSession:
@@ -71,24 +71,6 @@ def test_prompt_lookup_prepare_is_a_no_op() -> None:
     d = PromptLookupDrafter()
     d.prepare([1, 2, 3], "doc", lambda: True)
     assert d.propose([1, 2, 3, 1, 2], 2) == [3, 1]
-
-
-def test_observing_governor_keeps_speculation_on_and_records_the_verdict() -> None:
-    g = SpeculationGovernor(min_acceptance=0.4, enforce=False)
-    g.record_plain(16, 16 * 30.0)
-    g.record_speculative(20, 20 * 20.0, proposed=50, accepted=10)
-    assert g.tripped and g.enabled and g.want()
-    assert g.note == "off: acceptance 0.20 < 0.40"
-    # the first verdict stays: later, better figures do not rewrite it
-    g.record_speculative(20, 20 * 10.0, proposed=50, accepted=50)
-    assert g.note == "off: acceptance 0.20 < 0.40"
-
-
-def test_enforcing_governor_trips_and_turns_off() -> None:
-    g = SpeculationGovernor(min_acceptance=0.4)
-    g.record_plain(16, 16 * 30.0)
-    g.record_speculative(40, 40 * 45.0, proposed=50, accepted=40)
-    assert g.tripped and not g.enabled and not g.want()
 
 
 @pytest.mark.slow

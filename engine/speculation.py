@@ -1,0 +1,146 @@
+"""When to speculate: one switch-off rule for every engine (design.md §3).
+
+Speculation pays only while the draft tokens are accepted often enough and verifying them costs
+less than decoding plainly. ``SpeculationGovernor`` measures both and turns speculation off below
+``min_acceptance`` (0.4 by default: below it speculation only adds latency) or when a token costs
+more with speculation than without, says why in ``note`` for the stats, and later probes again.
+The llamacpp engine asks it per request; the exllamav2 engine, whose generator drafts for every
+job or none, rebuilds its generator when ``want()`` changes. Pure: no clock, no engine; callers
+give it per-request figures. Not thread-safe: call it from the engine thread (or under a lock).
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass, field
+
+__all__ = ["SpeculationGovernor"]
+
+
+@dataclass(slots=True)
+class SpeculationGovernor:
+    """Decides whether speculation is used, from measured acceptance and speed.
+
+    Acceptance is accepted / proposed draft tokens over the current probe's most recent requests
+    holding about ``window`` proposed tokens (a probe: since speculation last came on). Once the
+    probe has at least ``min_proposed`` draft tokens and acceptance is below ``min_acceptance``,
+    speculation turns off; so does a measured time per generated token above the plain decoding
+    time. Plain decoding time comes from requests decoded without speculation: speculation waits
+    for ``baseline_tokens`` plain tokens first (0: speculate from the start, judged on
+    acceptance until plain figures exist).
+
+    Off is not for good: what the user edits changes (a file of boilerplate drafts well, a new
+    algorithm badly), so after ``retry_after`` plain requests it probes again with fresh
+    figures, and each verdict of "off" in a row doubles the wait (up to ``max_retry_after``).
+    With ``enforce`` False (benchmarks) it only records its verdict: ``tripped`` and ``note``
+    say when and why it would have turned speculation off, and speculation stays on.
+    ``accepted``/``proposed`` count every draft token since start (the stats show them).
+    """
+
+    min_acceptance: float
+    enabled: bool = True
+    note: str = ""
+    enforce: bool = True
+    tripped: bool = False  # the rule fired (speculation is off when enforcing)
+    min_proposed: int = 40
+    window: int = 1000  # proposed draft tokens the acceptance is taken over
+    baseline_tokens: int = 8  # plain tokens measured before the first speculation
+    retry_after: int = 32  # plain requests before the first probe after a verdict of "off"
+    max_retry_after: int = 1024
+    proposed: int = 0
+    accepted: int = 0
+    spec_ms: float = 0.0  # decode time of speculative requests (this probe)
+    spec_tokens: int = 0
+    plain_ms: float = 0.0  # decode time of plain requests
+    plain_tokens: int = 0
+    _recent: collections.deque[tuple[int, int]] = field(default_factory=collections.deque)
+    _win_proposed: int = 0  # draft tokens of this probe in the window
+    _win_accepted: int = 0
+    _probe_proposed: int = 0  # draft tokens of this probe (since speculation last came on)
+    _plain_since_off: int = 0  # plain requests since the last verdict of "off"
+    _wait: int = 0  # plain requests to wait before probing again (0: not waiting)
+
+    @property
+    def acceptance(self) -> float:
+        """Acceptance over the window of the current probe (0.0 before any draft token)."""
+        return self._win_accepted / self._win_proposed if self._win_proposed else 0.0
+
+    @property
+    def window_proposed(self) -> int:
+        """Draft tokens the acceptance is taken over."""
+        return self._win_proposed
+
+    def want(self) -> bool:
+        """True when the next request should speculate (after the plain baseline, if any)."""
+        return self.enabled and self.plain_tokens >= self.baseline_tokens
+
+    def record_plain(self, num_tokens: int, decode_ms: float) -> None:
+        """A request decoded without speculation (``num_tokens`` generated in ``decode_ms``)."""
+        self.plain_tokens += num_tokens
+        self.plain_ms += decode_ms
+        if self._wait and not self.enabled:
+            self._plain_since_off += 1
+            if self._plain_since_off >= self._wait:
+                self._probe_again()
+
+    def record_speculative(
+        self, num_tokens: int, decode_ms: float, proposed: int, accepted: int
+    ) -> bool:
+        """A request decoded with speculation; True when this call turned speculation off."""
+        if proposed <= 0 and num_tokens <= 0:
+            return False
+        self.proposed += proposed
+        self.accepted += accepted
+        self._probe_proposed += proposed
+        if proposed > 0:
+            self._recent.append((accepted, proposed))
+            self._win_accepted += accepted
+            self._win_proposed += proposed
+            while self._recent and self._win_proposed - self._recent[0][1] >= self.window:
+                a, p = self._recent.popleft()
+                self._win_accepted -= a
+                self._win_proposed -= p
+        self.spec_tokens += num_tokens
+        self.spec_ms += decode_ms
+        was_enabled = self.enabled
+        self._judge()
+        return was_enabled and not self.enabled
+
+    def _judge(self) -> None:
+        if self.tripped or self._probe_proposed < self.min_proposed:
+            return
+        if self.acceptance < self.min_acceptance:
+            self._trip(
+                f"off: acceptance {self.acceptance:.2f} < {self.min_acceptance:.2f}"
+                f" over the last {self._win_proposed} draft tokens"
+            )
+            return
+        if self.spec_tokens >= 32 and self.plain_tokens >= 8:
+            spec = self.spec_ms / self.spec_tokens
+            plain = self.plain_ms / self.plain_tokens
+            if spec > plain:
+                self._trip(f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})")
+            elif self._wait:  # a probe that passed: the backoff is forgotten
+                self._wait = 0
+                self.note = ""
+
+    def _trip(self, note: str) -> None:
+        self.tripped = True
+        if not self.enforce:
+            self.note = note
+            return
+        self.enabled = False
+        self._wait = min(self.max_retry_after, self._wait * 2 if self._wait else self.retry_after)
+        self._plain_since_off = 0
+        self.note = f"{note}; probing again after {self._wait} requests"
+
+    def _probe_again(self) -> None:
+        """Speculation back on with fresh figures; the wait doubles if the verdict is "off"
+        again and is forgotten once a probe passes ``min_proposed`` draft tokens above it."""
+        self.enabled = True
+        self.tripped = False
+        self.note = f"probing again (was {self.note.split(';')[0]})"
+        self._recent.clear()
+        self._win_proposed = self._win_accepted = self._probe_proposed = 0
+        self.spec_ms, self.spec_tokens = 0.0, 0
+        self._plain_since_off = 0
