@@ -3,9 +3,11 @@ JSON output; and the thresholds the checks share."""
 
 from __future__ import annotations
 
+import json
 import time
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 # a faithful draft (the model itself) must keep speculation on with a margin over the 0.4 rule
@@ -19,10 +21,23 @@ NATURAL_END = ("length", "stop", "repetition")  # FinishReason values
 class Report:
     """Collects stages, checks and failures; becomes the JSON output."""
 
-    def __init__(self, budget_s: float) -> None:
+    def __init__(self, budget_s: float, out: Path | None = None) -> None:
         self.t0 = time.monotonic()
         self.budget_s = budget_s
+        self.out = out  # rewritten after every stage: a run cut short still leaves its figures
         self.data: dict[str, Any] = {"ok": False, "stages": {}, "checks": [], "failures": []}
+
+    def save(self, *, partial: bool) -> str:
+        """The JSON text; written to ``out`` (with ``"partial": true`` until the run ends)."""
+        self.data["partial"] = partial
+        self.data["total_s"] = round(self.elapsed(), 1)
+        text = json.dumps(self.data, indent=2, default=str)
+        if self.out is not None:
+            try:
+                self.out.write_text(text)
+            except OSError as exc:
+                print(f"cannot write {self.out}: {exc}", flush=True)
+        return text
 
     def elapsed(self) -> float:
         return time.monotonic() - self.t0
@@ -37,10 +52,19 @@ class Report:
         print(f"[{self.elapsed():7.1f}s] {'ok  ' if ok else 'FAIL'} {name}: {value}", flush=True)
         return bool(ok)
 
-    def stage(self, name: str, fn: Callable[[], dict[str, Any]], *, required: bool = False) -> bool:
-        if self.elapsed() > self.budget_s:
+    def stage(
+        self,
+        name: str,
+        fn: Callable[[], dict[str, Any]],
+        *,
+        required: bool = False,
+        expect_s: float = 0.0,
+    ) -> bool:
+        """Run one stage unless it would end past the budget (``expect_s``: its usual time)."""
+        if self.elapsed() + expect_s > self.budget_s:
             self.data["stages"][name] = {"ok": False, "skipped": "time budget spent"}
             print(f"[{self.elapsed():7.1f}s] skip {name}: time budget spent", flush=True)
+            self.save(partial=True)
             return False
         print(f"[{self.elapsed():7.1f}s] stage {name}", flush=True)
         t = time.monotonic()
@@ -54,6 +78,7 @@ class Report:
             print(info["traceback"], flush=True)
         info.update(ok=ok, s=round(time.monotonic() - t, 2))
         self.data["stages"][name] = info
+        self.save(partial=True)
         if not ok and required:
             raise SystemExit(2)
         return ok
