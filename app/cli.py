@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.quantize",  # after model: adds `quantize` to its `model` group
     "app.commands.daemon",
     "app.commands.status",
+    "app.commands.stop",  # stop and restart
     "app.commands.complete",
     "app.commands.snapshot",
     "app.commands.eval",

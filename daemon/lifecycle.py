@@ -262,6 +262,30 @@ def wait_for_socket(proc: subprocess.Popen[bytes], log_file: Path, *, timeout_s:
     )
 
 
+def stop_daemon(timeout_s: float = 15.0) -> int | None:
+    """Stop the daemon recorded in the lock file (SIGTERM: a clean shutdown that answers what
+    is in flight) and wait until it has released the lock. Returns its pid; None when no daemon
+    runs. Raises DaemonError when it is still running after ``timeout_s``."""
+    info = read_daemon_info()
+    if info is None:
+        return None
+    try:
+        os.kill(info.pid, signal.SIGTERM)
+    except ProcessLookupError:  # gone between the read and the signal
+        return None
+    except PermissionError as exc:
+        raise DaemonError(f"cannot stop the daemon (pid {info.pid}): {exc}") from exc
+    deadline = time.monotonic() + timeout_s
+    while read_daemon_info() is not None:
+        if time.monotonic() > deadline:
+            raise DaemonError(
+                f"the daemon (pid {info.pid}) did not stop within {timeout_s:.0f} s; "
+                f"see {info.log_path or log_path()}"
+            )
+        time.sleep(0.05)
+    return info.pid
+
+
 def _log_tail(path: Path, lines: int = 5) -> str:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")

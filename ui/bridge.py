@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -296,17 +295,11 @@ class DaemonBridge(QObject):
         self.commandFinished.emit("start", True, "daemon started")
 
     async def _restart_daemon(self) -> None:
-        info = lifecycle.read_daemon_info()
-        if info is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(info.pid, signal.SIGTERM)
-            deadline = time.monotonic() + 30
-            while lifecycle.read_daemon_info() is not None and time.monotonic() < deadline:
-                await asyncio.sleep(0.1)
-            if lifecycle.read_daemon_info() is not None:
-                self.commandFinished.emit("restart", False,
-                                          f"the daemon (pid {info.pid}) did not stop")
-                return
+        try:
+            await asyncio.to_thread(lifecycle.stop_daemon, 30.0)
+        except NospinError as exc:
+            self.commandFinished.emit("restart", False, str(exc))
+            return
         await self._start_daemon()
 
 

@@ -19,7 +19,6 @@ import argparse
 import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -168,10 +167,7 @@ def start_daemon() -> None:
 def stop_daemon() -> None:
     from daemon import lifecycle
 
-    info = lifecycle.read_daemon_info()
-    if info is not None:
-        os.kill(info.pid, signal.SIGTERM)
-        _wait(lambda: lifecycle.read_daemon_info() is None, 30, "the daemon did not stop")
+    lifecycle.stop_daemon(30.0)
 
 
 def history(files: list[Path]) -> None:

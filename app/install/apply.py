@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -29,7 +28,7 @@ from typing import Literal, Protocol
 
 from app import __version__
 from app import config as cfg
-from app.errors import InstallError, ModelError, ModelNotInstalled
+from app.errors import DaemonError, InstallError, ModelError, ModelNotInstalled
 from app.install.manifest import Entry, Manifest, load_manifest, save_manifest
 from app.install.plan import InstallPlan
 from app.paths import atomic_write
@@ -429,16 +428,10 @@ def _sha256_file(path: Path) -> str:
 
 def _stop_running_daemon(timeout_s: float = 15.0) -> str | None:
     """SIGTERM the daemon recorded in the lock file and wait for it to release the lock."""
-    from daemon.lifecycle import read_daemon_info
+    from daemon.lifecycle import stop_daemon
 
-    info = read_daemon_info()
-    if info is None:
-        return None
     try:
-        os.kill(info.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return None
-    deadline = time.monotonic() + timeout_s
-    while read_daemon_info() is not None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return f"sent SIGTERM to pid {info.pid}"
+        pid = stop_daemon(timeout_s)
+    except DaemonError as exc:
+        return str(exc)
+    return None if pid is None else f"sent SIGTERM to pid {pid}"

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,12 +23,7 @@ REPO = Path(__file__).parents[2]
 def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     with short_home(monkeypatch) as path:
         yield path
-        info = lifecycle.read_daemon_info()
-        if info is not None:  # stop the daemon a test started
-            os.kill(info.pid, signal.SIGTERM)
-            deadline = time.monotonic() + 20
-            while lifecycle.read_daemon_info() is not None and time.monotonic() < deadline:
-                time.sleep(0.1)
+        lifecycle.stop_daemon(20.0)  # the daemon a test started
 
 
 def nospin(home: Path, *args: str, fake: bool = True, timeout: float = 120
@@ -98,6 +91,36 @@ def test_snapshot_commands_after_config_changes(home: Path) -> None:
 def test_status_when_not_running(home: Path) -> None:
     result = nospin(home, "status")
     assert result.returncode == 3 and "not running" in result.stdout
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an exited daemon whose parent has not reaped it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z")
+
+
+def test_stop_and_restart(home: Path) -> None:
+    assert nospin(home, "stop").stdout.strip() == "nospin daemon: not running"
+    started = nospin(home, "restart")  # none ran: restart starts one
+    assert started.returncode == 0, started.stderr
+    first = lifecycle.read_daemon_info()
+    assert first is not None and f"started, pid {first.pid}" in started.stdout
+    assert "was pid" not in started.stdout
+    src = write_project(home / "proj")
+    assert nospin(home, "complete", f"{src}:2:5", "--no-start").returncode == 0
+    again = nospin(home, "restart")
+    second = lifecycle.read_daemon_info()
+    assert again.returncode == 0 and second is not None and second.pid != first.pid
+    assert f"(was pid {first.pid})" in again.stdout
+    assert not _running(first.pid)  # the old one exited
+    stopped = nospin(home, "stop")
+    assert stopped.stdout.strip() == f"nospin daemon: stopped (pid {second.pid})"
+    assert lifecycle.read_daemon_info() is None and not lifecycle.socket_path().exists()
+    assert nospin(home, "status").returncode == 3
 
 
 def test_failed_start_names_the_log(home: Path) -> None:

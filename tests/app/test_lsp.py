@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -157,13 +155,7 @@ async def lsp_session(home: Path, *, inline: bool = True, fake: bool = False,
 def stop_daemon(home: Path) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("NOSPIN_HOME", str(home))
-        info = lifecycle.read_daemon_info()
-        if info is None:
-            return
-        os.kill(info.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 20
-        while lifecycle.read_daemon_info() is not None and time.monotonic() < deadline:
-            time.sleep(0.1)
+        lifecycle.stop_daemon(20.0)
 
 
 def make_home(prefix: str) -> Path:
