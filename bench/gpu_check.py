@@ -10,10 +10,9 @@ The script creates on the spot, from nothing but the Python standard library's s
 a byte-level BPE tokenizer (``tokenizers``) with Qwen2.5-Coder's special markers, a random
 Llama-architecture model (FP16 safetensors + config.json) and a smaller random draft of the same
 vocabulary. Random weights make acceptance rates meaningless except at the ends: a draft that is
-the main model itself is accepted well above the 0.4 switch-off (not always: on the H200 it was
-0.63-0.64, and the greedy text with and without it differed: the draft's one-token passes and
-the verify's batched pass do not compute the same logits here; the spec_probe stage asks why), an
-unrelated one nearly never (which must switch speculation off).
+the main model itself is accepted nearly always (0.63 on the H200 in the first runs, when
+exllamav2's unmasked SDPA let the verify pass see later tokens; the engine now runs unpaged with
+``no_sdpa``), an unrelated one nearly never (which must switch speculation off).
 
 Stages, each timed, each check recorded with its value:
   env       torch, CUDA, GPU, nvcc, flash-attn (paged mode needs >= 2.5.7)
@@ -25,18 +24,23 @@ Stages, each timed, each check recorded with its value:
             in the source, stop strings, single line, 8 concurrent requests with a cancel and a
             deadline, warm-up (prefill only) then cache reuse, speculation with a faithful draft,
             switch-off with an unrelated draft
-  speed     diagnostic: the bare model's one-token forward against the generator's time per
-            token, with a profile of the generator's Python side
+  sdpa_probe diagnostic: is decode time a per-new-key-length cost of torch SDPA (cuDNN plan
+            builds, thread-local)? SDPA alone and the generator at new / repeated lengths, on
+            new threads, with cuDNN off and with exllamav2's matmul attention (no_sdpa); and
+            causality: a 6-token forward against six 1-token forwards, SDPA vs no_sdpa
+  speed     diagnostic: the bare model's one-token forward (new lengths, then the same again)
+            against the generator's time per token (first run, again, profiled), as the
+            engine runs it
   latency   diagnostic: completions through the engine at Qwen2.5-Coder-1.5B's size (random
             weights): cold FIM prompts at both budgets, keystrokes after them, a long decode
-  spec_probe diagnostic: self-draft acceptance with the Q8 and FP16 caches, with the output head
-            as made and 10x larger (decisive greedy choices)
+  spec_probe diagnostic: self-draft acceptance through SDPA and no_sdpa, with the Q8 and FP16
+            caches, with the output head as made and 10x larger (decisive greedy choices)
   quantize  ``nospin model quantize`` on the random model (small calibration), then generation
             from the EXL2 result through the engine
 
 Modules: this one runs the stages (env and build here); ``gpu_models`` makes the tokenizer and
-models, ``gpu_library`` holds the stages that drive exllamav2 directly (library, speed,
-spec_probe), ``gpu_engine`` those that go through nospin (engine, speculation, latency,
+models, ``gpu_library`` holds the stages that drive exllamav2 directly (library, sdpa_probe,
+speed, spec_probe), ``gpu_engine`` those that go through nospin (engine, speculation, latency,
 quantize), ``gpu_report`` the report and shared thresholds.
 
 Prints one JSON object (also written to --out) and exits 0 when every check passed, 1 when one
@@ -57,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.gpu_engine import stage_engine, stage_latency, stage_quantize, stage_speculation
-from bench.gpu_library import stage_library, stage_spec_probe, stage_speed
+from bench.gpu_library import stage_library, stage_sdpa_probe, stage_spec_probe, stage_speed
 from bench.gpu_models import stage_models
 from bench.gpu_report import Report
 
@@ -150,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             ("library", lambda: stage_library(rep, work), 15.0),
             ("engine", lambda: stage_engine(rep, work), 10.0),
             ("speculation", lambda: stage_speculation(rep, work), 25.0),
+            ("sdpa_probe", lambda: stage_sdpa_probe(work), 30.0),
             ("speed", lambda: stage_speed(work), 0.0),
             ("latency", lambda: stage_latency(work), 0.0),
             ("spec_probe", lambda: stage_spec_probe(work), 0.0),

@@ -10,8 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-# a faithful draft (the model itself) must keep speculation on with a margin over the 0.4 rule
-FAITHFUL_MIN_ACCEPTANCE = 0.5
+# A faithful draft (the model itself) is accepted nearly always once attention is causal in the
+# verify pass: 0.63 on the H200 through exllamav2's unmasked SDPA (run 2), about 1.0 expected
+# with no_sdpa (ties of a random head and the Q8 cache's rounding aside). Below 0.8 the verify
+# pass still sees something the one-token draft passes do not.
+FAITHFUL_MIN_ACCEPTANCE = 0.8
 
 # a generation that ended by itself: a random-weight model's text often repeats, and the
 # engines' StreamFilter ends degenerate repetition (finish reason "repetition")

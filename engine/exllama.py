@@ -615,6 +615,13 @@ class ExLlamaV2Engine(Engine):
             paged = (
                 bool(getattr(attn, "has_flash_attn_with_paged", False)) and not config.no_flash_attn
             )
+            # Unpaged (no flash-attn), exllamav2 0.3.2 attends through torch SDPA with no mask
+            # and is_causal unset (attn.py _attn_torch: the block-diagonal branch is taken for
+            # every causal layer and get_block_diag_mask() is None without cu_seqlens), so a
+            # prefill chunk or a speculative verify pass sees later tokens; and on torch with
+            # CUDA 13 SDPA picks cuDNN, which builds a plan per new key length (~55-75 ms per
+            # decode step at a new length on the H200, docs/gpu.md). Its matmul attention
+            # builds the causal mask: use it (no_sdpa). Paged mode attends through flash-attn.
             plan = plan_generator(
                 n_ctx=cfg.n_ctx,
                 model_max_seq_len=int(config.max_seq_len),
@@ -623,11 +630,13 @@ class ExLlamaV2Engine(Engine):
                 num_draft_tokens=cfg.num_draft_tokens if want_draft else 0,
             )
             config.max_seq_len = plan.max_seq_len
+            config.no_sdpa = config.no_sdpa or not paged
             draft_model = draft_cache = None
             if draft_dir is not None:
                 dconfig = exl.ExLlamaV2Config(str(draft_dir))
                 dconfig.arch_compat_overrides(quiet=True)
                 dconfig.max_seq_len = plan.max_seq_len
+                dconfig.no_sdpa = dconfig.no_sdpa or not paged
                 draft_model = exl.ExLlamaV2(dconfig)
                 draft_cache = exl.ExLlamaV2Cache_Q8(
                     draft_model, max_seq_len=plan.cache_tokens, lazy=True

@@ -20,9 +20,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +174,13 @@ def check_conversion(work_dir: Path, out_dir: Path) -> dict[str, Any]:
     return result
 
 
+def converter_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """The converter's environment: ``EXLLAMA_NO_SDPA`` set, so that without flash-attn its
+    calibration forwards attend causally (exllamav2 0.3.2's SDPA path passes no causal mask:
+    engine/exllama.py, docs/gpu.md); with flash-attn the switch changes nothing."""
+    return {**environ, "EXLLAMA_NO_SDPA": "1"}  # exllamav2 tests only for the name
+
+
 def check_converter_available() -> None:
     """Raise EngineUnavailable unless torch with CUDA, exllamav2 and its converter's needs exist."""
     from engine.exllama import import_backend
@@ -203,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
     )
     work_dir.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.run(cmd, check=False)
+        proc = subprocess.run(cmd, check=False, env=converter_env(os.environ))
     except OSError as exc:
         raise ConfigError(f"cannot run {sys.executable}", detail=str(exc)) from exc
     if proc.returncode != 0:
