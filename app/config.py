@@ -95,6 +95,9 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     remote_model: str = ""
     remote_api_key: str = ""
     remote_timeout_s: float = 10.0
+    # token counts for kind "remote": "" auto (the embedded model's vocabulary for a
+    # qwen2.5-coder server), "embedded", a GGUF file's vocabulary, or "estimate"
+    remote_tokenizer: str = ""
 
 
 class CompletionConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -35,8 +35,14 @@ from engine.base import (
 )
 from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
+from engine.remote_tokens import (
+    RemoteVocabulary,
+    check_against_server,
+    estimate,
+    load_vocabulary,
+)
 
-CHARS_PER_TOKEN = 3.3  # estimate for count_tokens: the server's tokenizer is not available here
+_CHECK_TIMEOUT_S = 3.0  # the tokenizer check at start; a slow server is not waited for longer
 
 
 class RemoteEngine(Engine):
@@ -62,6 +68,7 @@ class RemoteEngine(Engine):
         self._slots = threading.BoundedSemaphore(max(1, config.max_batch))
         self._closing = False
         self._stats = EngineStats(model=config.remote_model or config.remote_url)
+        self._vocab: RemoteVocabulary | None = None
 
     @property
     def capabilities(self) -> Capabilities:
@@ -70,17 +77,27 @@ class RemoteEngine(Engine):
             speculation=False,  # whatever the server does is invisible here
             batching=True,
             max_batch=max(1, self._config.max_batch),
-            exact_tokenizer=False,
+            exact_tokenizer=self._vocab is not None,
             kv_state_cache=False,
             n_ctx=self._config.n_ctx,
         )
 
     def start(self) -> None:
-        """Nothing to load; the server is contacted per request."""
+        """Load the local vocabulary for token counts (engine/remote_tokens.py) and check it
+        against the server's tokenizer; the server is otherwise contacted per request."""
+        vocab = load_vocabulary(self._config.remote_tokenizer, self._profile)
+        if vocab is not None:
+            timeout = min(_CHECK_TIMEOUT_S, self._config.remote_timeout_s)
+            vocab = check_against_server(
+                vocab, self._post, self._root(), self._config.remote_model, timeout
+            )
+        self._vocab = vocab
+        self._stats.extra["exact_tokenizer"] = float(vocab is not None)
 
     def count_tokens(self, text: str) -> int:
-        """Estimate: characters / CHARS_PER_TOKEN (the server's tokenizer is remote)."""
-        return 0 if not text else max(1, round(len(text) / CHARS_PER_TOKEN))
+        """Exact with a local vocabulary (``capabilities.exact_tokenizer``), else an estimate."""
+        vocab = self._vocab
+        return vocab.count(text) if vocab is not None else estimate(text)
 
     def submit(self, request: GenerationRequest, sink: EventSink) -> None:
         with self._lock:
@@ -176,6 +193,29 @@ class RemoteEngine(Engine):
             body["model"] = self._config.remote_model
         return body, heal
 
+    def _root(self) -> str:
+        """The server's root path (the URL's path without a trailing /v1)."""
+        path = self._url.path.rstrip("/")
+        return path[:-3] if path.endswith("/v1") else path
+
+    def _headers(self, accept: str) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": accept}
+        if self._config.remote_api_key:
+            headers["Authorization"] = f"Bearer {self._config.remote_api_key}"
+        return headers
+
+    def _post(self, path: str, body: bytes, timeout: float) -> tuple[int, bytes]:
+        """One small JSON POST: (HTTP status, body). OSError when the server is unreachable."""
+        conn = self._connect(timeout)
+        try:
+            conn.request("POST", path, body, self._headers("application/json"))
+            resp = conn.getresponse()
+            return resp.status, resp.read(1 << 20)
+        except http.client.HTTPException as exc:
+            raise OSError(f"bad HTTP answer: {exc}") from exc
+        finally:
+            conn.close()
+
     def _connect(self, timeout: float) -> http.client.HTTPConnection:
         host = self._url.hostname or ""
         if self._url.scheme == "https":
@@ -203,9 +243,7 @@ class RemoteEngine(Engine):
             sock = conn.sock
             if sock is not None:
                 self._socks[request.request_id] = sock
-        headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}
-        if self._config.remote_api_key:
-            headers["Authorization"] = f"Bearer {self._config.remote_api_key}"
+        headers = self._headers("text/event-stream")
         path = self._url.path.rstrip("/")
         path = path + "/completions" if path.endswith("/v1") else path + "/v1/completions"
         t0 = time.monotonic()

@@ -28,14 +28,25 @@ class _Handler(BaseHTTPRequestHandler):
     script: ClassVar[list[str]] = []  # texts to stream, one event each
     delay = 0.0
     status = 200
-    bodies: ClassVar[list[dict[str, Any]]] = []
+    bodies: ClassVar[list[dict[str, Any]]] = []  # completion requests
+    tokenize: ClassVar[dict[str, Any]] = {}  # path -> JSON answer of a tokenize endpoint
+    tokenize_bodies: ClassVar[list[tuple[str, dict[str, Any]]]] = []
 
     def log_message(self, *args: Any) -> None:
         pass
 
     def do_POST(self) -> None:
         length = int(self.headers["Content-Length"])
-        _Handler.bodies.append(json.loads(self.rfile.read(length)))
+        body = json.loads(self.rfile.read(length))
+        if not self.path.endswith("/completions"):
+            _Handler.tokenize_bodies.append((self.path, body))
+            answer = self.tokenize.get(self.path)
+            self.send_response(200 if answer is not None else 404)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(json.dumps(answer or {"detail": "Not Found"}).encode())
+            return
+        _Handler.bodies.append(body)
         if self.status != 200:
             self.send_response(self.status)
             self.end_headers()
@@ -58,6 +69,7 @@ class _Handler(BaseHTTPRequestHandler):
 @pytest.fixture()
 def fake_server() -> Iterator[str]:
     _Handler.script, _Handler.delay, _Handler.status, _Handler.bodies = [], 0.0, 200, []
+    _Handler.tokenize, _Handler.tokenize_bodies = {}, []
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -136,6 +148,85 @@ def test_deadline_on_slow_server(fake_server: str) -> None:
 
 
 @pytest.mark.slow
+# --------------------------------------------------------------------------- token counts
+
+
+def test_counts_with_the_embedded_vocabulary_when_the_server_agrees(
+    fake_server: str, qwen_vocab: Any
+) -> None:
+    from engine.remote_tokens import PROBE
+
+    theirs = qwen_vocab.tokenize(PROBE.encode(), add_bos=False, special=False)
+    _Handler.tokenize = {"/tokenize": {"tokens": theirs}}  # llama.cpp server's answer
+    engine = _engine(fake_server + "/v1", remote_model="qwen")
+    assert engine.capabilities.exact_tokenizer
+    text = "    for i, item in enumerate(items):\n"
+    assert engine.count_tokens(text) == len(qwen_vocab.tokenize(text.encode(), add_bos=False))
+    assert engine.count_tokens(text) != round(len(text) / 3.3)
+    path, body = _Handler.tokenize_bodies[0]
+    assert path == "/tokenize" and body["content"] == PROBE and body["model"] == "qwen"
+    assert engine.stats().extra["exact_tokenizer"] == 1.0
+
+
+def test_a_server_that_counts_differently_means_the_estimate(
+    fake_server: str, qwen_vocab: Any
+) -> None:
+    _Handler.tokenize = {"/v1/token/encode": {"tokens": [1, 2, 3], "length": 3}}  # TabbyAPI
+    engine = _engine(fake_server)
+    assert not engine.capabilities.exact_tokenizer
+    assert [p for p, _ in _Handler.tokenize_bodies] == [
+        "/tokenize", "/extras/tokenize", "/v1/token/encode"
+    ]
+    assert engine.count_tokens("x" * 33) == 10  # characters / 3.3
+
+
+def test_no_tokenize_endpoint_keeps_the_local_vocabulary(fake_server: str, qwen_vocab: Any) -> None:
+    assert _engine(fake_server).capabilities.exact_tokenizer
+
+
+@pytest.mark.parametrize(("setting", "profile_name", "exact"), [
+    ("estimate", "qwen2.5-coder", False),
+    ("", "starcoder2", False),  # auto: no local copy of that family's vocabulary
+    ("embedded", "starcoder2", None),  # asked for, but the markers do not fit: an error
+])
+def test_tokenizer_settings(
+    fake_server: str, qwen_vocab: Any, setting: str, profile_name: str, exact: bool | None
+) -> None:
+    from app.errors import ModelError
+    from engine.profiles import select_profile
+
+    engine = RemoteEngine(
+        config=EngineConfig(kind="remote", remote_url=fake_server, remote_tokenizer=setting),
+        profile=select_profile(profile_name, ""),
+    )
+    if exact is None:
+        with pytest.raises(ModelError):
+            engine.start()
+        return
+    engine.start()
+    assert engine.capabilities.exact_tokenizer is exact
+
+
+def test_a_tokenizer_path_that_is_not_a_gguf_file_is_a_config_error(tmp_path: Path) -> None:
+    from app.errors import ConfigError
+
+    engine = RemoteEngine(
+        config=EngineConfig(kind="remote", remote_url="http://127.0.0.1:9",
+                            remote_tokenizer=str(tmp_path / "tokenizer.json")),
+        profile=QWEN25_CODER,
+    )
+    with pytest.raises(ConfigError, match="remote_tokenizer"):
+        engine.start()
+
+
+def test_an_unreachable_server_does_not_stop_the_start(qwen_vocab: Any) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there once closed
+    engine = _engine(f"http://127.0.0.1:{port}")
+    assert engine.capabilities.exact_tokenizer  # the local vocabulary, unchecked
+
+
 def test_real_llama_cpp_server(embedded_model: Path) -> None:
     pytest.importorskip("uvicorn")
     with socket.socket() as s:
@@ -170,6 +261,15 @@ def test_real_llama_cpp_server(embedded_model: Path) -> None:
                     pytest.fail("llama_cpp.server did not start")
                 time.sleep(0.5)
         engine = _engine(url, remote_timeout_s=60.0)
+        # token counts: the embedded vocabulary, checked against the server's /extras/tokenize
+        assert engine.capabilities.exact_tokenizer
+        req = urllib.request.Request(
+            url + "/extras/tokenize",
+            data=json.dumps({"input": PARTS.prefix}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        theirs = json.loads(urllib.request.urlopen(req, timeout=30).read())["tokens"]
+        assert engine.count_tokens(PARTS.prefix) == len(theirs)
         f, first = generate_sync(
             engine, GenerationRequest("s1", prompt=PARTS, single_line=True), timeout_s=90
         )
