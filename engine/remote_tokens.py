@@ -7,6 +7,8 @@ is out of the question. ``engine.remote_tokenizer`` names a local vocabulary ins
   (every Qwen2.5-Coder size shares it) and the embedded model is installed; else the estimate;
 - ``"embedded"``: the embedded model's, whatever the profile (an error when it is missing);
 - a path to a GGUF file: that model's vocabulary (llama.cpp loads the vocabulary only);
+- a path to an HF ``tokenizer.json``, or to a model folder holding one (what a vLLM or TabbyAPI
+  server loads): counted with the ``tokenizers`` package (extra ``remote``);
 - ``"estimate"``: characters / 3.3.
 
 At start the engine checks the local count against the server's tokenizer where one answers
@@ -18,6 +20,7 @@ is used unchecked.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -93,12 +96,16 @@ def load_vocabulary(setting: str, profile: ModelProfile) -> RemoteVocabulary | N
             return None
         return RemoteVocabulary(_gguf_counter(path, profile), "embedded", "")
     path = Path(choice).expanduser()
-    if path.suffix.lower() != ".gguf" or not path.is_file():
-        raise ConfigError(
-            f"engine.remote_tokenizer must be '', 'embedded', 'estimate' or a GGUF file, "
-            f"not {setting!r}"
-        )
-    return RemoteVocabulary(_gguf_counter(path, profile), str(path), "")
+    if path.is_dir():
+        path = path / "tokenizer.json"
+    if path.suffix.lower() == ".gguf" and path.is_file():
+        return RemoteVocabulary(_gguf_counter(path, profile), str(path), "")
+    if path.name == "tokenizer.json" and path.is_file():
+        return RemoteVocabulary(_hf_counter(path), str(path), "")
+    raise ConfigError(
+        "engine.remote_tokenizer must be '', 'embedded', 'estimate', a GGUF file, a "
+        f"tokenizer.json or a folder holding one, not {setting!r}"
+    )
 
 
 def _gguf_counter(path: Path, profile: ModelProfile) -> Callable[[str], int]:
@@ -114,6 +121,27 @@ def _gguf_counter(path: Path, profile: ModelProfile) -> Callable[[str], int]:
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelError(f"cannot read the vocabulary of {path}", detail=str(exc)) from exc
     return Tokenizer(llm, profile).count
+
+
+def _hf_counter(path: Path) -> Callable[[str], int]:
+    """Exact counts from an HF tokenizer.json (the ``tokenizers`` package)."""
+    try:
+        from tokenizers import Tokenizer as HFTokenizer
+    except ImportError as exc:
+        raise ConfigError(
+            f"engine.remote_tokenizer {str(path)!r} needs the tokenizers package: "
+            "pip install 'nospin[remote]' (or pip install tokenizers)"
+        ) from exc
+    try:
+        tok = HFTokenizer.from_file(str(path))
+    except Exception as exc:  # tokenizers raises its own Exception subclass
+        raise ModelError(f"cannot read the tokenizer {path}", detail=str(exc)) from exc
+
+    @functools.lru_cache(maxsize=4096)
+    def count(text: str) -> int:
+        return len(tok.encode(text, add_special_tokens=False).ids) if text else 0
+
+    return count
 
 
 def server_count(post: Post, root: str, model: str, text: str, timeout: float) -> tuple[int, str]:

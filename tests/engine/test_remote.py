@@ -207,6 +207,33 @@ def test_tokenizer_settings(
     assert engine.capabilities.exact_tokenizer is exact
 
 
+def _hf_tokenizer(folder: Path) -> Any:
+    """A small byte-level BPE tokenizer.json, as an HF model folder holds one."""
+    tokenizers = pytest.importorskip("tokenizers")
+    tok = tokenizers.Tokenizer(tokenizers.models.BPE())
+    tok.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
+    trainer = tokenizers.trainers.BpeTrainer(
+        vocab_size=400, initial_alphabet=tokenizers.pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator([Path(__file__).read_text()] * 4, trainer)
+    folder.mkdir()
+    tok.save(str(folder / "tokenizer.json"))
+    return tok
+
+
+def test_counts_with_an_hf_tokenizer_json(fake_server: str, tmp_path: Path) -> None:
+    from engine.remote_tokens import PROBE
+
+    tok = _hf_tokenizer(tmp_path / "model")
+    _Handler.tokenize = {"/tokenize": {"count": len(tok.encode(PROBE).ids), "tokens": None}}
+    for setting in (tmp_path / "model", tmp_path / "model" / "tokenizer.json"):
+        engine = _engine(fake_server, remote_tokenizer=str(setting))
+        assert engine.capabilities.exact_tokenizer
+        text = "    return sum(values) / len(values)\n"
+        assert engine.count_tokens(text) == len(tok.encode(text).ids) > 0
+
+
 def test_a_tokenizer_path_that_is_not_a_gguf_file_is_a_config_error(tmp_path: Path) -> None:
     from app.errors import ConfigError
 
