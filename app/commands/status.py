@@ -75,6 +75,32 @@ def format_status(data: dict[str, Any]) -> str:
             f"  finished   p50 {_ms(tt.get('p50'))}, p95 {_ms(tt.get('p95'))}",
             "  tiers      " + ", ".join(f"{k} {v}" for k, v in tiers.items()),
         ]
+        cache = m.get("cache") or {}
+        saved = [f"{m.get('num_tokens_saved', 0)} prompt tokens trimmed"]
+        if cache.get("hits"):
+            saved.append(f"{cache['hits']} answers from the completion cache")
+        lines.append("  saved      " + ", ".join(saved))
     else:
         lines.append("  requests   none yet")
+    spec = _speculation_line(engine, m.get("speculation") or {})
+    if spec:
+        lines.append(f"  drafting   {spec}")
     return "\n".join(lines)
+
+
+def _speculation_line(engine: dict[str, Any], window: dict[str, Any]) -> str:
+    """On/off with the engine's reason, and the acceptance over the metrics window."""
+    caps = engine.get("capabilities") or {}
+    if "speculation_enabled" not in engine:
+        return ""  # engine not loaded yet
+    note = engine.get("speculation_note") or ""
+    if not caps.get("speculation") and not engine.get("speculation_enabled"):
+        return note or "off"
+    state = "on" if engine.get("speculation_enabled") else "off"
+    parts = [state + (f" ({note})" if note else "")]
+    if window.get("proposed"):
+        parts.append(
+            f"acceptance {window['acceptance']:.2f} "
+            f"({window['accepted']} of {window['proposed']} draft tokens)"
+        )
+    return ", ".join(parts)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -86,6 +87,39 @@ def test_snapshot_commands_after_config_changes(home: Path) -> None:
     assert {"key": "tiers.fast_ms", "old": 2500.0, "new": 2000.0} in data["config_changes"]
     show = json.loads(nospin(home, "snapshot", "show", "latest").stdout)
     assert show["config"]["tiers"]["fast_ms"] == 2000.0
+
+
+def _status(engine: dict[str, Any], metrics: dict[str, Any]) -> str:
+    from app.commands.status import format_status
+
+    return format_status({
+        "version": "0", "pid": 1, "uptime_s": 2.0, "endpoints": ["ipc://x"], "log_path": "",
+        "engine": {"kind": "llamacpp", "state": "ready", **engine}, "metrics": metrics,
+        "fast_mode": False, "paused": False, "num_clients": 1, "num_documents": 1,
+        "num_queued": 0,
+    })
+
+
+def test_status_text_shows_speculation_and_what_was_saved() -> None:
+    metrics = {
+        "num_requests": 4, "first_token_ms": {"p50": 80.0, "p95": 200.0},
+        "total_ms": {"p50": 150.0, "p95": 400.0}, "tiers": {"normal": 4, "cap": 0, "fast": 0},
+        "num_tokens_saved": 1234, "cache": {"hits": 2, "hit_rate": 0.5},
+        "speculation": {"proposed": 200, "accepted": 130, "acceptance": 0.65},
+    }
+    on = _status({"speculation_enabled": True, "speculation_note": "",
+                  "capabilities": {"speculation": True}}, metrics)
+    assert "drafting   on, acceptance 0.65 (130 of 200 draft tokens)" in on
+    assert "saved      1234 prompt tokens trimmed, 2 answers from the completion cache" in on
+    off = _status({"speculation_enabled": False, "capabilities": {"speculation": False},
+                   "speculation_note": "off: acceptance 0.31 < 0.40 over the last 420 draft "
+                   "tokens; probing again after 32 requests"}, metrics)
+    assert "drafting   off: acceptance 0.31 < 0.40 over the last 420" in off
+    none = _status({"speculation_enabled": False, "speculation_note": "",
+                    "capabilities": {"speculation": False}}, {"num_requests": 0})
+    assert "drafting   off" in none and "requests   none yet" in none
+    loading = _status({}, {"num_requests": 0})
+    assert "drafting" not in loading
 
 
 def test_status_when_not_running(home: Path) -> None:
