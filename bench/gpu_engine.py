@@ -217,6 +217,21 @@ def stage_engine(rep: Report, work: Path) -> dict[str, Any]:
     return info
 
 
+def _plain_run(rep: Report, engine: Any, name: str, prompt: str, n: int) -> Any:
+    """One request that must end by itself and without the draft (checked as ``name``)."""
+    from engine.base import GenerationRequest, generate_sync
+
+    fin, _ = generate_sync(
+        engine, GenerationRequest(name, prompt_text=prompt, max_new_tokens=n), timeout_s=60
+    )
+    rep.check(
+        name,
+        fin.reason.value in NATURAL_END and not fin.stats.speculation_used,
+        [fin.reason.value, fin.stats.speculation_used, fin.stats.num_generated_tokens],
+    )
+    return fin
+
+
 def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
     from engine.base import FinishReason, GenerationRequest, generate_sync
 
@@ -229,16 +244,7 @@ def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
         )
         # the first request decodes plainly (the governor's speed baseline); the generator is
         # then rebuilt with the draft
-        base, _ = generate_sync(
-            engine,
-            GenerationRequest("base", prompt_text="def base(state):\n    ", max_new_tokens=64),
-            timeout_s=60,
-        )
-        rep.check(
-            "spec.baseline_plain",
-            base.reason.value in NATURAL_END and not base.stats.speculation_used,
-            [base.reason.value, base.stats.speculation_used, base.stats.num_generated_tokens],
-        )
+        _plain_run(rep, engine, "spec.baseline_plain", "def base(state):\n    ", 64)
         runs = []
         for i in range(3):
             fin, _ = generate_sync(
@@ -293,16 +299,7 @@ def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
             not st.speculation_enabled and "acceptance" in st.speculation_note,
             st.speculation_note,
         )
-        fin, _ = generate_sync(
-            engine,
-            GenerationRequest("after", prompt_text="def after(x):\n    ", max_new_tokens=16),
-            timeout_s=60,
-        )
-        rep.check(
-            "spec.runs_after_switch_off",
-            fin.reason.value in NATURAL_END and not fin.stats.speculation_used,
-            [fin.reason.value, fin.stats.speculation_used],
-        )
+        _plain_run(rep, engine, "spec.runs_after_switch_off", "def after(x):\n    ", 16)
         rep.check(
             "spec.capability_off",
             not engine.capabilities.speculation,

@@ -81,6 +81,8 @@ def make_tokenizer(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     tok.save(str(out / "tokenizer.json"))
     eos = tok.token_to_id("<|endoftext|>")
+    if eos is None:  # a special token of the trainer: cannot be missing
+        raise RuntimeError("the trained tokenizer has no <|endoftext|>")
     (out / "tokenizer_config.json").write_text(
         json.dumps({"add_bos_token": False, "eos_token": "<|endoftext|>", "bos_token": None})
     )
