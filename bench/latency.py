@@ -26,6 +26,7 @@ import random
 import sysconfig
 import threading
 import time
+import tomllib
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from typing import Any
 import msgspec
 
 from app.config import Config, ContextConfig, EngineConfig
+from app.errors import InputError
 from app.evaluation.corpus import buffer_in_index, build_index, percentile
 from daemon.context import ContextRequest, assemble_context, summarize_stable
 from daemon.index import ProjectIndex
@@ -57,6 +59,21 @@ from engine.postprocess import postprocess
 
 SKIP_DIRS = frozenset({"site-packages", "test", "tests", "idle_test", "__pycache__"})
 NAIVE_FORMAT_TOKENS = 8  # FIM markers and slack the naive prompt leaves for the format
+
+
+def parse_settings(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` strings (a TOML value; bare words are strings) to config changes."""
+    changes: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"--set takes KEY=VALUE, not {item!r}")
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()
+        changes[key.strip()] = value
+    return changes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -106,6 +123,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="show a file whole when it fits this share of the budget (-1: config)",
     )
     parser.add_argument("--no-warmup", action="store_true", help="nospin without warm-ups")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="daemon pipeline: a config change (dotted key, TOML value), e.g. "
+        "engine.num_draft_tokens=3; repeatable",
+    )
     parser.add_argument("--min-lines", type=int, default=150, help="smallest file to visit")
     parser.add_argument(
         "--pipelines",
@@ -744,7 +769,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "context.whole_file_share": context_config.whole_file_share,
             "engine.n_ctx": args.n_ctx,
             "engine.n_threads": args.threads,
-        }
+        } | parse_settings(args.set)
         load = _load()
         sent, extra = run_daemon_pipeline(
             root,

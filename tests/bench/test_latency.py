@@ -171,3 +171,16 @@ def test_tiny_replay_prints_every_pipeline(tmp_path: Path) -> None:
     # read back from the daemon's request log: its warm-up of the point at least
     assert daemon["daemon_warmups"] >= 1 and "prediction_within_2x" in daemon
     assert set(result["targets_daemon"]) == {"finished_p50_le_300ms", "finished_p95_le_1100ms"}
+
+
+def test_set_takes_toml_values_and_bare_words() -> None:
+    from app.errors import InputError
+    from bench.latency import parse_settings
+
+    assert parse_settings(
+        ["engine.draft_model=prompt-lookup", "engine.num_draft_tokens=3", "tiers.force_fast=true",
+         'context.layout="stable"']
+    ) == {"engine.draft_model": "prompt-lookup", "engine.num_draft_tokens": 3,
+          "tiers.force_fast": True, "context.layout": "stable"}
+    with pytest.raises(InputError, match="KEY=VALUE"):
+        parse_settings(["engine.speculation"])
