@@ -37,6 +37,10 @@ Stages, each timed, each check recorded with its value:
             caches, with the output head as made and 10x larger (decisive greedy choices)
   quantize  ``nospin model quantize`` on the random model (small calibration), then generation
             from the EXL2 result through the engine
+  paged     where build/fa_min/kit was carried: link a minimal flash-attn (bench/flash_min.py),
+            then, in a child process with it importable, the engine and speculation stages in
+            paged mode plus batching (8 requests at once vs one) and prefix pages across
+            documents (bench/gpu_paged.py)
 
 Modules: this one runs the stages (env and build here); ``gpu_models`` makes the tokenizer and
 models, ``gpu_library`` holds the stages that drive exllamav2 directly (library, sdpa_probe,
@@ -63,7 +67,10 @@ from typing import Any
 from bench.gpu_engine import stage_engine, stage_latency, stage_quantize, stage_speculation
 from bench.gpu_library import stage_library, stage_sdpa_probe, stage_spec_probe, stage_speed
 from bench.gpu_models import stage_models
+from bench.gpu_paged import stage_paged
 from bench.gpu_report import Report
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def stage_env() -> dict[str, Any]:
@@ -159,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
             ("latency", lambda: stage_latency(work), 0.0),
             ("spec_probe", lambda: stage_spec_probe(work), 0.0),
             ("quantize", lambda: stage_quantize(rep, work), 110.0),
+            # last: links a minimal flash-attn carried in build/fa_min/kit, then repeats the
+            # engine checks paged in a child process (bench/gpu_paged.py)
+            ("paged", lambda: stage_paged(rep, ROOT, work, ROOT / "build" / "fa_min" / "kit"),
+             120.0),
         ]
         for name, fn, expect_s in stages:
             if name in skip:
