@@ -57,6 +57,14 @@ def _digest(kit: Path, files: list[Path]) -> str:
     return h.hexdigest()
 
 
+def env_with_path(site: Path) -> dict[str, str]:
+    """This process's environment with ``site`` first on PYTHONPATH (a child then imports the
+    built flash_attn)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(site), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
 def build(kit: Path, out: Path, *, verbose: bool = False) -> Path:
     """Compile the kit's binding against this torch, link the kernel objects; return the folder
     to put on ``sys.path`` / ``PYTHONPATH`` (it holds ``flash_attn/`` and ``flash_attn_2_cuda``).
@@ -299,8 +307,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # A fresh process with only PYTHONPATH pointing at the result, as bench/gpu_paged.py runs.
     root = Path(__file__).resolve().parents[1]
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(site), env.get("PYTHONPATH", "")) if p)
+    env = env_with_path(site)
     t = time.monotonic()
     proc = subprocess.run(
         [sys.executable, "-m", "bench.flash_min", "--selftest"],

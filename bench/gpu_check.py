@@ -149,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     rep = Report(args.budget_s, Path(args.out) if args.out else None)
-    code = 0
-    try:
+
+    def body() -> None:
         rep.stage("env", stage_env, required=True)
         rep.data["env"] = rep.data["stages"]["env"]
         rep.stage("build", lambda: stage_build(rep), required=True)
@@ -176,12 +176,8 @@ def main(argv: list[str] | None = None) -> int:
                 rep.data["stages"][name] = {"ok": False, "skipped": "--skip"}
                 continue
             rep.stage(name, fn, expect_s=expect_s)
-        code = 0 if not rep.data["failures"] else 1
-    except SystemExit as exc:
-        code = int(exc.code or 2)
-    rep.data["ok"] = code == 0
-    print(rep.save(partial=False))
-    return code
+
+    return rep.run(body)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -36,16 +35,13 @@ def stage_paged(rep: Report, root: Path, work: Path, kit: Path) -> dict[str, Any
     """Link the minimal flash-attn, then run the paged checks in a child process."""
     if not kit.is_dir():
         return {"skipped": f"no flash-attn kit at {kit} (bench/flash_min_prep.sh makes it)"}
-    from bench.flash_min import build
+    from bench.flash_min import build, env_with_path
 
     t = time.monotonic()
     flash_path = build(kit, root / "build" / "fa_min" / "ext")
     info: dict[str, Any] = {"flash_build_s": round(time.monotonic() - t, 1)}
     out = work / "paged.json"
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(flash_path), env.get("PYTHONPATH", "")) if p
-    )
+    env = env_with_path(flash_path)
     t = time.monotonic()
     proc = subprocess.run(
         [sys.executable, "-m", "bench.gpu_paged", "--work", str(work), "--out", str(out)],
@@ -165,18 +161,13 @@ def main(argv: list[str] | None = None) -> int:
 
     work = Path(args.work)
     rep = Report(args.budget_s, Path(args.out))
-    code = 0
-    try:
+    def body() -> None:
         rep.stage("flash", lambda: stage_flash(rep), required=True)
         rep.stage("batching", lambda: stage_batching(rep, work))
         rep.stage("engine", lambda: stage_engine(rep, work))
         rep.stage("speculation", lambda: stage_speculation(rep, work))
-        code = 0 if not rep.data["failures"] else 1
-    except SystemExit as exc:
-        code = int(exc.code or 2)
-    rep.data["ok"] = code == 0
-    print(rep.save(partial=False))
-    return code
+
+    return rep.run(body)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,18 @@ class Report:
         print(f"[{self.elapsed():7.1f}s] {'ok  ' if ok else 'FAIL'} {name}: {value}", flush=True)
         return bool(ok)
 
+    def run(self, body: Callable[[], None]) -> int:
+        """Run ``body`` (its stages), then save and print the final JSON. Exit code: 0 every
+        check passed, 1 one failed, 2 a required stage failed (setup)."""
+        try:
+            body()
+            code = 0 if not self.data["failures"] else 1
+        except SystemExit as exc:
+            code = int(exc.code or 2)
+        self.data["ok"] = code == 0
+        print(self.save(partial=False))
+        return code
+
     def stage(
         self,
         name: str,
