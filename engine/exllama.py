@@ -532,19 +532,18 @@ class ExLlamaV2Engine(Engine):
         decode_ms = float(fields.get("time_generate") or 0.0) * 1000.0
         gov = self._governor
         with self._lock:
+            was_on = gov.enabled
             if state.speculation_used:
                 accepted = int(fields.get("accepted_draft_tokens") or 0)
                 rejected = int(fields.get("rejected_draft_tokens") or 0)
-                if gov.record_speculative(new_tokens, decode_ms, accepted + rejected, accepted):
-                    log.warning("speculation %s", gov.note)
+                gov.record_speculative(new_tokens, decode_ms, accepted + rejected, accepted)
             elif new_tokens >= _MIN_PLAIN_TOKENS:
-                was_on = gov.enabled
                 gov.record_plain(new_tokens, decode_ms)
-                if gov.enabled and not was_on:
-                    log.info("speculation %s", gov.note)
             if gov.want() != rt.with_draft:
                 self._rebuild_pending = True
-        self._update_capabilities(rt)  # speculation follows the governor's verdict
+        if gov.enabled != was_on:  # a verdict: say it, and speculation follows it
+            log.log(logging.INFO if gov.enabled else logging.WARNING, "speculation %s", gov.note)
+            self._update_capabilities(rt)
 
     def _rebuild(self, rt: _Runtime) -> None:
         """A new generator on the same models and caches, with the draft or without it, as the
