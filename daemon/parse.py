@@ -18,7 +18,6 @@ from daemon.languages import (
     LANGUAGES,
     TEXT,
     LanguageSpec,
-    comment_leader,
     definitions_query,
     detect_language,
 )
@@ -317,18 +316,18 @@ def _class_fields(body_text: str) -> list[str]:
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
 
-def close_open_line(line: str, elision: str = "...", comment: str = "#") -> str:
+def close_open_line(line: str, elision: str = "...", language: str = "python") -> str:
     """The first line of a longer statement made whole: an open string and open brackets are
     closed behind ``elision`` (``x = f(a,`` -> ``x = f(a, ...)``, a triple-quoted string
     opened on the line gets ``...`` and its closing quotes), so a skeleton never shows code that
-    leaves a bracket or a string open. A trailing ``comment`` (the language's line-comment
-    leader) on a line left open is dropped first: closers behind it would be commented out."""
-    opened, quote = open_state(line)
+    leaves a bracket or a string open. A trailing comment of ``language`` on a line left open is
+    dropped first: closers behind it would be commented out."""
+    opened, quote = open_state(line, language)
     if opened and not quote:
-        cut = line_comment_start(line, (comment,))
+        cut = line_comment_start(line, language)
         if cut is not None:
             line = line[:cut].rstrip()
-            opened, quote = open_state(line)
+            opened, quote = open_state(line, language)
     stack = [_CLOSERS[b] for b in opened]
     if not quote and not stack:
         return line
@@ -515,7 +514,7 @@ def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[
             first = close_open_line(
                 first.rstrip(),
                 "..." if spec.id == "python" else "…",
-                comment_leader(spec.id),
+                spec.id,
             )
         out.append(
             Definition(

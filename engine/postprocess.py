@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from engine.base import FinishReason, GenerationRequest
-from engine.profiles import comment_leaders
+from engine.profiles import StringSyntax, comment_leaders, string_syntax
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
@@ -275,11 +275,11 @@ def _open_brackets(text: str, language: str = "") -> list[str]:
 
 def open_state(text: str, language: str = "") -> tuple[list[str], str]:
     """What ``text`` leaves open at its end: the open brackets (outermost first) and the quote
-    of a string literal still open ("" when none). Strings and ``language``'s line comments
-    (unknown: ``#`` and ``//``) are skipped roughly."""
+    of a string literal still open ("" when none). ``language``'s strings and line comments
+    (unknown: every common quote, ``#`` and ``//``) are skipped roughly."""
     stack: list[str] = []
     quote: list[str] = []
-    for ch in _code_chars(text, quote, comment_leaders(language)):
+    for ch in _code_chars(text, language, quote):
         if ch in _OPENERS:
             stack.append(ch)
         elif ch in _CLOSERS and stack and stack[-1] == _CLOSERS[ch]:
@@ -287,64 +287,86 @@ def open_state(text: str, language: str = "") -> tuple[list[str], str]:
     return stack, quote[0] if quote else ""
 
 
-def _code_chars(
-    text: str, open_quote: list[str] | None = None, comments: tuple[str, ...] = ("#", "//")
-) -> Iterator[str]:
-    """Characters outside simple string literals and line comments (``comments``: their
-    leaders); ``open_quote`` gets the quote of a literal still open at the end."""
-    return (ch for _, ch in _scan(text, comments, open_quote) if ch)
+def _code_chars(text: str, language: str, open_quote: list[str] | None = None) -> Iterator[str]:
+    """Characters of ``language`` code outside string literals and comments; ``open_quote``
+    gets the opening quote of a literal still open at the end."""
+    scan = _scan(text, comment_leaders(language), string_syntax(language), open_quote)
+    return (ch for _, ch in scan if ch)
 
 
-def line_comment_start(line: str, comments: tuple[str, ...]) -> int | None:
-    """Where a line comment (one of the ``comments`` leaders) starts in ``line``, outside
-    string literals; None when there is none."""
-    return next((i for i, ch in _scan(line, comments) if not ch), None)
+def line_comment_start(line: str, language: str) -> int | None:
+    """Where a line comment of ``language`` starts in ``line``, outside string literals; None
+    when there is none."""
+    scan = _scan(line, comment_leaders(language), string_syntax(language))
+    return next((i for i, ch in scan if not ch), None)
+
+
+def _char_literal_end(text: str, i: int, quote: str) -> int:
+    """The end of a one-character literal starting at ``i`` (``'x'``, ``'\\n'``, ``'\\u{1F600}'``),
+    or -1 when the quote there is not one (a Rust lifetime, a Haskell prime)."""
+    j = i + len(quote)
+    if text.startswith("\\", j):
+        k = text.find(quote, j + 2, j + 12)
+        return -1 if k == -1 or "\n" in text[j:k] else k + len(quote)
+    if j < len(text) and text[j] != "\n" and text.startswith(quote, j + 1):
+        return j + 1 + len(quote)
+    return -1
 
 
 def _scan(
-    text: str, comments: tuple[str, ...], open_quote: list[str] | None = None
+    text: str,
+    comments: tuple[str, ...],
+    strings: StringSyntax,
+    open_quote: list[str] | None = None,
 ) -> Iterator[tuple[int, str]]:
-    """(position, character) of each character outside simple string literals, line comments
-    and (where ``//`` is a comment leader) ``/* */`` block comments, and (position, "") where
-    a line comment starts."""
-    quote = ""
+    """(position, character) of each character outside string literals (``strings``), line
+    comments (``comments``: their leaders) and, where ``//`` is a comment leader, ``/* */``
+    block comments; (position, "") where a line comment starts."""
+    firsts = {start[0] for start, _ in strings.delimiters}
+    opening = closing = ""
     i = 0
     n = len(text)
     while i < n:
         ch = text[i]
-        if quote:
-            if ch == "\\":
+        if closing:
+            if ch == "\\" and opening not in strings.raw:
                 i += 2
+            elif text.startswith(closing, i):
+                i += len(closing)
+                opening = closing = ""
+            else:
+                if ch == "\n" and opening not in strings.multiline:
+                    opening = closing = ""
+                i += 1
+            continue
+        pair = (
+            next((p for p in strings.delimiters if text.startswith(p[0], i)), None)
+            if ch in firsts
+            else None
+        )
+        if pair is not None and pair[0] != strings.char_only:
+            opening, closing = pair
+            i += len(opening)
+            continue
+        if pair is not None:
+            after = _char_literal_end(text, i, pair[0])
+            if after != -1:
+                i = after
                 continue
-            if text.startswith(quote, i):
-                i += len(quote)
-                quote = ""
-                continue
-            if ch == "\n" and len(quote) == 1:
-                quote = ""
-            i += 1
-            continue
-        if text.startswith('"""', i) or text.startswith("'''", i):
-            quote = text[i : i + 3]
-            i += 3
-            continue
-        if ch in "\"'`":
-            quote = ch
-            i += 1
-            continue
-        if text.startswith(comments, i):
+            # not a literal: code (a Rust lifetime, a Haskell prime)
+        elif text.startswith(comments, i):
             yield i, ""
             j = text.find("\n", i)
             i = n if j == -1 else j
             continue
-        if "//" in comments and text.startswith("/*", i):  # C-family block comment
+        elif ch == "/" and "//" in comments and text.startswith("/*", i):  # C-family block
             j = text.find("*/", i + 2)
             i = n if j == -1 else j + 2
             continue
         yield i, ch
         i += 1
-    if quote and open_quote is not None:
-        open_quote.append(quote)
+    if closing and open_quote is not None:
+        open_quote.append(opening)
 
 
 def _closed_by(text: str, open_before: list[str], language: str = "") -> int:
@@ -354,7 +376,7 @@ def _closed_by(text: str, open_before: list[str], language: str = "") -> int:
     still_open = list(open_before)
     depth = 0
     closed = 0
-    for ch in _code_chars(text, None, comment_leaders(language)):
+    for ch in _code_chars(text, language):
         if ch in _OPENERS:
             depth += 1
         elif ch in _CLOSERS:

@@ -75,6 +75,68 @@ def comment_leaders(language: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class StringSyntax:
+    """How string literals of a language open and close, for the rough scans of code that
+    skip them (open brackets at a cursor, a line's comment): not a tokenizer."""
+
+    delimiters: tuple[tuple[str, str], ...]  # (opening, closing), longest opening first
+    multiline: frozenset[str] = frozenset()  # openings whose literals may span lines
+    raw: frozenset[str] = frozenset()  # openings whose literals have no backslash escapes
+    # an opening that starts a literal only as a one-character literal ('x', '\n'): elsewhere
+    # it is code (Rust lifetimes ``&'a str``, Haskell primes ``foldl'``)
+    char_only: str = ""
+
+
+def _pairs(*quotes: str) -> tuple[tuple[str, str], ...]:
+    return tuple((q, q) for q in quotes)
+
+
+_TRIPLE = frozenset({'"""', "'''"})
+# Unknown languages: Python's and the C family's quotes, backticks, each on one line except
+# triple quotes (what every scan did before languages had their own).
+_ANY_STRINGS = StringSyntax(_pairs('"""', "'''", '"', "'", "`"), _TRIPLE)
+_C_STRINGS = StringSyntax(_pairs('"', "'"))
+_JVM_STRINGS = StringSyntax(_pairs('"""', '"', "'"), frozenset({'"""'}))
+_MULTILINE_STRINGS = StringSyntax(_pairs('"', "'", "`"), frozenset({'"', "'", "`"}))
+_SHELL_STRINGS = StringSyntax(
+    _pairs('"', "'", "`"), frozenset({'"', "'", "`"}), raw=frozenset({"'"})
+)
+_STRINGS: dict[str, StringSyntax] = {
+    "python": StringSyntax(_pairs('"""', "'''", '"', "'"), _TRIPLE),
+    "javascript": StringSyntax(_pairs('"', "'", "`"), frozenset({"`"})),
+    "go": StringSyntax(_pairs('"', "'", "`"), frozenset({"`"}), raw=frozenset({"`"})),
+    "rust": StringSyntax(_pairs('"', "'"), frozenset({'"'}), char_only="'"),
+    "haskell": StringSyntax(_pairs('"', "'"), char_only="'"),
+    "c": _C_STRINGS,
+    "cpp": _C_STRINGS,
+    "csharp": _C_STRINGS,
+    "java": _JVM_STRINGS,
+    "kotlin": _JVM_STRINGS,
+    "scala": _JVM_STRINGS,
+    "swift": _JVM_STRINGS,
+    "ruby": _MULTILINE_STRINGS,
+    "php": _MULTILINE_STRINGS,
+    "r": _MULTILINE_STRINGS,
+    "shell": _SHELL_STRINGS,
+    "bash": _SHELL_STRINGS,
+    "lua": StringSyntax(
+        (("[[", "]]"), ('"', '"'), ("'", "'")), frozenset({"[["}), raw=frozenset({"[["})
+    ),
+    "sql": StringSyntax(_pairs("'", '"'), frozenset({"'", '"'})),
+    "toml": StringSyntax(
+        _pairs('"""', "'''", '"', "'"), _TRIPLE, raw=frozenset({"'''", "'"})
+    ),
+    "yaml": StringSyntax(_pairs('"', "'"), frozenset({'"', "'"})),
+}
+_STRINGS["typescript"] = _STRINGS["tsx"] = _STRINGS["javascript"]
+
+
+def string_syntax(language: str) -> StringSyntax:
+    """The string literals of ``language`` for rough code scans; unknown: every common quote."""
+    return _STRINGS.get(language, _ANY_STRINGS)
+
+
+@dataclass(frozen=True, slots=True)
 class ModelProfile:
     """Prompt format and stopping rules of one model family.
 

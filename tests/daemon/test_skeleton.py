@@ -32,7 +32,12 @@ def test_an_open_first_line_is_closed_behind_an_elision(line: str, closed: str) 
 
 
 def test_the_comment_leader_is_the_languages() -> None:
-    assert close_open_line("const x = f(a, // note", "…", "//") == "const x = f(a, …)"
+    assert close_open_line("const x = f(a, // note", "…", "javascript") == "const x = f(a, …)"
+
+
+def test_a_rust_lifetime_opens_no_string() -> None:
+    line = "static GREETING: &'static str = concat!("
+    assert close_open_line(line, "…", "rust") == line + "…)"
 
 
 def test_a_multi_line_variable_skeleton_is_valid_python() -> None:

@@ -231,6 +231,37 @@ def test_repetition_is_found_from_the_tail_as_from_the_whole_text(
     assert cut_repetition(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("language", "text", "state"),
+    [
+        # Rust: a lifetime is code, a char literal (even of a bracket or a quote) a literal
+        ("rust", "fn f<'a>(x: &'a str) -> &'a str {", (["{"], "")),
+        ("rust", "match c { '(' => g('\\'', ", (["{", "("], "")),
+        ("rust", "let s = \"multi (\nline", ([], '"')),  # Rust strings span lines
+        ("haskell", "foldl' (f x", (["("], "")),  # a prime
+        # Go: a raw string spans lines and has no escapes
+        ("go", "s := `C:\\dir\\` + f(", (["("], "")),
+        ("go", "q := `select (\n", ([], "`")),
+        # JavaScript: a template literal spans lines; "'" and '"' end with the line
+        ("javascript", "const t = `a (\n b", ([], "`")),
+        ("typescript", "const t = `a ${x}` + g(", (["("], "")),
+        # Python: a backtick is no quote; a single-quoted string ends with its line
+        ("python", "x = f(`", (["("], "")),
+        ("python", "s = 'it\nx = [", (["["], "")),
+        # shell: no escapes in single quotes; Lua: long strings
+        ("shell", "echo 'a\\' && f(", (["("], "")),
+        ("lua", "local s = [[ ( ]] .. f(", (["("], "")),
+        ("lua", "t[1] = g(", (["("], "")),  # one bracket opens no long string
+        # unknown language: every common quote, each on one line
+        ("", "x = `a` + f('(', ", (["("], "")),
+    ],
+)
+def test_the_bracket_scan_knows_each_languages_strings(
+    language: str, text: str, state: tuple[list[str], str]
+) -> None:
+    assert open_state(text, language) == state
+
+
 def test_the_bracket_scan_skips_the_languages_comments_only() -> None:
     # `//` is floor division in Python: the brackets after it on the line count
     assert open_state("total = (n // 2)\nresult = compute(", "python") == (["("], "")
