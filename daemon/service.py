@@ -18,7 +18,6 @@ import itertools
 import logging
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +43,7 @@ from daemon.documents import (
     offset_of,
     read_disk_text,
 )
+from daemon.events import EventHub
 from daemon.languages import detect_language
 from daemon.live import Follower, Live
 from daemon.metrics import Metrics, RequestRecord, hash_path
@@ -86,25 +86,15 @@ HEARTBEAT_S = 1.0  # heartbeat to clients of queued/running requests; detects va
 BACKSTOP_S = 2 * TICK_S
 
 
-def _scheduling_deadline(deadline_ms: float) -> float:
-    """The deadline the scheduler works to: BACKSTOP_S early, so that its expiries and cuts reach
-    the client before the deadline the client asked for."""
-    return max(1.0, float(deadline_ms) - BACKSTOP_S * 1000)
 WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 
 
-
-
-
-
-@dataclass(slots=True)
-class _Subscription:
-    peer: Peer
-    request_id: str
-    topics: frozenset[str]
-    seq: int = 0
+def _scheduling_deadline(deadline_ms: float) -> float:
+    """The deadline the scheduler works to: BACKSTOP_S early, so that its expiries and cuts reach
+    the client before the deadline the client asked for."""
+    return max(1.0, float(deadline_ms) - BACKSTOP_S * 1000)
 
 
 class Service:
@@ -143,7 +133,7 @@ class Service:
         self._warm_docs = WarmDocuments(self.config.engine.kv_state_slots)
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
         self._warm_ids = itertools.count()
-        self._subs: dict[str, _Subscription] = {}
+        self._events = EventHub()
         self._started = time.monotonic()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -199,7 +189,7 @@ class Service:
                 self._heartbeat(now)
             if now - last_metrics >= METRICS_EVENT_S:
                 last_metrics = now
-                self._publish("metrics", self._metrics_data())
+                self._events.publish("metrics", self._metrics_data())
 
     # ------------------------------------------------------------------ dispatch
     def dispatch(self, peer: Peer, request: p.Request) -> None:
@@ -244,20 +234,17 @@ class Service:
                                        reason=f"fast mode {'on' if request.on else 'off'}")
                 peer.send(p.OkReply(id=request.id, detail=f"snapshot {snap}" if snap else ""))
             case p.SubscribeRequest():
-                self._subs[f"{peer.key}/{request.id}"] = _Subscription(
-                    peer, request.id, frozenset(request.topics))
+                self._events.subscribe(peer, request.id, frozenset(request.topics))
                 peer.send(p.OkReply(id=request.id, detail="subscribed"))
-                self._publish("state", self._state_data(), only=f"{peer.key}/{request.id}")
+                self._events.publish("state", self._state_data(), only=(peer, request.id))
             case p.UnsubscribeRequest():
-                gone = self._subs.pop(f"{peer.key}/{request.target}", None)
+                gone = self._events.unsubscribe(peer, request.target)
                 peer.send(p.OkReply(id=request.id,
                                     detail="unsubscribed" if gone else "not subscribed"))
 
     def peer_gone(self, peer: Peer) -> None:
         """A client disconnected: cancel its work and drop its subscriptions."""
-        for key, sub in list(self._subs.items()):
-            if sub.peer is peer:
-                del self._subs[key]
+        self._events.drop_peer(peer)
         for live in list(self._live.values()):
             live.followers = [f for f in live.followers if f.peer is not peer]
             if live.peer is peer:
@@ -413,13 +400,18 @@ class Service:
             source.followers.append(Follower(peer, request_id, now, hit.offset - len(hit.text)))
             return True
         kind = "type_through" if hit.num_typed else "hit"
-        reply = done(request_id, hit.text, "stop", 0, "cache", kind, now)
+        self._answer_cached(peer, request_id, path, hit.text, kind, now)
+        return True
+
+    def _answer_cached(self, peer: Peer, request_id: str, path: str, text: str, kind: str,
+                       arrival: float) -> None:
+        """Send a completion answered from the completion cache and record it."""
+        reply = done(request_id, text, "stop", 0, "cache", kind, arrival)
         peer.send(reply)
         self._record(RequestRecord(
             time=time.time(), request_id=request_id, path_hash=hash_path(path), kind="complete",
             tier="", watch=False, finish_reason="stop", first_token_ms=reply.timings.total_ms,
             total_ms=reply.timings.total_ms, cache_hit=True))
-        return True
 
     # ------------------------------------------------------------------ generate
     def _on_generate(self, peer: Peer, req: p.GenerateRequest) -> None:
@@ -624,7 +616,7 @@ class Service:
                                                        GenerationStats(), str(exc), exc.code))
 
     def _on_engine_state(self, state: str) -> None:
-        self._publish("state", self._state_data())
+        self._events.publish("state", self._state_data())
 
     # ------------------------------------------------------------------ final replies
     def _ended(self, ended: RequestEnded, fin: Finished | None) -> None:
@@ -750,14 +742,8 @@ class Service:
         """Answer type-through followers of ``live`` (``text`` None: read from the cache)."""
         for f in live.followers:
             rest = self._cache.read(live.key, f.offset) if text is None else text
-            reply_f = done(f.request_id, rest, "stop", 0, "cache",
-                            "type_through" if f.offset else "hit", f.arrival)
-            f.peer.send(reply_f)
-            self._record(RequestRecord(
-                time=time.time(), request_id=f.request_id, path_hash=hash_path(live.path),
-                kind="complete", tier="", watch=False, finish_reason="stop",
-                first_token_ms=reply_f.timings.total_ms, total_ms=reply_f.timings.total_ms,
-                cache_hit=True))
+            self._answer_cached(f.peer, f.request_id, live.path, rest,
+                                "type_through" if f.offset else "hit", f.arrival)
         live.followers = []
 
     def _backstop(self, now: float) -> None:
@@ -794,7 +780,6 @@ class Service:
                 num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
                 detail="answered at the deadline; the engine was still busy"))
 
-
     def _send_final(self, live: Live, reply: p.DoneReply | p.ErrorReply) -> None:
         live.state = "done"
         self._live.pop(live.key, None)
@@ -803,19 +788,19 @@ class Service:
 
     def _record(self, record: RequestRecord) -> None:
         self.metrics.record(record)
-        self._publish("requests", {
+        self._events.publish("requests", {
             "request_id": record.request_id, "kind": record.kind, "tier": record.tier,
             "watch": record.watch, "finish_reason": record.finish_reason,
             "first_token_ms": record.first_token_ms, "total_ms": round(record.total_ms, 1),
             "cache_hit": record.cache_hit, "error_code": record.error_code,
         })
-        if not self._metrics_event_pending and self._loop is not None and self._subs:
+        if not self._metrics_event_pending and self._loop is not None and self._events:
             self._metrics_event_pending = True
             self._loop.call_later(0.25, self._metrics_event)
 
     def _metrics_event(self) -> None:
         self._metrics_event_pending = False
-        self._publish("metrics", self._metrics_data())
+        self._events.publish("metrics", self._metrics_data())
 
     def _heartbeat(self, now: float) -> None:
         for live in list(self._live.values()):
@@ -826,16 +811,6 @@ class Service:
                 live.peer.send(p.HeartbeatReply(id=live.request_id, state=state))
 
     # ------------------------------------------------------------------ events, status, config
-    def _publish(self, topic: str, data: dict[str, Any], *, only: str | None = None) -> None:
-        for key, sub in list(self._subs.items()):
-            if topic not in sub.topics or (only is not None and key != only):
-                continue
-            if not sub.peer.send(p.EventReply(id=sub.request_id, topic=topic, seq=sub.seq,
-                                              data=data)):
-                self._subs.pop(key, None)
-                continue
-            sub.seq += 1
-
     def _metrics_data(self) -> dict[str, Any]:
         data = dict(self.metrics.snapshot(time.time()) or {})
         data["queue"] = self.scheduler.snapshot()
@@ -895,10 +870,8 @@ class Service:
         self._sessions.idle_current_file_s = new.context.session_idle_current_file_s
         self._sessions.reset_s = new.context.session_reset_s
         log.info("configuration changed: %s", reason)
-        self._publish("state", self._state_data())
+        self._events.publish("state", self._state_data())
         return snap_id
-
-
 
 
 def _describe(changes: dict[str, Any]) -> str:

@@ -571,6 +571,39 @@ def test_subscribe_pushes_request_and_metrics_events(raw: RawClient, home: Path)
             break
 
 
+def test_each_subscription_has_its_own_sequence_and_unsubscribe_stops_it(
+    raw: RawClient, daemon: DaemonHandle
+) -> None:
+    deadline = time.monotonic() + 10
+    while daemon.service.supervisor.state != "ready":  # its state event would come any time
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+    def until_ok(request_id: str) -> list[dict[str, Any]]:
+        """Events received before the ok reply to ``request_id`` (state events come first)."""
+        events = []
+        while (r := raw.recv())["type"] != "ok" or r["id"] != request_id:
+            assert r["type"] == "event", r
+            events.append(r)
+        return events
+
+    raw.send({"type": "subscribe", "id": "a", "topics": ["state"]})
+    until_ok("a")
+    assert (raw.recv()["id"], 0) == ("a", 0)
+    raw.send({"type": "subscribe", "id": "b", "topics": ["state"]})
+    until_ok("b")
+    first_b = raw.recv()  # the state at subscribing goes to the new subscription only
+    assert (first_b["id"], first_b["seq"]) == ("b", 0)
+    raw.send({"type": "fast_mode", "id": "f1", "on": True})
+    assert sorted((e["id"], e["seq"]) for e in until_ok("f1")) == [("a", 1), ("b", 1)]
+    raw.send({"type": "unsubscribe", "id": "u", "target": "a"})
+    assert raw.recv()["detail"] == "unsubscribed"
+    raw.send({"type": "unsubscribe", "id": "u2", "target": "a"})
+    assert raw.recv()["detail"] == "not subscribed"
+    raw.send({"type": "fast_mode", "id": "f2", "on": False})
+    assert [(e["id"], e["seq"]) for e in until_ok("f2")] == [("b", 2)]
+
+
 def test_generate_session_keeps_rounds(raw: RawClient, daemon: DaemonHandle) -> None:
     raw.send({"type": "generate", "id": "g1", "session": "s", "instruction": "write add",
               "code": "def add(a, b):\n    pass\n"})
