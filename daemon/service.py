@@ -855,14 +855,23 @@ class Service:
         snapshot id (None when no snapshot store)."""
         new = cfg.with_changes(self.config, changes)
         if self._config_path is not None:
-            cfg.save(new, self._config_path)
+            try:
+                cfg.save(new, self._config_path)
+            except OSError as exc:  # a full disk, an unwritable folder: nothing changes
+                raise ConfigError(
+                    f"the configuration could not be saved to {self._config_path}; "
+                    "nothing was changed", detail=str(exc)) from exc
         snap_id = None
         if self._snapshots is not None:
             now = time.time()
-            snap = self._snapshots.save(new, self.metrics.snapshot(now) or {}, reason=reason,
-                                        now=now)
-            snap_id = snap.id if snap is not None else None
-            self.metrics.reset()
+            try:
+                snap = self._snapshots.save(new, self.metrics.snapshot(now) or {},
+                                            reason=reason, now=now)
+            except OSError as exc:  # the change is saved; only its metrics record is lost
+                log.warning("configuration snapshot not saved (%s): %s", reason, exc)
+            else:
+                snap_id = snap.id
+                self.metrics.reset()
         self.config = new
         self.scheduler.configure(new.tiers)
         self._warm_docs.slots = max(1, new.engine.kv_state_slots)

@@ -545,6 +545,29 @@ def test_config_set_get_fast_mode_and_snapshot(raw: RawClient, home: Path) -> No
     assert len(list((home / "config" / "snapshots").glob("*.json"))) == 2
 
 
+def test_config_that_cannot_be_saved_changes_nothing_and_a_lost_snapshot_only_logs(
+    raw: RawClient, home: Path
+) -> None:
+    config_dir = home / "config"
+    config_dir.mkdir(parents=True, exist_ok=True)
+    (config_dir / "snapshots").write_text("a file where the snapshot folder goes\n")
+    raw.send({"type": "fast_mode", "id": "f1", "on": True})  # saved; its snapshot is not
+    assert raw.recv()["type"] == "ok"
+    assert "force_fast = true" in (config_dir / "config.toml").read_text()
+    (config_dir / "config.toml").unlink()
+    (config_dir / "config.toml").mkdir()  # the config file cannot be replaced now
+    raw.send({"type": "config.set", "id": "s1", "changes": {"tiers.cap_tokens": 20}})
+    err = raw.recv()
+    assert err["type"] == "error" and err["code"] == "config"
+    assert "could not be saved" in err["message"] and "nothing was changed" in err["message"]
+    raw.send({"type": "config.get", "id": "g1", "key": "tiers"})
+    tiers = raw.recv()["values"]["tiers"]
+    assert tiers["cap_tokens"] != 20 and tiers["force_fast"] is True
+    src = write_project(home / "proj")
+    raw.send(complete_msg("c1", src))  # and it keeps serving
+    assert raw.until_final("c1")[-1]["tier"] == 3
+
+
 def test_subscribe_pushes_request_and_metrics_events(raw: RawClient, home: Path) -> None:
     raw.send({"type": "subscribe", "id": "sub", "topics": ["requests", "metrics", "state"]})
     assert raw.recv()["type"] == "ok"
