@@ -28,20 +28,17 @@ import threading
 import time
 import tomllib
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from app.config import Config, ContextConfig, EngineConfig
+from app.config import Config, EngineConfig
 from app.errors import InputError
-from app.evaluation.corpus import buffer_in_index, build_index, percentile
-from daemon.context import ContextRequest, assemble_context, summarize_stable
-from daemon.index import ProjectIndex
-from daemon.languages import detect_language
-from daemon.symbols import FileSummary
+from app.evaluation.corpus import build_index, percentile
+from bench.latency_pipelines import NaivePipeline, NospinPipeline, Pipeline
+from bench.latency_points import Key, Point, sample_points, typing_schedule
 from daemon.tokens import LineCachedCounter
 from engine.base import (
     Engine,
@@ -49,15 +46,11 @@ from engine.base import (
     EngineTokenCounter,
     Finished,
     FinishReason,
-    GenerationRequest,
-    Priority,
     PromptParts,
     TextChunk,
-    TokenCounter,
 )
 from engine.postprocess import postprocess
 
-SKIP_DIRS = frozenset({"site-packages", "test", "tests", "idle_test", "__pycache__"})
 NAIVE_FORMAT_TOKENS = 8  # FIM markers and slack the naive prompt leaves for the format
 
 
@@ -146,268 +139,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="gitignore-style pattern the index leaves out (site-packages/ with the stdlib)",
     )
     parser.add_argument("--request-timeout-s", type=float, default=600.0)
-
-
-# --- the replayed session ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Point:
-    """A cursor line where the user types ``typed``, starting at the line's indentation."""
-
-    path: str  # relative to the root
-    text: str  # the file as on disk
-    line: int  # 0-based
-    column: int  # where typing starts
-    typed: str  # the characters typed, one per keystroke
-    rest: str  # the real line after ``column`` (ground truth for the match figures)
-
-    def buffer(self, num_typed: int) -> tuple[str, int]:
-        """The editor buffer after ``num_typed`` keystrokes (the line's rest not written yet)."""
-        lines = self.text.split("\n")
-        current = lines[self.line][: self.column] + self.typed[:num_typed]
-        lines[self.line] = current
-        return "\n".join(lines), len(current)
-
-
-@dataclass(frozen=True, slots=True)
-class Key:
-    at_ms: float  # keystroke time after the cursor arrived
-    send: bool  # the pause after it reaches the debounce: a request is sent
-
-
-def typing_schedule(
-    num_keys: int,
-    *,
-    think_ms: float,
-    typing_ms: float,
-    jitter: float,
-    debounce_ms: float,
-    rng: random.Random,
-) -> list[Key]:
-    """Keystrokes after the cursor arrives; the last one is always followed by a pause."""
-    times = [think_ms]
-    for _ in range(num_keys - 1):
-        times.append(times[-1] + typing_ms * rng.uniform(1 - jitter, 1 + jitter))
-    return [
-        Key(t, i == len(times) - 1 or times[i + 1] - t >= debounce_ms) for i, t in enumerate(times)
-    ]
-
-
-def _candidate_files(root: Path, min_lines: int) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            path = Path(folder) / name
-            try:
-                if path.stat().st_size > 200_000:
-                    continue
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if text.count("\n") >= min_lines and "\r" not in text:
-                found.append((path.relative_to(root).as_posix(), text))
-    return found
-
-
-def _in_string(text_before: str) -> bool:
-    return (text_before.count('"""') + text_before.count("'''")) % 2 == 1
-
-
-def sample_points(
-    root: Path, *, files: int, points: int, keys: int, min_lines: int, rng: random.Random
-) -> list[Point]:
-    """Seeded cursor lines: code lines (no comment, no string) with more than ``keys`` chars."""
-    candidates = _candidate_files(root, min_lines)
-    rng.shuffle(candidates)
-    out: list[Point] = []
-    for rel, text in candidates:
-        if len(out) >= files * points:
-            break
-        lines = text.split("\n")
-        offsets = [0]
-        for line in lines:
-            offsets.append(offsets[-1] + len(line) + 1)
-        usable = []
-        for i in range(20, len(lines) - 3):
-            stripped = lines[i].strip()
-            if len(stripped) < keys + 6 or not (stripped[0].isalpha() or stripped[0] == "_"):
-                continue
-            if _in_string(text[: offsets[i]]):
-                continue
-            usable.append(i)
-        if len(usable) < points:
-            continue
-        for i in sorted(rng.sample(usable, points)):
-            content = lines[i]
-            column = len(content) - len(content.lstrip())
-            out.append(
-                Point(rel, text, i, column, content[column : column + keys], content[column:])
-            )
-    return out
-
-
-# --- pipelines ---------------------------------------------------------------------------------
-
-
-class Pipeline:
-    """Turns a point and a number of typed characters into an engine request."""
-
-    name = "pipeline"
-
-    def point(self, point: Point) -> AbstractContextManager[None]:
-        """Context while the replay is at ``point`` (nospin: the buffer's parse in the index)."""
-        return nullcontext()
-
-    def warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
-        """The request an editor sends when the cursor arrives at ``point`` (None: none)."""
-        return None
-
-    def open_warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
-        """What the daemon does when the editor opens ``point``'s file (None: nothing)."""
-        return None
-
-    def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
-        raise NotImplementedError
-
-    def parts_of(self, request: GenerationRequest) -> PromptParts:
-        assert request.prompt is not None
-        return request.prompt
-
-
-class NospinPipeline(Pipeline):
-    name = "nospin"
-
-    def __init__(
-        self,
-        *,
-        index: ProjectIndex,
-        counter: TokenCounter,
-        config: ContextConfig,
-        budget: int,
-        max_tokens: int,
-        warm: bool,
-    ) -> None:
-        self.index, self.counter, self.config = index, counter, config
-        self.budget, self.max_tokens, self.warm = budget, max_tokens, warm
-        self._summary: FileSummary | None = None
-        self.assemble_ms: list[float] = []
-
-    def point(self, point: Point) -> AbstractContextManager[None]:
-        text, _ = point.buffer(0)
-        language = detect_language(point.path)
-        # the daemon caches the stable parse per document version and cursor line: typing on
-        # the line parses once
-        self._summary = summarize_stable(point.path, text, point.line, language)
-        return buffer_in_index(self.index, point.path, self._summary)
-
-    def _parts(self, point: Point, num_typed: int) -> PromptParts:
-        text, column = point.buffer(num_typed)
-        parts, ms = self._assemble(point.path, text, point.line, column, self._summary)
-        self.assemble_ms.append(ms)
-        return parts
-
-    def _assemble(
-        self, path: str, text: str, line: int, column: int, summary: FileSummary | None
-    ) -> tuple[PromptParts, float]:
-        request = ContextRequest(
-            path=path,
-            text=text,
-            line=line,
-            column=column,
-            language=detect_language(path),
-            budget_tokens=self.budget,
-        )
-        ctx = assemble_context(
-            request, index=self.index, counter=self.counter, config=self.config, summary=summary
-        )
-        return ctx.to_prompt_parts(), ctx.assemble_ms
-
-    def warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
-        if not self.warm:
-            return None
-        return GenerationRequest(
-            request_id,
-            prompt=self._parts(point, 0),
-            prefill_only=True,
-            priority=Priority.BACKGROUND,
-            cache_key=point.path,
-        )
-
-    def open_warmup(self, point: Point, request_id: str) -> GenerationRequest | None:
-        """As the daemon on ``open``: prefill the prompt at the end of the document."""
-        if not self.warm:
-            return None
-        text, _ = point.buffer(0)
-        parts, _ms = self._assemble(point.path, text, text.count("\n"), 0, None)
-        return GenerationRequest(
-            request_id,
-            prompt=parts,
-            prefill_only=True,
-            priority=Priority.BACKGROUND,
-            cache_key=point.path,
-        )
-
-    def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
-        return GenerationRequest(
-            request_id,
-            prompt=self._parts(point, num_typed),
-            max_new_tokens=self.max_tokens,
-            single_line=True,
-            speculation=False,
-            cache_key=point.path,
-        )
-
-
-class NaivePipeline(Pipeline):
-    name = "naive"
-
-    def __init__(self, *, counter: TokenCounter, limit: int, max_tokens: int) -> None:
-        self.counter, self.limit, self.max_tokens = counter, limit, max_tokens
-
-    def request(self, point: Point, num_typed: int, request_id: str) -> GenerationRequest:
-        text, column = point.buffer(num_typed)
-        lines = text.split("\n")
-        before = [*lines[: point.line], lines[point.line][:column]]
-        after = [lines[point.line][column:], *lines[point.line + 1 :]]
-        prefix, suffix = naive_cut(before, after, self.limit, self.counter)
-        parts = PromptParts(point.path, detect_language(point.path), (), prefix, suffix)
-        return GenerationRequest(
-            request_id,
-            prompt=parts,
-            max_new_tokens=self.max_tokens,
-            single_line=True,
-            speculation=False,
-        )
-
-
-def naive_cut(
-    before: list[str], after: list[str], limit: int, counter: TokenCounter
-) -> tuple[str, str]:
-    """Whole lines nearest the cursor, alternately above and below, within ``limit`` tokens.
-
-    ``before`` ends with the cursor line up to the cursor, ``after`` starts with its rest.
-    """
-    used = counter.count(before[-1]) + counter.count(after[0]) + 1
-    top, bottom = len(before) - 1, 1
-    up_open, down_open = True, True
-    while up_open or down_open:
-        if up_open:
-            if top > 0 and used + counter.count(before[top - 1] + "\n") <= limit:
-                top -= 1
-                used += counter.count(before[top] + "\n")
-            else:
-                up_open = False
-        if down_open:
-            if bottom < len(after) and used + counter.count(after[bottom] + "\n") <= limit:
-                used += counter.count(after[bottom] + "\n")
-                bottom += 1
-            else:
-                down_open = False
-    return "\n".join(before[top:]), "\n".join(after[:bottom])
 
 
 # --- the editor-like client --------------------------------------------------------------------

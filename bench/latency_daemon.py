@@ -32,7 +32,8 @@ from app.errors import NospinError
 from app.evaluation.corpus import percentile
 from app.paths import state_dir
 from bench.daemon_proc import private_daemon, wait_ready
-from bench.latency import Key, Point, Sent
+from bench.latency import Sent
+from bench.latency_points import Key, Point
 from daemon import protocol as p
 from daemon.discovery import IgnoreRules, walk_project
 from daemon.scheduler import Tier

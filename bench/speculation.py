@@ -103,7 +103,7 @@ def sample_spec_points(
     lines above plus that indentation, the suffix the ``suffix_lines`` lines after the cursor
     line (single-line) or after the 4 lines the completion may fill (multi-line).
     """
-    from bench.latency import sample_points
+    from bench.latency_points import sample_points
 
     rng = random.Random(seed)
     raw = sample_points(root, files=points, points=1, keys=0, min_lines=150, rng=rng)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bench import latency
+from bench import latency, latency_pipelines, latency_points
 from daemon.tokens import CharEstimator
 
 
 def test_typing_schedule_sends_only_after_a_debounce_pause() -> None:
-    keys = latency.typing_schedule(
+    keys = latency_points.typing_schedule(
         40, think_ms=400, typing_ms=125, jitter=0.6, debounce_ms=75, rng=random.Random(1)
     )
     assert keys[0].at_ms == 400
@@ -30,14 +30,14 @@ def test_naive_cut_keeps_the_lines_nearest_the_cursor() -> None:
     before = [f"a{i} = {i}" for i in range(100)] + ["x = "]
     after = ["", *[f"b{i} = {i}" for i in range(100)]]
     counter = CharEstimator("python")
-    prefix, suffix = latency.naive_cut(before, after, 200, counter)
+    prefix, suffix = latency_pipelines.naive_cut(before, after, 200, counter)
     assert prefix.endswith("a99 = 99\nx = ")
     assert suffix.startswith("\nb0 = 0")
     assert counter.count(prefix) + counter.count(suffix) <= 200
     kept_above = prefix.count("\n")
     kept_below = suffix.count("\n")
     assert abs(kept_above - kept_below) <= 1  # alternately above and below
-    whole_p, whole_s = latency.naive_cut(before, after, 100_000, counter)
+    whole_p, whole_s = latency_pipelines.naive_cut(before, after, 100_000, counter)
     assert whole_p == "\n".join(before) and whole_s == "\n".join(after)
 
 
@@ -72,7 +72,7 @@ def test_request_log_figures_compare_predictions_with_what_happened() -> None:
 
 def test_point_buffer_hides_the_rest_of_the_line() -> None:
     text = "def f():\n    total = compute(1)\n    return total\n"
-    p = latency.Point("m.py", text, 1, 4, "tot", "total = compute(1)")
+    p = latency_points.Point("m.py", text, 1, 4, "tot", "total = compute(1)")
     buffer, column = p.buffer(2)
     assert buffer == "def f():\n    to\n    return total\n"
     assert column == 6
