@@ -183,7 +183,7 @@ def converter_env(environ: Mapping[str, str]) -> dict[str, str]:
 
 def check_converter_available() -> None:
     """Raise EngineUnavailable unless torch with CUDA, exllamav2 and its converter's needs exist."""
-    from engine.exllama import import_backend
+    from engine.exllama_backend import import_backend
 
     import_backend()  # torch with CUDA and exllamav2 (builds its extension on first use)
     missing = [m for m in ("pandas", "fastparquet") if importlib.util.find_spec(m) is None]

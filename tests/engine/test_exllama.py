@@ -37,7 +37,8 @@ from engine.base import (
     TextChunk,
     generate_sync,
 )
-from engine.exllama import ExLlamaV2Engine, Vocabulary, _Runtime, check_model_dir
+from engine.exllama import ExLlamaV2Engine, _Runtime
+from engine.exllama_backend import Vocabulary, check_model_dir
 from engine.exllama_logic import (
     CACHE_ALIGN,
     PAGE_SIZE,
