@@ -65,6 +65,30 @@ def env_with_path(site: Path) -> dict[str, str]:
     return env
 
 
+def prebuilt(kit: Path, out: Path) -> Path | None:
+    """The site folder of an earlier :func:`build` of this very kit (the stamp matches), when its
+    module imports with this machine's torch in a fresh process; else None. A site built on a CPU
+    machine against the same torch (bench/gpu_vendor.sh) is used so, without compiling."""
+    kit, out = kit.resolve(), out.resolve()
+    site, stamp = out / "site", out / "kit.sha256"
+    try:
+        digest = _digest(kit, _kit_files(kit))
+    except FileNotFoundError:
+        return None
+    if not stamp.is_file() or stamp.read_text().strip() != digest:
+        return None
+    if not any(site.glob(MODULE + "*.so")) or not (site / "flash_attn").is_dir():
+        return None
+    proc = subprocess.run(
+        [sys.executable, "-c", f"import torch, {MODULE}"],
+        env=env_with_path(site),
+        capture_output=True,
+        check=False,
+        timeout=300,
+    )
+    return site if proc.returncode == 0 else None
+
+
 def build(kit: Path, out: Path, *, verbose: bool = False) -> Path:
     """Compile the kit's binding against this torch, link the kernel objects; return the folder
     to put on ``sys.path`` / ``PYTHONPATH`` (it holds ``flash_attn/`` and ``flash_attn_2_cuda``).

@@ -5,9 +5,12 @@
 # writes gpu_check.json and gpu_check.log to $OUT (default build/gpu_check_out).
 # Extra arguments go to gpu_check.py (e.g. --skip quantize --budget-s 400).
 #
-# The built extension (about 41 MB) comes back xz-compressed as $OUT/exllamav2_ext.so.xz; placed
-# in build/exl2_prebuilt/ (and carried there), a later run on a fresh machine loads it instead of
-# compiling (2 min 16 s on the H200) when it imports with that machine's torch.
+# Prebuilt binaries: build/exl2_prebuilt/exllamav2_ext.so.xz (carried) or else the repository's
+# bench/vendor/exllamav2_ext.so.xz, and bench/vendor/flash_min.tar.xz (the flash-attn kit for the
+# paged stage with its binding prebuilt), both made on a CPU machine by bench/gpu_vendor.sh. Each is
+# used only when it imports with this machine's torch; otherwise the script compiles (2 min 16 s
+# for exllamav2 on the H200). A compiled extension comes back xz-compressed as
+# $OUT/exllamav2_ext.so.xz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,6 +30,16 @@ if [ ! -f "$SITE/.installed" ]; then
 fi
 PRE=$ROOT/build/exl2_prebuilt
 EXTRA=""
+# the repository's prebuilt binaries (bench/gpu_vendor.sh) where build/ has none of its own
+VENDOR=$ROOT/bench/vendor
+if [ ! -f "$PRE/exllamav2_ext.so.xz" ] && [ ! -f "$PRE/exllamav2_ext.so" ] \
+    && [ -f "$VENDOR/exllamav2_ext.so.xz" ]; then
+  mkdir -p "$PRE" && cp "$VENDOR/exllamav2_ext.so.xz" "$PRE/"
+fi
+if [ ! -d "$ROOT/build/fa_min/kit" ] && [ -f "$VENDOR/flash_min.tar.xz" ]; then
+  mkdir -p "$ROOT/build/fa_min" && tar -C "$ROOT/build/fa_min" -xJf "$VENDOR/flash_min.tar.xz" \
+    && echo "flash-attn kit and its prebuilt binding unpacked from $VENDOR/flash_min.tar.xz"
+fi
 if [ -f "$PRE/exllamav2_ext.so.xz" ] && [ ! -f "$PRE/exllamav2_ext.so" ]; then
   "$PY" -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" \
     "$PRE/exllamav2_ext.so.xz" "$PRE/exllamav2_ext.so"
