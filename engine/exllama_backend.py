@@ -36,7 +36,9 @@ def check_model_dir(path: str, *, what: str = "engine.model") -> Path:
     if not (p / "config.json").is_file():
         raise ModelError(f"{what} {str(p)!r} has no config.json")
     if not any(p.glob("*.safetensors")):
-        raise ModelError(f"{what} {str(p)!r} has no .safetensors files")
+        raise ModelError(
+            f"{what} {str(p)!r} has no .safetensors files (convert .bin weights first)"
+        )
     if not (p / "tokenizer.json").is_file():
         raise ModelError(f"{what} {str(p)!r} has no tokenizer.json (exllamav2 needs it)")
     return p
