@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -50,6 +51,7 @@ from engine.llamacpp_spec import (
 from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
 from engine.speculation import SpeculationGovernor
+from engine.threads import DecodeThreadGovernor, decode_thread_choices
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +117,12 @@ class LlamaCppEngine(Engine):
             min_acceptance=config.speculation_min_acceptance
         )
         self._stats = EngineStats(model=model_path.name)
+        # engine.n_threads 0: decode threads measured (engine/threads.py); N: N everywhere
+        self._threads = (
+            DecodeThreadGovernor(decode_thread_choices(os.cpu_count() or 1))
+            if config.n_threads == 0
+            else None
+        )
         self._caps: Capabilities | None = None
         self._llms: list[Any] = []
 
@@ -194,6 +202,7 @@ class LlamaCppEngine(Engine):
                 "kv_states_bytes": float(self._session.states_bytes()),
                 "kv_state_save_ms": self._session.last_save_ms,
                 "kv_state_restore_ms": self._session.last_restore_ms,
+                "decode_threads": float(self._session.decode_threads),
             }
         return s
 
@@ -334,6 +343,9 @@ class LlamaCppEngine(Engine):
         sampling = req.temperature > 0  # eval top-k alternatives; greedy otherwise
         speculate = self._wants_speculation(req)
         rng = np.random.default_rng(req.seed) if sampling else None
+        threads = self._threads.pick() if self._threads is not None and not speculate else 0
+        if threads:
+            session.set_decode_threads(threads)
 
         heal = job.heal
         table = tok.piece_table() if heal.strip() else None  # a word to re-spell: constrain
@@ -413,6 +425,11 @@ class LlamaCppEngine(Engine):
             )
         elif self._drafter is not None and stats.num_generated_tokens >= 4:
             self._governor.record_plain(stats.num_generated_tokens, decode_ms)
+        if threads and self._threads is not None:
+            before = self._threads.current
+            self._threads.record(threads, stats.num_generated_tokens, decode_ms)
+            if self._threads.current != before:
+                log.info("llamacpp: %s", self._threads.note)
         stats.speculation_note = self._governor.note
         self._finish(job, reason, filt.text)
 

@@ -208,6 +208,14 @@ class KVSession:
         self.last_state_bytes = 0
         self.last_save_ms = 0.0
         self.last_restore_ms = 0.0
+        self.decode_threads: int = int(llm.n_threads)  # threads of one-token steps
+        self._batch_threads: int = int(llm.n_threads_batch)  # threads of prefill and verify
+
+    def set_decode_threads(self, n_threads: int) -> None:
+        """Decode one-token steps on ``n_threads`` threads from now on (prefill unchanged)."""
+        if n_threads != self.decode_threads:
+            self._lib.llama_set_n_threads(self.ctx.ctx, n_threads, self._batch_threads)
+            self.decode_threads = n_threads
 
     # --- KV cache contents ---------------------------------------------------------------
 

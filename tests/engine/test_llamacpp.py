@@ -327,3 +327,24 @@ def test_typing_inside_a_word_keeps_the_prompt_cached(llamacpp_engine: Any) -> N
     assert second.stats.num_prompt_tokens == first.stats.num_prompt_tokens
     assert second.stats.num_cached_tokens == second.stats.num_prompt_tokens - 1
     assert ("ex" + second.text).startswith("except"), second.text
+
+
+def test_decode_threads_are_measured_and_set_in_llama_cpp(llamacpp_engine: Any) -> None:
+    import os
+
+    import llama_cpp
+
+    from engine.threads import decode_thread_choices
+
+    choices = decode_thread_choices(os.cpu_count() or 1)
+    gov = llamacpp_engine._threads
+    assert gov is not None and gov.choices == choices  # engine.n_threads 0: measured
+    for i in range(len(choices) + 1):
+        fin = run(llamacpp_engine, f"threads-{i}", max_new_tokens=12)
+        assert fin.stats.num_generated_tokens >= 4
+        session = llamacpp_engine._session
+        # what the engine set is what llama.cpp decodes with
+        assert llama_cpp.llama_n_threads(session.ctx.ctx) == session.decode_threads
+    assert set(gov.ms_per_token) == set(choices)
+    used = llamacpp_engine.stats().extra["decode_threads"]
+    assert used in choices and gov.note.startswith("decoding on ")

@@ -1,0 +1,99 @@
+"""How many threads decode one token at a time: measured, not guessed.
+
+On a CPU engine, decoding one token is a small graph that every thread must finish before the
+next node starts. With the cores idle, more threads decode faster (2 cores, the embedded 0.5B:
+about 30 tokens/s on two threads against 20 on one); with the cores busy (a build, a test run)
+the threads wait for each other at every node and one thread wins (docs/latency.md: 11-19
+against 2-9 tokens/s at load 6). No fixed setting is best for both, and a developer's machine
+goes from one to the other all day.
+
+``DecodeThreadGovernor`` keeps a running time per token for each candidate count, from requests
+the engine decoded plainly, and picks the fastest. The count not in use is measured again now
+and then (one request), after a wait that doubles while the verdict holds, so a machine that
+became idle again is noticed; a count in use that became slower is left at once, since its own
+figure shows it. A re-measure replaces the old figure (it is stale by then); a wrong verdict
+from one noisy request is undone by the next few, which measure that count again. Pure: no
+clock, no engine; not thread-safe (the engine thread calls it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["DecodeThreadGovernor", "decode_thread_choices"]
+
+
+def decode_thread_choices(cpu_count: int) -> tuple[int, ...]:
+    """Candidate decode thread counts on a machine with ``cpu_count`` logical CPUs: half of
+    them (llama.cpp's default, one per physical core on most machines) and all of them."""
+    cpus = max(1, cpu_count)
+    return tuple(sorted({max(1, cpus // 2), cpus}))
+
+
+@dataclass(slots=True)
+class DecodeThreadGovernor:
+    """Picks a decode thread count from ``choices`` by measured milliseconds per token."""
+
+    choices: tuple[int, ...]
+    alpha: float = 0.3  # weight of the newest request in a running figure
+    min_tokens: int = 4  # fewer decoded tokens say too little about the speed
+    probe_wait: int = 8  # requests on the chosen count before the first re-measure of another
+    max_probe_wait: int = 256
+    ms_per_token: dict[int, float] = field(default_factory=dict)
+    current: int = 0  # the count in use (0 before the first pick)
+    _since_probe: int = 0
+    _wait: int = 0
+    _probing: int = 0  # the count being measured by the next request (0: none)
+
+    def __post_init__(self) -> None:
+        if not self.choices:
+            raise ValueError("no decode thread choices")
+        self._wait = self.probe_wait
+
+    def pick(self) -> int:
+        """The thread count for the next plainly decoded request."""
+        unmeasured = [n for n in self.choices if n not in self.ms_per_token]
+        if unmeasured:  # measure every count once, the largest first (fastest when idle)
+            self._probing = unmeasured[-1]
+        elif len(self.choices) > 1 and self._since_probe >= self._wait:
+            self._probing = next(n for n in self.choices if n != self._best())
+        else:
+            self._probing = 0
+        return self._probing or self._best()
+
+    def record(self, threads: int, num_tokens: int, decode_ms: float) -> None:
+        """A request decoded ``num_tokens`` tokens one by one on ``threads`` threads, taking
+        ``decode_ms``."""
+        if threads not in self.choices or num_tokens < self.min_tokens or decode_ms <= 0:
+            return
+        ms = decode_ms / num_tokens
+        old = self.ms_per_token.get(threads)
+        # a re-measure replaces a stale figure; the count in use is smoothed over its requests
+        fresh = old is None or threads == self._probing
+        self.ms_per_token[threads] = ms if fresh else old + self.alpha * (ms - old)
+        before = self.current
+        self.current = self._best()
+        if threads == self._probing and len(self.ms_per_token) == len(self.choices):
+            # a re-measure: a changed verdict measures again soon, a kept one waits longer
+            self._wait = (
+                self.probe_wait
+                if self.current != before
+                else min(self.max_probe_wait, self._wait * 2)
+            )
+            self._since_probe = 0
+        else:
+            self._since_probe += 1
+        self._probing = 0
+
+    def _best(self) -> int:
+        if not self.ms_per_token:
+            return self.choices[-1]
+        return min(self.ms_per_token, key=lambda n: (self.ms_per_token[n], n))
+
+    @property
+    def note(self) -> str:
+        """The verdict for the stats: per count, its running time per token."""
+        figures = ", ".join(
+            f"{n}: {self.ms_per_token[n]:.0f} ms" for n in sorted(self.ms_per_token)
+        )
+        return f"decoding on {self._best()} thread(s) ({figures} per token)" if figures else ""
