@@ -93,6 +93,7 @@ class EngineSupervisor:
                 speculation_enabled=stats.speculation_enabled,
                 speculation_note=stats.speculation_note,
                 acceptance_rate=round(stats.acceptance_rate, 3),
+                extra={k: round(v, 3) for k, v in stats.extra.items()},
                 capabilities={
                     "fim": caps.fim, "speculation": caps.speculation, "batching": caps.batching,
                     "max_batch": caps.max_batch, "n_ctx": caps.n_ctx,

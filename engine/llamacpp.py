@@ -204,6 +204,10 @@ class LlamaCppEngine(Engine):
                 "kv_state_restore_ms": self._session.last_restore_ms,
                 "decode_threads": float(self._session.decode_threads),
             }
+            if self._threads is not None:  # measured: the running time per token of each count
+                s.extra.update(
+                    (f"decode_ms_per_token_{n}", ms) for n, ms in self._threads.ms_per_token.items()
+                )
         return s
 
     def close(self) -> None:

@@ -69,8 +69,10 @@ class DecodeThreadGovernor:
         ms = decode_ms / num_tokens
         old = self.ms_per_token.get(threads)
         # a re-measure replaces a stale figure; the count in use is smoothed over its requests
-        fresh = old is None or threads == self._probing
-        self.ms_per_token[threads] = ms if fresh else old + self.alpha * (ms - old)
+        if old is None or threads == self._probing:
+            self.ms_per_token[threads] = ms
+        else:
+            self.ms_per_token[threads] = old + self.alpha * (ms - old)
         before = self.current
         self.current = self._best()
         if threads == self._probing and len(self.ms_per_token) == len(self.choices):

@@ -85,7 +85,23 @@ def format_status(data: dict[str, Any]) -> str:
     spec = _speculation_line(engine, m.get("speculation") or {})
     if spec:
         lines.append(f"  drafting   {spec}")
+    threads = _threads_line(engine.get("extra") or {})
+    if threads:
+        lines.append(f"  threads    {threads}")
     return "\n".join(lines)
+
+
+def _threads_line(extra: dict[str, Any]) -> str:
+    """The decode thread count in use and, where measured, each count's time per token."""
+    if "decode_threads" not in extra:
+        return ""
+    prefix = "decode_ms_per_token_"
+    measured = sorted((int(k[len(prefix):]), v) for k, v in extra.items() if k.startswith(prefix))
+    line = f"decoding on {extra['decode_threads']:.0f}"
+    if measured:
+        line += " (measured per token: " + ", ".join(f"{n} -> {ms:.0f} ms" for n, ms in measured)
+        line += ")"
+    return line
 
 
 def _speculation_line(engine: dict[str, Any], window: dict[str, Any]) -> str:

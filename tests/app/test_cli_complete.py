@@ -122,6 +122,14 @@ def test_status_text_shows_speculation_and_what_was_saved() -> None:
     assert "drafting" not in loading
 
 
+def test_status_text_shows_the_measured_decode_threads() -> None:
+    extra = {"decode_threads": 2.0, "decode_ms_per_token_1": 51.4, "decode_ms_per_token_2": 33.2}
+    text = _status({"extra": extra}, {"num_requests": 0})
+    assert "threads    decoding on 2 (measured per token: 1 -> 51 ms, 2 -> 33 ms)" in text
+    assert "threads    decoding on 1\n" in _status({"extra": {"decode_threads": 1.0}}, {}) + "\n"
+    assert "threads" not in _status({"extra": {}}, {"num_requests": 0})
+
+
 def test_status_when_not_running(home: Path) -> None:
     result = nospin(home, "status")
     assert result.returncode == 3 and "not running" in result.stdout
