@@ -81,7 +81,7 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     draft_model: str = ""  # draft model for speculation; "" means none
     model_profile: str = ""  # prompt format profile; "" means guess from the model name
     n_ctx: int = 4096
-    # 0: prefill on all cores, decode threads measured (engine/threads.py); N: N for both
+    # 0: decode and prefill thread counts measured (engine/threads.py); N: N for both
     n_threads: int = 0
     prefill_chunk: int = 64  # llamacpp: tokens per prefill step; cancel/deadline checked between
     # llamacpp: a prompt ending inside a word is cut at the word's start and the first tokens

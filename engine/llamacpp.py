@@ -51,7 +51,7 @@ from engine.llamacpp_spec import (
 from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
 from engine.speculation import SpeculationGovernor
-from engine.threads import DecodeThreadGovernor, decode_thread_choices
+from engine.threads import ThreadGovernor, thread_choices
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,8 @@ PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value that selects prompt-
 # (docs/latency.md): 64-token steps keep prefill within ~4% of 512-token ones; 32 loses
 # 10-20%. One step is 0.3-0.5 s on a quiet machine, about 1 s under load 4-5.
 PREFILL_CHUNK = 64
+# prompt tokens a prefill must evaluate to count for the prefill thread governor
+MIN_MEASURED_PREFILL = 32
 
 
 @dataclass(slots=True)
@@ -117,9 +119,11 @@ class LlamaCppEngine(Engine):
             min_acceptance=config.speculation_min_acceptance
         )
         self._stats = EngineStats(model=model_path.name)
-        # engine.n_threads 0: decode threads measured (engine/threads.py); N: N everywhere
-        self._threads = (
-            DecodeThreadGovernor(decode_thread_choices(os.cpu_count() or 1))
+        # engine.n_threads 0: thread counts measured per phase (engine/threads.py); N: N for both
+        choices = thread_choices(os.cpu_count() or 1)
+        self._threads = ThreadGovernor(choices) if config.n_threads == 0 else None
+        self._prefill_threads = (
+            ThreadGovernor(choices, phase="prefilling", min_tokens=MIN_MEASURED_PREFILL)
             if config.n_threads == 0
             else None
         )
@@ -203,11 +207,13 @@ class LlamaCppEngine(Engine):
                 "kv_state_save_ms": self._session.last_save_ms,
                 "kv_state_restore_ms": self._session.last_restore_ms,
                 "decode_threads": float(self._session.decode_threads),
+                "prefill_threads": float(self._session.batch_threads),
             }
-            if self._threads is not None:  # measured: the running time per token of each count
-                s.extra.update(
-                    (f"decode_ms_per_token_{n}", ms) for n, ms in self._threads.ms_per_token.items()
-                )
+            for phase, gov in (("decode", self._threads), ("prefill", self._prefill_threads)):
+                if gov is not None:  # measured: the running time per token of each count
+                    s.extra.update(
+                        (f"{phase}_ms_per_token_{n}", ms) for n, ms in gov.ms_per_token.items()
+                    )
         return s
 
     def close(self) -> None:
@@ -289,8 +295,14 @@ class LlamaCppEngine(Engine):
             return False
 
         chunk = min(self._prefill_chunk, session.n_batch)
+        pf_threads = self._prefill_threads.pick() if self._prefill_threads is not None else 0
+        session.set_threads(batch=pf_threads)
         pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
-        stats.prefill_ms += (time.monotonic() - t0) * 1000
+        pf_ms = (time.monotonic() - t0) * 1000
+        stats.prefill_ms += pf_ms
+        if pf_threads and pf.complete and self._prefill_threads is not None:
+            evaluated = pf.num_prompt_tokens - pf.num_cached_tokens
+            self._record_threads(self._prefill_threads, pf_threads, evaluated, pf_ms)
         stats.num_prompt_tokens = pf.num_prompt_tokens
         if not stats.num_cached_tokens:
             stats.num_cached_tokens = pf.num_cached_tokens
@@ -348,8 +360,7 @@ class LlamaCppEngine(Engine):
         speculate = self._wants_speculation(req)
         rng = np.random.default_rng(req.seed) if sampling else None
         threads = self._threads.pick() if self._threads is not None and not speculate else 0
-        if threads:
-            session.set_decode_threads(threads)
+        session.set_threads(decode=threads)
 
         heal = job.heal
         table = tok.piece_table() if heal.strip() else None  # a word to re-spell: constrain
@@ -430,12 +441,16 @@ class LlamaCppEngine(Engine):
         elif self._drafter is not None and stats.num_generated_tokens >= 4:
             self._governor.record_plain(stats.num_generated_tokens, decode_ms)
         if threads and self._threads is not None:
-            before = self._threads.current
-            self._threads.record(threads, stats.num_generated_tokens, decode_ms)
-            if self._threads.current != before:
-                log.info("llamacpp: %s", self._threads.note)
+            self._record_threads(self._threads, threads, stats.num_generated_tokens, decode_ms)
         stats.speculation_note = self._governor.note
         self._finish(job, reason, filt.text)
+
+    @staticmethod
+    def _record_threads(gov: ThreadGovernor, threads: int, num_tokens: int, ms: float) -> None:
+        before = gov.current
+        gov.record(threads, num_tokens, ms)
+        if gov.current != before:
+            log.info("llamacpp: %s", gov.note)
 
     def _wants_speculation(self, req: GenerationRequest) -> bool:
         """Greedy, speculation allowed by the request, a drafter, and the governor agrees."""

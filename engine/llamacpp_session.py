@@ -209,13 +209,15 @@ class KVSession:
         self.last_save_ms = 0.0
         self.last_restore_ms = 0.0
         self.decode_threads: int = int(llm.n_threads)  # threads of one-token steps
-        self._batch_threads: int = int(llm.n_threads_batch)  # threads of prefill and verify
+        self.batch_threads: int = int(llm.n_threads_batch)  # threads of prefill and verify
 
-    def set_decode_threads(self, n_threads: int) -> None:
-        """Decode one-token steps on ``n_threads`` threads from now on (prefill unchanged)."""
-        if n_threads != self.decode_threads:
-            self._lib.llama_set_n_threads(self.ctx.ctx, n_threads, self._batch_threads)
-            self.decode_threads = n_threads
+    def set_threads(self, *, decode: int = 0, batch: int = 0) -> None:
+        """Run one-token steps on ``decode`` threads and prompt chunks (and verify batches) on
+        ``batch`` threads from now on; 0 keeps a count as it is."""
+        decode, batch = decode or self.decode_threads, batch or self.batch_threads
+        if (decode, batch) != (self.decode_threads, self.batch_threads):
+            self._lib.llama_set_n_threads(self.ctx.ctx, decode, batch)
+            self.decode_threads, self.batch_threads = decode, batch
 
     # --- KV cache contents ---------------------------------------------------------------
 

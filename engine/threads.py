@@ -1,4 +1,4 @@
-"""How many threads decode one token at a time: measured, not guessed.
+"""How many threads decode one token at a time, and prefill a prompt: measured, not guessed.
 
 On a CPU engine, decoding one token is a small graph that every thread must finish before the
 next node starts. With the cores idle, more threads decode faster (2 cores, the embedded 0.5B:
@@ -7,11 +7,13 @@ the threads wait for each other at every node and one thread wins (docs/latency.
 against 2-9 tokens/s at load 6). No fixed setting is best for both, and a developer's machine
 goes from one to the other all day.
 
-``DecodeThreadGovernor`` keeps a running time per token for each candidate count, from requests
-the engine decoded plainly, and picks the fastest. The count not in use is measured again now
-and then (one request), after a wait that doubles while the verdict holds, so a machine that
-became idle again is noticed; a count in use that became slower is left at once, since its own
-figure shows it. A re-measure replaces the old figure (it is stale by then); a wrong verdict
+Prefill is the same question for chunks of prompt tokens (one thread prefilled about 2x
+faster than two under that load, two 1.8x faster when idle). ``ThreadGovernor`` keeps a running
+time per token for each candidate count, one governor per phase, from the requests the engine
+served, and picks the fastest. The count not in use is measured again now and then (one
+request), after a wait that doubles while the verdict holds, so a machine that became idle
+again is noticed; a count in use that became slower is left at once, since its own figure
+shows it. A re-measure replaces the old figure (it is stale by then); a wrong verdict
 from one noisy request is undone by the next few, which measure that count again. Pure: no
 clock, no engine; not thread-safe (the engine thread calls it).
 """
@@ -20,21 +22,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["DecodeThreadGovernor", "decode_thread_choices"]
+__all__ = ["ThreadGovernor", "thread_choices"]
 
 
-def decode_thread_choices(cpu_count: int) -> tuple[int, ...]:
-    """Candidate decode thread counts on a machine with ``cpu_count`` logical CPUs: half of
-    them (llama.cpp's default, one per physical core on most machines) and all of them."""
+def thread_choices(cpu_count: int) -> tuple[int, ...]:
+    """Candidate thread counts on a machine with ``cpu_count`` logical CPUs: half of them
+    (llama.cpp's default for decoding, one per physical core on most machines) and all of them."""
     cpus = max(1, cpu_count)
     return tuple(sorted({max(1, cpus // 2), cpus}))
 
 
 @dataclass(slots=True)
-class DecodeThreadGovernor:
-    """Picks a decode thread count from ``choices`` by measured milliseconds per token."""
+class ThreadGovernor:
+    """Picks a thread count from ``choices`` by measured milliseconds per token of one phase
+    (``phase``: "decoding" one token at a time, or "prefilling" prompt chunks)."""
 
     choices: tuple[int, ...]
+    phase: str = "decoding"
     alpha: float = 0.3  # weight of the newest request in a running figure
     min_tokens: int = 4  # fewer decoded tokens say too little about the speed
     probe_wait: int = 8  # requests on the chosen count before the first re-measure of another
@@ -51,7 +55,7 @@ class DecodeThreadGovernor:
         self._wait = self.probe_wait
 
     def pick(self) -> int:
-        """The thread count for the next plainly decoded request."""
+        """The thread count for the next request's phase."""
         unmeasured = [n for n in self.choices if n not in self.ms_per_token]
         if unmeasured:  # measure every count once, the largest first (fastest when idle)
             self._probing = unmeasured[-1]
@@ -62,8 +66,7 @@ class DecodeThreadGovernor:
         return self._probing or self._best()
 
     def record(self, threads: int, num_tokens: int, decode_ms: float) -> None:
-        """A request decoded ``num_tokens`` tokens one by one on ``threads`` threads, taking
-        ``decode_ms``."""
+        """A request's phase ran ``num_tokens`` tokens on ``threads`` threads in ``decode_ms``."""
         if threads not in self.choices or num_tokens < self.min_tokens or decode_ms <= 0:
             return
         ms = decode_ms / num_tokens
@@ -98,4 +101,4 @@ class DecodeThreadGovernor:
         figures = ", ".join(
             f"{n}: {self.ms_per_token[n]:.0f} ms" for n in sorted(self.ms_per_token)
         )
-        return f"decoding on {self._best()} thread(s) ({figures} per token)" if figures else ""
+        return f"{self.phase} on {self._best()} thread(s) ({figures} per token)" if figures else ""

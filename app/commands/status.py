@@ -92,16 +92,20 @@ def format_status(data: dict[str, Any]) -> str:
 
 
 def _threads_line(extra: dict[str, Any]) -> str:
-    """The decode thread count in use and, where measured, each count's time per token."""
-    if "decode_threads" not in extra:
-        return ""
-    prefix = "decode_ms_per_token_"
-    measured = sorted((int(k[len(prefix):]), v) for k, v in extra.items() if k.startswith(prefix))
-    line = f"decoding on {extra['decode_threads']:.0f}"
-    if measured:
-        line += " (measured per token: " + ", ".join(f"{n} -> {ms:.0f} ms" for n, ms in measured)
-        line += ")"
-    return line
+    """The thread counts in use per phase and, where measured, each count's time per token."""
+    parts = []
+    for phase, verb in (("decode", "decoding"), ("prefill", "prefilling")):
+        if f"{phase}_threads" not in extra:
+            continue
+        prefix = f"{phase}_ms_per_token_"
+        measured = sorted(
+            (int(k[len(prefix):]), v) for k, v in extra.items() if k.startswith(prefix)
+        )
+        part = f"{verb} on {extra[f'{phase}_threads']:.0f}"
+        if measured:
+            part += " (per token: " + ", ".join(f"{n} -> {ms:.1f} ms" for n, ms in measured) + ")"
+        parts.append(part)
+    return "; ".join(parts)
 
 
 def _speculation_line(engine: dict[str, Any], window: dict[str, Any]) -> str:

@@ -122,11 +122,14 @@ def test_status_text_shows_speculation_and_what_was_saved() -> None:
     assert "drafting" not in loading
 
 
-def test_status_text_shows_the_measured_decode_threads() -> None:
-    extra = {"decode_threads": 2.0, "decode_ms_per_token_1": 51.4, "decode_ms_per_token_2": 33.2}
+def test_status_text_shows_the_measured_thread_counts() -> None:
+    extra = {"decode_threads": 2.0, "decode_ms_per_token_1": 51.4, "decode_ms_per_token_2": 33.2,
+             "prefill_threads": 1.0, "prefill_ms_per_token_1": 9.04}
     text = _status({"extra": extra}, {"num_requests": 0})
-    assert "threads    decoding on 2 (measured per token: 1 -> 51 ms, 2 -> 33 ms)" in text
-    assert "threads    decoding on 1\n" in _status({"extra": {"decode_threads": 1.0}}, {}) + "\n"
+    assert ("threads    decoding on 2 (per token: 1 -> 51.4 ms, 2 -> 33.2 ms); "
+            "prefilling on 1 (per token: 1 -> 9.0 ms)") in text
+    fixed = _status({"extra": {"decode_threads": 1.0, "prefill_threads": 1.0}}, {})
+    assert "threads    decoding on 1; prefilling on 1\n" in fixed + "\n"
     assert "threads" not in _status({"extra": {}}, {"num_requests": 0})
 
 

@@ -329,22 +329,27 @@ def test_typing_inside_a_word_keeps_the_prompt_cached(llamacpp_engine: Any) -> N
     assert ("ex" + second.text).startswith("except"), second.text
 
 
-def test_decode_threads_are_measured_and_set_in_llama_cpp(llamacpp_engine: Any) -> None:
+def test_thread_counts_are_measured_and_set_in_llama_cpp(llamacpp_engine: Any) -> None:
     import os
 
     import llama_cpp
 
-    from engine.threads import decode_thread_choices
+    from engine.threads import thread_choices
 
-    choices = decode_thread_choices(os.cpu_count() or 1)
-    gov = llamacpp_engine._threads
-    assert gov is not None and gov.choices == choices  # engine.n_threads 0: measured
+    choices = thread_choices(os.cpu_count() or 1)
+    decode, prefill = llamacpp_engine._threads, llamacpp_engine._prefill_threads
+    assert decode is not None and decode.choices == choices  # engine.n_threads 0: measured
+    assert prefill is not None and prefill.choices == choices
     for i in range(len(choices) + 1):
-        fin = run(llamacpp_engine, f"threads-{i}", max_new_tokens=12)
+        # a new document each time: its whole prompt is prefilled (enough tokens to judge)
+        prompt = parts(prefix=f"# module {i}\n" + "total = 0\n" * 40 + PREFIX, path=f"t{i}.py")
+        fin = run(llamacpp_engine, f"threads-{i}", prompt=prompt, max_new_tokens=12)
         assert fin.stats.num_generated_tokens >= 4
         session = llamacpp_engine._session
-        # what the engine set is what llama.cpp decodes with
+        # what the engine set is what llama.cpp runs with
         assert llama_cpp.llama_n_threads(session.ctx.ctx) == session.decode_threads
-    assert set(gov.ms_per_token) == set(choices)
-    used = llamacpp_engine.stats().extra["decode_threads"]
-    assert used in choices and gov.note.startswith("decoding on ")
+        assert llama_cpp.llama_n_threads_batch(session.ctx.ctx) == session.batch_threads
+    assert set(decode.ms_per_token) == set(choices) == set(prefill.ms_per_token)
+    extra = llamacpp_engine.stats().extra
+    assert extra["decode_threads"] in choices and extra["prefill_threads"] in choices
+    assert decode.note.startswith("decoding on ") and prefill.note.startswith("prefilling on ")

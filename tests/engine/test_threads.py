@@ -1,4 +1,4 @@
-"""The decode thread governor: measured time per token picks the count (engine/threads.py)."""
+"""The thread governor: measured time per token picks the count of a phase (engine/threads.py)."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ import itertools
 
 import pytest
 
-from engine.threads import DecodeThreadGovernor, decode_thread_choices
+from engine.threads import ThreadGovernor, thread_choices
 
 
 @pytest.mark.parametrize(
     ("cpus", "choices"), [(1, (1,)), (2, (1, 2)), (3, (1, 3)), (16, (8, 16)), (0, (1,))]
 )
 def test_choices_are_half_and_all_cpus(cpus: int, choices: tuple[int, ...]) -> None:
-    assert decode_thread_choices(cpus) == choices
+    assert thread_choices(cpus) == choices
 
 
-def run(gov: DecodeThreadGovernor, ms_per_token: dict[int, float], requests: int) -> list[int]:
+def run(gov: ThreadGovernor, ms_per_token: dict[int, float], requests: int) -> list[int]:
     """``requests`` requests of 10 tokens at the given speed per count; the counts used."""
     used = []
     for _ in range(requests):
@@ -27,14 +27,14 @@ def run(gov: DecodeThreadGovernor, ms_per_token: dict[int, float], requests: int
 
 
 def test_each_count_is_measured_once_then_the_faster_is_kept() -> None:
-    gov = DecodeThreadGovernor((1, 2), probe_wait=8)
+    gov = ThreadGovernor((1, 2), probe_wait=8)
     used = run(gov, {1: 50.0, 2: 33.0}, 9)
     assert used[:2] == [2, 1] and set(used[2:]) == {2} and gov.current == 2
     assert "decoding on 2 thread(s)" in gov.note and "1: 50 ms" in gov.note
 
 
 def test_a_count_that_slows_down_is_left_at_once() -> None:
-    gov = DecodeThreadGovernor((1, 2))
+    gov = ThreadGovernor((1, 2))
     run(gov, {1: 50.0, 2: 33.0}, 4)
     assert gov.current == 2
     # a build starts: two threads wait for each other at every node
@@ -43,7 +43,7 @@ def test_a_count_that_slows_down_is_left_at_once() -> None:
 
 
 def test_the_other_count_is_measured_again_after_a_doubling_wait() -> None:
-    gov = DecodeThreadGovernor((1, 2), probe_wait=4, max_probe_wait=16)
+    gov = ThreadGovernor((1, 2), probe_wait=4, max_probe_wait=16)
     used = run(gov, {1: 50.0, 2: 100.0}, 2 + 60)  # two is slower throughout
     probes = [i for i, n in enumerate(used) if n == 2 and i >= 2]
     gaps = [b - a for a, b in itertools.pairwise(probes)]
@@ -51,7 +51,7 @@ def test_the_other_count_is_measured_again_after_a_doubling_wait() -> None:
 
 
 def test_a_machine_idle_again_is_noticed_by_the_next_probe() -> None:
-    gov = DecodeThreadGovernor((1, 2), probe_wait=4)
+    gov = ThreadGovernor((1, 2), probe_wait=4)
     run(gov, {1: 60.0, 2: 150.0}, 2)
     assert gov.current == 1
     used = run(gov, {1: 50.0, 2: 33.0}, 12)
@@ -60,7 +60,7 @@ def test_a_machine_idle_again_is_noticed_by_the_next_probe() -> None:
 
 
 def test_short_requests_and_unknown_counts_do_not_count() -> None:
-    gov = DecodeThreadGovernor((1, 2))
+    gov = ThreadGovernor((1, 2))
     gov.record(2, 3, 100.0)  # 3 tokens: too few
     gov.record(4, 10, 100.0)  # not a choice
     gov.record(1, 10, 0.0)
@@ -69,7 +69,15 @@ def test_short_requests_and_unknown_counts_do_not_count() -> None:
 
 
 def test_one_choice_never_probes() -> None:
-    gov = DecodeThreadGovernor((1,))
+    gov = ThreadGovernor((1,))
     assert set(run(gov, {1: 40.0}, 20)) == {1}
     with pytest.raises(ValueError):
-        DecodeThreadGovernor(())
+        ThreadGovernor(())
+
+
+def test_the_prefill_phase_says_so_and_ignores_short_prefills() -> None:
+    gov = ThreadGovernor((1, 2), phase="prefilling", min_tokens=32)
+    gov.record(2, 20, 400.0)  # a keystroke's few new tokens: too few to judge
+    assert gov.ms_per_token == {}
+    gov.record(2, 150, 1500.0)
+    assert gov.note == "prefilling on 2 thread(s) (2: 10 ms per token)"
