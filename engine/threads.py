@@ -41,6 +41,9 @@ class ThreadGovernor:
     phase: str = "decoding"
     alpha: float = 0.3  # weight of the newest request in a running figure
     min_tokens: int = 4  # fewer decoded tokens say too little about the speed
+    # requests not judged at all: the first ones after a start run cold (the model's pages are
+    # read in: the first prefill here took 42 ms per token on two threads, then 11)
+    skip_first: int = 1
     probe_wait: int = 8  # requests on the chosen count before the first re-measure of another
     max_probe_wait: int = 256
     ms_per_token: dict[int, float] = field(default_factory=dict)
@@ -68,6 +71,9 @@ class ThreadGovernor:
     def record(self, threads: int, num_tokens: int, decode_ms: float) -> None:
         """A request's phase ran ``num_tokens`` tokens on ``threads`` threads in ``decode_ms``."""
         if threads not in self.choices or num_tokens < self.min_tokens or decode_ms <= 0:
+            return
+        if self.skip_first > 0:
+            self.skip_first -= 1
             return
         ms = decode_ms / num_tokens
         old = self.ms_per_token.get(threads)

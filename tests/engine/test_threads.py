@@ -19,6 +19,7 @@ def test_choices_are_half_and_all_cpus(cpus: int, choices: tuple[int, ...]) -> N
 def run(gov: ThreadGovernor, ms_per_token: dict[int, float], requests: int) -> list[int]:
     """``requests`` requests of 10 tokens at the given speed per count; the counts used."""
     used = []
+    gov.skip_first = 0  # (tested on its own below)
     for _ in range(requests):
         n = gov.pick()
         used.append(n)
@@ -76,8 +77,16 @@ def test_one_choice_never_probes() -> None:
 
 
 def test_the_prefill_phase_says_so_and_ignores_short_prefills() -> None:
-    gov = ThreadGovernor((1, 2), phase="prefilling", min_tokens=32)
+    gov = ThreadGovernor((1, 2), phase="prefilling", min_tokens=32, skip_first=0)
     gov.record(2, 20, 400.0)  # a keystroke's few new tokens: too few to judge
     assert gov.ms_per_token == {}
     gov.record(2, 150, 1500.0)
     assert gov.note == "prefilling on 2 thread(s) (2: 10 ms per token)"
+
+
+def test_the_first_request_after_a_start_is_not_judged() -> None:
+    gov = ThreadGovernor((1, 2))
+    gov.record(2, 10, 420.0)  # cold: the model's pages are still being read in
+    assert gov.ms_per_token == {} and gov.pick() == 2
+    gov.record(2, 10, 110.0)
+    assert gov.ms_per_token == {2: 11.0}
