@@ -295,7 +295,9 @@ class LlamaCppEngine(Engine):
             return False
 
         chunk = min(self._prefill_chunk, session.n_batch)
-        pf_threads = self._prefill_threads.pick() if self._prefill_threads is not None else 0
+        pf_threads = 0
+        if self._prefill_threads is not None:
+            pf_threads = self._prefill_threads.pick(session.to_evaluate(prompt, key=req.cache_key))
         session.set_threads(batch=pf_threads)
         pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
         pf_ms = (time.monotonic() - t0) * 1000

@@ -261,6 +261,16 @@ class KVSession:
 
     # --- prefill with prefix reuse and state restore --------------------------------------
 
+    def to_evaluate(self, prompt: Sequence[int], *, key: str) -> int:
+        """The prompt tokens ``prefill`` would evaluate now (what neither the cache nor a saved
+        state of ``key`` holds), without changing anything."""
+        common = common_prefix(self.tokens, prompt)
+        if key != self.key and key in self.states:
+            saved_common = common_prefix(self.states[key].tokens, prompt)
+            if saved_common > common + 16:
+                common = saved_common
+        return len(prompt) - min(common, len(prompt) - 1)
+
     def prefill(
         self, prompt: Sequence[int], *, key: str, chunk: int, should_stop: ShouldStop
     ) -> PrefillResult:

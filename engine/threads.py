@@ -57,8 +57,12 @@ class ThreadGovernor:
             raise ValueError("no decode thread choices")
         self._wait = self.probe_wait
 
-    def pick(self) -> int:
-        """The thread count for the next request's phase."""
+    def pick(self, num_tokens: int | None = None) -> int:
+        """The thread count for the next request's phase; ``num_tokens``, when known, is what
+        it will run: a request too small to be judged never measures another count (most
+        keystrokes prefill a few tokens: a probe must not slow them for nothing)."""
+        if num_tokens is not None and num_tokens < self.min_tokens:
+            return self._best()
         unmeasured = [n for n in self.choices if n not in self.ms_per_token]
         if unmeasured:  # measure every count once, the largest first (fastest when idle)
             self._probing = unmeasured[-1]

@@ -346,6 +346,13 @@ def test_thread_counts_are_measured_and_set_in_llama_cpp(llamacpp_engine: Any) -
         fin = run(llamacpp_engine, f"threads-{i}", prompt=prompt, max_new_tokens=12)
         assert fin.stats.num_generated_tokens >= 4
         session = llamacpp_engine._session
+        # what the prefill governor is told beforehand is what prefill then evaluated
+        same = GenerationRequest(request_id=f"again-{i}", prompt=prompt, cache_key=f"t{i}.py")
+        ids, _heal = llamacpp_engine._prompt_tokens(same)
+        before = session.to_evaluate(ids, key=same.cache_key)
+        again = run(llamacpp_engine, f"again-{i}", prompt=prompt, cache_key=f"t{i}.py",
+                    max_new_tokens=1)
+        assert before == again.stats.num_prompt_tokens - again.stats.num_cached_tokens
         # what the engine set is what llama.cpp runs with
         assert llama_cpp.llama_n_threads(session.ctx.ctx) == session.decode_threads
         assert llama_cpp.llama_n_threads_batch(session.ctx.ctx) == session.batch_threads

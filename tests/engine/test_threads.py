@@ -90,3 +90,14 @@ def test_the_first_request_after_a_start_is_not_judged() -> None:
     assert gov.ms_per_token == {} and gov.pick() == 2
     gov.record(2, 10, 110.0)
     assert gov.ms_per_token == {2: 11.0}
+
+
+def test_a_request_too_small_to_judge_never_probes() -> None:
+    gov = ThreadGovernor((1, 2), phase="prefilling", min_tokens=32, skip_first=0, probe_wait=1)
+    gov.record(2, 100, 1000.0)
+    assert gov.pick(12) == 2  # a keystroke's prefill: 1 is not measured on it
+    assert gov.pick(100) == 1  # a cold prompt measures it
+    gov.record(1, 100, 2000.0)  # 1 is slower: the next probe after a wait of 2
+    gov.record(2, 100, 1000.0)
+    gov.record(2, 100, 1000.0)
+    assert gov.pick(5) == 2 and gov.pick(None) == 1  # probe due: only a judged request takes it
