@@ -93,7 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-tokens", type=int, default=16, help="new tokens per completion")
     parser.add_argument("--n-ctx", type=int, default=4096)
-    parser.add_argument("--threads", type=int, default=0, help="engine n_threads (0: measured per phase)")
+    parser.add_argument(
+        "--threads", type=int, default=0, help="engine n_threads (0: measured per phase)"
+    )
     parser.add_argument(
         "--prefill-chunk", type=int, default=0, help="engine prefill step (0: engine default)"
     )
