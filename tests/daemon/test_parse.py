@@ -6,7 +6,7 @@ import pytest
 
 from daemon.languages import detect_language
 from daemon.parse import mask_prose, summarize
-from daemon.symbols import DefKind
+from daemon.symbols import Definition, DefKind, FileSummary
 
 PY = '''"""Module doc."""
 import os.path as osp
@@ -34,7 +34,7 @@ def helper(a, b=2, *args, **kw) -> str:
 '''
 
 
-def _defs(summary):  # qualname -> definition
+def _defs(summary: FileSummary) -> dict[str, Definition]:  # qualname -> definition
     return {d.qualname: d for d in summary.definitions}
 
 
