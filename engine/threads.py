@@ -47,14 +47,13 @@ class ThreadGovernor:
     probe_wait: int = 8  # requests on the chosen count before the first re-measure of another
     max_probe_wait: int = 256
     ms_per_token: dict[int, float] = field(default_factory=dict)
-    current: int = 0  # the count in use (0 before the first pick)
     _since_probe: int = 0
     _wait: int = 0
     _probing: int = 0  # the count being measured by the next request (0: none)
 
     def __post_init__(self) -> None:
         if not self.choices:
-            raise ValueError("no decode thread choices")
+            raise ValueError("no thread choices")
         self._wait = self.probe_wait
 
     def pick(self, num_tokens: int | None = None) -> int:
@@ -62,15 +61,15 @@ class ThreadGovernor:
         it will run: a request too small to be judged never measures another count (most
         keystrokes prefill a few tokens: a probe must not slow them for nothing)."""
         if num_tokens is not None and num_tokens < self.min_tokens:
-            return self._best()
+            return self.current
         unmeasured = [n for n in self.choices if n not in self.ms_per_token]
         if unmeasured:  # measure every count once, the largest first (fastest when idle)
             self._probing = unmeasured[-1]
         elif len(self.choices) > 1 and self._since_probe >= self._wait:
-            self._probing = next(n for n in self.choices if n != self._best())
+            self._probing = next(n for n in self.choices if n != self.current)
         else:
             self._probing = 0
-        return self._probing or self._best()
+        return self._probing or self.current
 
     def record(self, threads: int, num_tokens: int, decode_ms: float) -> None:
         """A request's phase ran ``num_tokens`` tokens on ``threads`` threads in ``decode_ms``."""
@@ -79,6 +78,7 @@ class ThreadGovernor:
         if self.skip_first > 0:
             self.skip_first -= 1
             return
+        before = self.current
         ms = decode_ms / num_tokens
         old = self.ms_per_token.get(threads)
         # a re-measure replaces a stale figure; the count in use is smoothed over its requests
@@ -86,8 +86,6 @@ class ThreadGovernor:
             self.ms_per_token[threads] = ms
         else:
             self.ms_per_token[threads] = old + self.alpha * (ms - old)
-        before = self.current
-        self.current = self._best()
         if threads == self._probing and len(self.ms_per_token) == len(self.choices):
             # a re-measure: a changed verdict measures again soon, a kept one waits longer
             self._wait = (
@@ -100,7 +98,9 @@ class ThreadGovernor:
             self._since_probe += 1
         self._probing = 0
 
-    def _best(self) -> int:
+    @property
+    def current(self) -> int:
+        """The count in use outside probes: the fastest measured (all CPUs before any figure)."""
         if not self.ms_per_token:
             return self.choices[-1]
         return min(self.ms_per_token, key=lambda n: (self.ms_per_token[n], n))
@@ -111,4 +111,4 @@ class ThreadGovernor:
         figures = ", ".join(
             f"{n}: {self.ms_per_token[n]:.0f} ms" for n in sorted(self.ms_per_token)
         )
-        return f"{self.phase} on {self._best()} thread(s) ({figures} per token)" if figures else ""
+        return f"{self.phase} on {self.current} thread(s) ({figures} per token)" if figures else ""
