@@ -265,11 +265,19 @@ class KVSession:
         """The prompt tokens ``prefill`` would evaluate now (what neither the cache nor a saved
         state of ``key`` holds), without changing anything."""
         common = common_prefix(self.tokens, prompt)
-        if key != self.key and key in self.states:
-            saved_common = common_prefix(self.states[key].tokens, prompt)
-            if saved_common > common + 16:
-                common = saved_common
-        return len(prompt) - min(common, len(prompt) - 1)
+        found = self._state_to_restore(prompt, key, common)
+        return len(prompt) - min(found[1] if found else common, len(prompt) - 1)
+
+    def _state_to_restore(
+        self, prompt: Sequence[int], key: str, common: int
+    ) -> tuple[SavedState, int] | None:
+        """The saved state of another document ``key`` and how many prompt tokens it holds,
+        when that is more than 16 beyond the ``common`` prefix the cache holds; else None."""
+        saved = self.states.get(key) if key and key != self.key else None
+        if saved is None:
+            return None
+        saved_common = common_prefix(saved.tokens, prompt)
+        return (saved, saved_common) if saved_common > common + 16 else None
 
     def prefill(
         self, prompt: Sequence[int], *, key: str, chunk: int, should_stop: ShouldStop
@@ -288,13 +296,11 @@ class KVSession:
         restored = False
         if key != self.key:
             self._save_current(common)
-            saved = self.states.get(key) if key else None
-            if saved is not None:
-                saved_common = common_prefix(saved.tokens, prompt)
-                if saved_common > common + 16:
-                    self._restore(key, saved)
-                    common = saved_common
-                    restored = True
+            found = self._state_to_restore(prompt, key, common)
+            if found is not None:
+                self._restore(key, found[0])
+                common = found[1]
+                restored = True
             self.key = key
         # Logits are needed for the last prompt token: re-evaluate it when all is cached.
         keep = min(common, len(prompt) - 1)
