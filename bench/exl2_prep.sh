@@ -19,7 +19,7 @@
 #
 # Result: build/exl2_prebuilt/exllamav2_ext.so.xz (the only file there: carry the folder,
 #         carry=["build/exl2_prebuilt"]) and build/exl2_prep/exllamav2_ext.json (versions, flags,
-#         sizes, sha256, timings). The build folder build/exl2_prep/torch_extensions is kept:
+#         sizes, sha256). The build folder build/exl2_prep/torch_extensions is kept:
 #         a rerun with nothing changed does not recompile.
 #
 # usage: bash bench/exl2_prep.sh          # in the foreground (about 21 min on 2 cores: compile 19 min)
@@ -194,36 +194,14 @@ assert ext.exllamav2_ext.__file__.startswith(sys.argv[2]), ext.exllamav2_ext.__f
 print("== check: exllamav2.ext takes it (build_jit False):", ext.exllamav2_ext.__file__)
 PY
 ) || die "exllamav2.ext does not take the prebuilt module"
-# the module's fatbin (this CUDA 13.0 has no cuobjdump: read the .nv_fatbin section's headers)
-objcopy -O binary --only-section=.nv_fatbin "$SO" "$CHK/fatbin.bin"
-FATBIN="$(python3 - "$CHK/fatbin.bin" <<'PY'
-import collections
-import struct
-import sys
-
-b = open(sys.argv[1], "rb").read()
-n, off = collections.Counter(), 0
-while off + 16 <= len(b):
-    magic, _ver, hsize, size = struct.unpack_from("<IHHQ", b, off)
-    if magic != 0xBA55ED50:
-        off += 8  # fatbins are 8-byte aligned in the section
-        continue
-    e, end = off + hsize, off + hsize + size
-    while e < end:
-        kind, _u, ehs, esz = struct.unpack_from("<HHIQ", b, e)
-        arch = struct.unpack_from("<I", b, e + 28)[0]
-        n[f"{ {1: 'ptx', 2: 'cubin'}.get(kind, kind)}:sm_{arch}"] += 1
-        e += ehs + esz
-    off = end
-print(" ".join(f"{k} x{v}" for k, v in sorted(n.items())))
-PY
-)"
+# the module's machine code (bench/fatbin.py reads the .nv_fatbin section: no cuobjdump here)
+FATBIN="$(PYTHONPATH="$ROOT" python3 -m bench.fatbin "$SO")"
 echo "== fatbin: $FATBIN"
 [[ "$FATBIN" == "cubin:sm_90 x"* && "$FATBIN" != *ptx* ]] || die "expected sm_90 cubins only in $SO"
 
-# 7. Manifest.
-"$VPY" - "$PREP/exllamav2_ext.json" "$SO" "$XZ" "$DOWNLOAD_S" "$VENV_S" "$COMPILE_S" "$XZ_S" \
-  "$JOBS" "$FATBIN" <<'PY'
+# 7. Manifest: what the module is (timings are printed above, not recorded: a rerun that
+# compiles nothing would record seconds that do not describe the committed module).
+"$VPY" - "$PREP/exllamav2_ext.json" "$SO" "$XZ" "$JOBS" "$FATBIN" <<'PY'
 import hashlib
 import json
 import platform
@@ -231,7 +209,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-out, so, xz, dl, venv, comp, xzs, jobs, fatbin = sys.argv[1:]
+out, so, xz, jobs, fatbin = sys.argv[1:]
 import torch  # noqa: E402
 
 ninja = Path(so).parent / "build.ninja"
@@ -270,7 +248,6 @@ m = {
     "so_sha256": hashlib.sha256(Path(so).read_bytes()).hexdigest(),
     "xz_bytes": Path(xz).stat().st_size,
     "xz_sha256": hashlib.sha256(Path(xz).read_bytes()).hexdigest(),
-    "seconds": {"download": int(dl), "venv": int(venv), "compile": int(comp), "xz": int(xzs)},
     "build_ninja_flags": flags,
     "headers_from_nvidia_wheels": wheel_headers,
     "needs_symbol_versions": needs,

@@ -25,8 +25,8 @@
 #
 # usage: bash bench/flash_min_prep.sh
 # env:   CUDA_HOME (/usr/local/cuda-13.0), FA_MIN_JOBS (nproc; parallel nvcc processes),
-#        FA_MIN_DIR (build/fa_min), FA_MIN_CHECK_TORCH / FA_MIN_CHECK_PY (optional binding and
-#        link check against a torch's headers and libraries: see step 7)
+#        FA_MIN_DIR (build/fa_min)
+# The binding itself is built and imported against the GPU image's torch by bench/gpu_vendor.sh.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -288,14 +288,15 @@ sed -n '1,/\*\//p' "$SRC/csrc/cutlass/include/cutlass/cutlass.h" >"$KIT/LICENSE.
 
 # 6. Checks on the objects, and the manifest. Each object must define its run_mha_fwd* entry
 # point, hold an sm_90 cubin and reference no torch / c10 / ATen symbol.
-python3 - "$KIT" "$FA_VERSION" "$FA_SHA256" "$COMPILE_S" "$NVCC" "${NVCC_FLAGS[@]}" <<'PY'
+PYTHONPATH="$ROOT" python3 - "$KIT" "$FA_VERSION" "$FA_SHA256" "$COMPILE_S" "$NVCC" \
+  "${NVCC_FLAGS[@]}" <<'PY'
 import hashlib
 import json
-import struct
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from bench.fatbin import entries as fatbin
 
 kit, version, sha, compile_s, nvcc, *flags = sys.argv[1:]
 kit_path = Path(kit)
@@ -304,26 +305,6 @@ kit_path = Path(kit)
 def nm(path: Path, *opts: str) -> list[str]:
     out = subprocess.run(["nm", *opts, str(path)], check=True, capture_output=True, text=True)
     return out.stdout.splitlines()
-
-
-def fatbin(path: Path) -> list[str]:
-    with tempfile.NamedTemporaryFile() as tmp:
-        subprocess.run(["objcopy", "-O", "binary", "--only-section=.nv_fatbin", str(path),
-                        tmp.name], check=True)
-        b = Path(tmp.name).read_bytes()
-    entries, off = [], 0
-    while off + 16 <= len(b):
-        magic, _ver, hsize, size = struct.unpack_from("<IHHQ", b, off)
-        if magic != 0xBA55ED50:
-            break
-        e, end = off + hsize, off + hsize + size
-        while e < end:
-            kind, _u, ehs, esz = struct.unpack_from("<HHIQ", b, e)
-            arch = struct.unpack_from("<I", b, e + 28)[0]
-            entries.append(f"{ {1: 'ptx', 2: 'cubin'}.get(kind, kind)}:sm_{arch}")
-            e += ehs + esz
-        off = end
-    return entries
 
 
 objs: dict[str, object] = {}
@@ -363,85 +344,6 @@ if bad or len(defined) != 4:
     sys.exit("flash_min_prep: object check failed:\n  " + "\n  ".join(bad))
 print("== objects: 4 entry points defined, sm_90 cubins only, no torch symbols")
 PY
-
-# 7. Optional binding check. Compiles the kit's flash_api.cpp here against a torch's headers and
-# checks that every flash:: symbol it needs is defined in objs/. Where that torch has its CUDA
-# libraries (an unpacked CUDA wheel has them, a CPU torch not), it also links the module as
-# torch.utils.cpp_extension would and checks that every symbol the result needs is defined by
-# torch's libraries, cudart or the C/C++ runtime (Python's own come from the interpreter).
-# FA_MIN_CHECK_TORCH: a torch package folder (.../site-packages/torch, or torch/ of an unpacked
-# wheel: unzip torch-2.11.0-cp312-...whl 'torch/include/*' 'torch/lib/*' 'torch/utils/*'
-# torch/version.py); else the torch of FA_MIN_CHECK_PY, .venv or python3, if one imports.
-TORCH_DIR="${FA_MIN_CHECK_TORCH:-}"
-if [[ -z "$TORCH_DIR" ]]; then
-  for py in "${FA_MIN_CHECK_PY:-}" "$ROOT/.venv/bin/python" python3; do
-    if [[ -n "$py" ]] && d="$("$py" -c 'import os, torch; print(os.path.dirname(torch.__file__))' \
-        2>/dev/null)"; then
-      TORCH_DIR="$d"; break
-    fi
-  done
-fi
-if [[ -z "$TORCH_DIR" ]]; then
-  echo "== binding check skipped: no torch (set FA_MIN_CHECK_TORCH or FA_MIN_CHECK_PY)"
-else
-  CHK="$FA_DIR/check"
-  rm -rf "$CHK"; mkdir -p "$CHK/stub/c10/cuda/impl"
-  TORCH_V="$(sed -n "s/^__version__ = '\(.*\)'/\1/p" "$TORCH_DIR/version.py")"
-  # the C++ standard torch.utils.cpp_extension compiles extensions with (c++17 in 2.11)
-  STD="$(grep -o "common_cflags += \['-std=c++[0-9]*'" "$TORCH_DIR/utils/cpp_extension.py" \
-         | grep -o 'c++[0-9]*' | head -1 || true)"
-  STD="${STD:-c++17}"
-  PYINC="$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
-  if [[ ! -f "$TORCH_DIR/include/c10/cuda/impl/cuda_cmake_macros.h" ]]; then
-    # a CPU torch lacks this generated header; a CUDA torch has it (the same line)
-    printf '#pragma once\n#define C10_CUDA_BUILD_SHARED_LIBS\n' \
-      >"$CHK/stub/c10/cuda/impl/cuda_cmake_macros.h"
-  fi
-  echo "== binding check: g++ -std=$STD flash_api.cpp against torch $TORCH_V ($TORCH_DIR)"
-  T1=$(date +%s)
-  g++ -c -O2 -std="$STD" -fPIC -DTORCH_EXTENSION_NAME=flash_attn_2_cuda \
-    -DTORCH_API_INCLUDE_EXTENSION_H -D_GLIBCXX_USE_CXX11_ABI=1 -I "$KIT/csrc/src" \
-    -isystem "$CHK/stub" -isystem "$TORCH_DIR/include" \
-    -isystem "$TORCH_DIR/include/torch/csrc/api/include" -isystem "$CUDA_HOME/include" \
-    -isystem "$PYINC" "$KIT/csrc/flash_api.cpp" -o "$CHK/flash_api.o" 2>"$CHK/flash_api.log" \
-    || { tail -30 "$CHK/flash_api.log" >&2; exit 1; }
-  echo "   compiled in $(( $(date +%s) - T1 )) s"
-  nm --undefined-only "$CHK/flash_api.o" | awk '{print $NF}' | grep '^_ZN5flash' | sort -u \
-    >"$CHK/needed.txt" || true
-  nm --defined-only "$KIT"/objs/*.o | awk '$2 == "T" || $2 == "W" {print $NF}' \
-    | grep '^_ZN5flash' | sort -u >"$CHK/defined.txt"
-  MISSING="$(comm -23 "$CHK/needed.txt" "$CHK/defined.txt")"
-  c++filt <"$CHK/needed.txt" | sed 's/^/   needs: /'
-  if [[ -n "$MISSING" ]]; then
-    echo "flash_min_prep: flash_api.cpp needs symbols the objects lack:" >&2
-    echo "$MISSING" | c++filt >&2
-    exit 1
-  fi
-  echo "== binding check: all $(wc -l <"$CHK/needed.txt") flash:: symbols defined in objs/"
-
-  if [[ -f "$TORCH_DIR/lib/libc10_cuda.so" ]]; then
-    TL="$TORCH_DIR/lib"
-    g++ -shared "$CHK/flash_api.o" "$KIT"/objs/*.o -L"$TL" -lc10 -lc10_cuda -ltorch_cpu \
-      -ltorch_cuda -ltorch -ltorch_python -L"$CUDA_HOME/lib64" -lcudart \
-      -o "$CHK/flash_attn_2_cuda.so"
-    nm -D --undefined-only "$CHK/flash_attn_2_cuda.so" | awk '$1 == "U" {print $2}' \
-      | sed 's/@.*//' | sort -u >"$CHK/so_needed.txt"
-    for lib in "$TL"/{libc10,libc10_cuda,libtorch_cpu,libtorch_cuda,libtorch,libtorch_python}.so \
-        "$CUDA_HOME/lib64/libcudart.so" "$(g++ -print-file-name=libstdc++.so.6)" \
-        "$(g++ -print-file-name=libgcc_s.so.1)" "$(gcc -print-file-name=libc.so.6)" \
-        "$(gcc -print-file-name=libm.so.6)" /lib64/ld-linux-x86-64.so.2; do
-      nm -D --defined-only "$lib" | awk '{print $NF}' | sed 's/@.*//'
-    done | sort -u >"$CHK/so_provided.txt"
-    UNRESOLVED="$(comm -23 "$CHK/so_needed.txt" "$CHK/so_provided.txt" | grep -v '^_\?Py' || true)"
-    if [[ -n "$UNRESOLVED" ]]; then
-      echo "flash_min_prep: the linked module needs symbols torch $TORCH_V does not define:" >&2
-      echo "$UNRESOLVED" | c++filt | head -30 >&2
-      exit 1
-    fi
-    echo "== link check: all $(wc -l <"$CHK/so_needed.txt") undefined symbols of the module are" \
-      "defined by torch $TORCH_V's libraries, cudart or libc/libstdc++ (Py* left to python)"
-  fi
-fi
 
 echo "== kit: $KIT ($(du -sb "$KIT" | cut -f1) bytes)"
 du -ab "$KIT" | sort -k2 | sed "s|$KIT|kit|"
