@@ -30,19 +30,19 @@ if [ ! -f "$SITE/.installed" ]; then
 fi
 PRE=$ROOT/build/exl2_prebuilt
 EXTRA=""
-# the repository's prebuilt binaries (bench/gpu_vendor.sh) where build/ has none of its own
+# prebuilt binaries: a carried build/exl2_prebuilt first, else the repository's (bench/vendor,
+# made by bench/gpu_vendor.sh)
 VENDOR=$ROOT/bench/vendor
-if [ ! -f "$PRE/exllamav2_ext.so.xz" ] && [ ! -f "$PRE/exllamav2_ext.so" ] \
-    && [ -f "$VENDOR/exllamav2_ext.so.xz" ]; then
-  mkdir -p "$PRE" && cp "$VENDOR/exllamav2_ext.so.xz" "$PRE/"
+XZ=$PRE/exllamav2_ext.so.xz
+[ -f "$XZ" ] || XZ=$VENDOR/exllamav2_ext.so.xz
+if [ -f "$XZ" ] && [ ! -f "$PRE/exllamav2_ext.so" ]; then
+  mkdir -p "$PRE" && "$PY" -c \
+    "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" \
+    "$XZ" "$PRE/exllamav2_ext.so"
 fi
 if [ ! -d "$ROOT/build/fa_min/kit" ] && [ -f "$VENDOR/flash_min.tar.xz" ]; then
   mkdir -p "$ROOT/build/fa_min" && tar -C "$ROOT/build/fa_min" -xJf "$VENDOR/flash_min.tar.xz" \
     && echo "flash-attn kit and its prebuilt binding unpacked from $VENDOR/flash_min.tar.xz"
-fi
-if [ -f "$PRE/exllamav2_ext.so.xz" ] && [ ! -f "$PRE/exllamav2_ext.so" ]; then
-  "$PY" -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" \
-    "$PRE/exllamav2_ext.so.xz" "$PRE/exllamav2_ext.so"
 fi
 if [ -f "$PRE/exllamav2_ext.so" ]; then
   if PYTHONPATH="$PRE" "$PY" -c "import torch, exllamav2_ext" 2>/dev/null; then
