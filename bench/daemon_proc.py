@@ -25,6 +25,23 @@ from daemon import lifecycle
 REPO = Path(__file__).resolve().parents[1]
 
 
+def code_version() -> str:
+    """The code a benchmark and its daemon run: the repository folder and its commit, "+dirty"
+    with uncommitted changes. An A/B against an older worktree must show two different values
+    (``python -m`` puts the working directory first on the module path: run it from there)."""
+    def git(*args: str) -> str:
+        try:
+            out = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True,
+                                 text=True, timeout=10, check=True)
+        except (OSError, subprocess.SubprocessError):
+            return ""
+        return out.stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = "+dirty" if git("status", "--porcelain", "--untracked-files=no") else ""
+    return f"{REPO} {commit}{dirty}"
+
+
 @dataclass(frozen=True, slots=True)
 class DaemonProc:
     home: Path  # its NOSPIN_HOME (config, state, socket)

@@ -37,6 +37,7 @@ import msgspec
 from app.config import Config, EngineConfig
 from app.errors import InputError
 from app.evaluation.corpus import build_index, percentile
+from bench.daemon_proc import code_version
 from bench.latency_pipelines import NaivePipeline, NospinPipeline, Pipeline
 from bench.latency_points import Key, Point, sample_points, typing_schedule
 from daemon.tokens import LineCachedCounter
@@ -422,6 +423,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "root": str(root),
         "files": sorted({p.path for p in points}),
         "points": [f"{p.path}:{p.line + 1}" for p in points],
+        "code": code_version(),
         "settings": {
             "files": args.files,
             "points_per_file": args.points,
