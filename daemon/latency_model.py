@@ -111,6 +111,11 @@ class LatencyModel:
             + expected_new * self.decode_ms_per_token
         )
 
+    def rate_samples(self, name: str) -> int:
+        """Samples behind a per-token rate (``prefill_ms_per_token``, ``decode_ms_per_token``)
+        in its window: 0 while it is still the prior."""
+        return len(self._rates[name])
+
     def snapshot(self) -> dict[str, float]:
         """Current figures, for status: prefill/decode ms per token, overhead, shares."""
         return {

@@ -37,6 +37,7 @@ from typing import Any
 
 from app.config import TierConfig
 from app.errors import InputError
+from daemon.fast_budget import MIN_TOKENS, FastBudget
 from daemon.latency_model import LatencyModel
 from daemon.schedule_types import (
     END_TABLE,
@@ -84,6 +85,7 @@ class _Entry:
     started_at: float | None = None  # `now` of the schedule() that started it
     service_ms: float = 0.0  # predicted engine time at its tier
     max_new_tokens: int = 0  # tokens it was started with
+    fast_budget_tokens: int = 0  # the fast tier's budget when it started (tier FAST)
     num_produced: int = 0  # tokens reported by record_progress
     pending: EndReason | None = None  # cancellation recorded, applied at the next schedule()
     pending_detail: str = ""  # reason text for the pending end
@@ -112,6 +114,7 @@ class Scheduler:
         hard_deadline_grace_ms: float = 1000.0,
         preempt_background: bool = True,
         max_waiting: int = 256,
+        budget_tokens: int = 2048,
     ) -> None:
         """``capacity``: requests the engine runs at once (1, or max_batch when it batches).
         ``default_deadline_ms``: for requests without one; None means ``tiers.fast_ms``.
@@ -120,6 +123,8 @@ class Scheduler:
         interactive work waits and the engine is full (a warm-up of the same document is kept
         when it ends in time for it: it is doing the waiting request's prefill).
         ``max_waiting``: past this, new requests are shed at once ("queue full").
+        ``budget_tokens``: the normal context budget (``context.budget_tokens``); the fast
+        tier's is fitted below ``tiers.fast_budget_factor`` of it (daemon.fast_budget).
         """
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
@@ -131,6 +136,9 @@ class Scheduler:
         self._preempt_background = preempt_background
         self._max_waiting = max_waiting
         self._force_fast = False
+        self._budget_tokens = budget_tokens
+        self._fast = FastBudget(self._fast_base(tiers, budget_tokens))
+        self._fast_request = (tiers.cap_tokens, self._default_deadline_ms or tiers.fast_ms)
         self._live: dict[str, _Entry] = {}
         self._done: OrderedDict[str, RequestState] = OrderedDict()
         self._seq = 0
@@ -146,9 +154,31 @@ class Scheduler:
         """True when fast mode is forced by the tray toggle or by ``tiers.force_fast``."""
         return self._force_fast or self._tiers.force_fast
 
-    def configure(self, tiers: TierConfig, *, capacity: int | None = None) -> None:
-        """Apply a configuration change (tiers, forced fast mode, capacity) from the next step."""
+    @staticmethod
+    def _fast_base(tiers: TierConfig, budget_tokens: int) -> int:
+        return max(MIN_TOKENS, round(budget_tokens * tiers.fast_budget_factor))
+
+    @property
+    def fast_budget_factor(self) -> float:
+        """The fast tier's budget as a share of the normal one: ``tiers.fast_budget_factor``,
+        or a half, a quarter ... of it while the engine is too slow for that (FastBudget)."""
+        return self._fast.tokens / self._budget_tokens
+
+    @property
+    def fast_budget(self) -> FastBudget:
+        return self._fast
+
+    def configure(
+        self, tiers: TierConfig, *, capacity: int | None = None, budget_tokens: int | None = None
+    ) -> None:
+        """Apply a configuration change (tiers, forced fast mode, capacity, the normal context
+        budget) from the next step."""
         self._tiers = tiers
+        if budget_tokens is not None:
+            self._budget_tokens = budget_tokens
+        base = self._fast_base(tiers, self._budget_tokens)
+        if base != self._fast.base_tokens:
+            self._fast = FastBudget(base)
         if capacity is not None:
             if capacity < 1:
                 raise ValueError("capacity must be at least 1")
@@ -401,7 +431,7 @@ class Scheduler:
             if spec.num_prompt_tokens_fast is not None:
                 prompt = spec.num_prompt_tokens_fast
             else:
-                prompt = int(prompt * self._tiers.fast_budget_factor)
+                prompt = int(prompt * self.fast_budget_factor)
             if spec.num_cached_tokens_fast is not None:
                 cached = spec.num_cached_tokens_fast
             cached = None if cached is None else min(cached, prompt)
@@ -448,6 +478,10 @@ class Scheduler:
         entry.service_ms = service
         entry.max_new_tokens = max_new
         entry.in_engine = True
+        if tier is Tier.FAST:
+            entry.fast_budget_tokens = self._fast.tokens
+            if spec.priority is Priority.INTERACTIVE and entry.deadline_ms is not None:
+                self._fast_request = (max_new, entry.deadline_ms)
         hard = None
         if entry.deadline is not None:
             hard = entry.deadline + self._grace_ms / 1000.0
@@ -456,7 +490,7 @@ class Scheduler:
             tier=tier,
             watch=watch,
             max_new_tokens=max_new,
-            budget_factor=self._tiers.fast_budget_factor if tier is Tier.FAST else 1.0,
+            budget_factor=self.fast_budget_factor if tier is Tier.FAST else 1.0,
             speculation=tier is not Tier.FAST,
             deadline=hard,
             prediction=pred,
@@ -524,6 +558,10 @@ class Scheduler:
         if reason is not FinishReason.ERROR and not cut_early and entry.started_at is not None:
             fill = entry.max_new_tokens if natural and not entry.spec.prefill_only else None
             self._model.observe(stats, max_new_tokens=fill or None, extra_ms=extra_ms)
+            if entry.tier is Tier.FAST:
+                self._fast.observe_prompt(entry.fast_budget_tokens, stats.num_prompt_tokens)
+            max_new, limit_ms = self._fast_request
+            self._fast.update(self._model, limit_ms, max_new)
         entry.in_engine = False
         if entry.state.is_terminal:
             self._forget(entry)
@@ -600,5 +638,7 @@ class Scheduler:
             "running": self.num_running,
             "capacity": self._capacity,
             "force_fast": self.force_fast,
+            "fast_budget_tokens": self._fast.tokens,
+            "fast_budget": self._fast.note,
             "model": self._model.snapshot(),
         }

@@ -44,6 +44,7 @@ from daemon.documents import (
     read_disk_text,
 )
 from daemon.events import EventHub
+from daemon.fast_budget import MIN_TOKENS
 from daemon.languages import detect_language
 from daemon.live import Follower, Live
 from daemon.metrics import Metrics, RequestRecord, hash_path
@@ -123,7 +124,8 @@ class Service:
             idle_current_file_s=config.context.session_idle_current_file_s,
             reset_s=config.context.session_reset_s,
         )
-        self.scheduler = Scheduler(config.tiers, default_deadline_ms=p.DEFAULT_DEADLINE_MS)
+        self.scheduler = Scheduler(config.tiers, default_deadline_ms=p.DEFAULT_DEADLINE_MS,
+                                   budget_tokens=config.context.budget_tokens)
         self.scheduler.set_force_fast(config.tiers.force_fast)
         self.supervisor = EngineSupervisor(
             engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state
@@ -366,7 +368,7 @@ class Service:
         engine last held for the document at that budget says the next one's size; else a
         third of the text's characters, at most the budget."""
         out = []
-        for factor in (1.0, self.config.tiers.fast_budget_factor):
+        for factor in (1.0, self.scheduler.fast_budget_factor):
             budget = self._budget(factor)
             guess = min(budget, max(1, len(text) // 3))
             out.append((budget, self._warm_docs.prompt_tokens(path, budget) or guess))
@@ -374,7 +376,7 @@ class Service:
 
     def _budget(self, factor: float) -> int:
         """The context budget of a tier whose budget factor is ``factor``."""
-        return max(64, int(self.config.context.budget_tokens * factor))
+        return max(MIN_TOKENS, round(self.config.context.budget_tokens * factor))
 
     def _suffix_hint(self, path: str, text: str, line: int, col: int, language: str,
                      budget: int, offset: int | None = None) -> int:
@@ -600,9 +602,12 @@ class Service:
                     self._warm_docs.observe(budget, fin.stats.num_prompt_tokens,
                                             fin.stats.num_cached_tokens, suffix)
             self._mark_warm(live, fin.stats.num_prompt_tokens)
+        fast_before = self.scheduler.fast_budget.tokens
         ended = self.scheduler.update_from_result(
             key, fin.stats, time.monotonic(), reason=fin.reason,
             extra_ms=live.context_ms if live is not None else 0.0)
+        if self.scheduler.fast_budget.tokens != fast_before:
+            log.info("fast tier budget %d -> %s", fast_before, self.scheduler.fast_budget.note)
         for e in ended:
             self._ended(e, fin)
         self._step()
@@ -873,7 +878,7 @@ class Service:
                 snap_id = snap.id
                 self.metrics.reset()
         self.config = new
-        self.scheduler.configure(new.tiers)
+        self.scheduler.configure(new.tiers, budget_tokens=new.context.budget_tokens)
         self._warm_docs.slots = max(1, new.engine.kv_state_slots)
         self.scheduler.set_force_fast(new.tiers.force_fast)
         self._sessions.idle_current_file_s = new.context.session_idle_current_file_s

@@ -324,13 +324,21 @@ def figures(view: DaemonView) -> list[Figure]:
     return [
         Figure("First token", _pair(m.get("first_token_ms"))),
         Figure("Finished", _pair(m.get("total_ms"))),
-        Figure("Tier", tier_names[tier] + (" (forced)" if view.fast_mode else "")),
+        Figure("Tier", tier_names[tier] + (" (forced)" if view.fast_mode else "")
+               + _fast_context(m, tier)),
         Figure("Speculation", spec_text),
         Figure("Tokens saved", f"{int(m.get('num_tokens_saved') or 0):,}"),
         Figure("Cache hits", f"{hits} of {num}" if num else "0"),
         Figure("Model", _short_model(view.model) or "(loading)"),
         Figure("Engine", engine or "–"),
     ]
+
+
+def _fast_context(metrics: Mapping[str, Any], tier: int) -> str:
+    """At tier 3, the context budget the daemon fits to the engine's speed (daemon.fast_budget)."""
+    queue = metrics.get("queue") if isinstance(metrics.get("queue"), Mapping) else {}
+    tokens = queue.get("fast_budget_tokens") if queue else None
+    return f" · {int(tokens)}-token context" if tier == 3 and tokens else ""
 
 
 def _short_model(model: str) -> str:

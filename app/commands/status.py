@@ -85,6 +85,9 @@ def format_status(data: dict[str, Any]) -> str:
     spec = _speculation_line(engine, m.get("speculation") or {})
     if spec:
         lines.append(f"  drafting   {spec}")
+    fast_budget = (m.get("queue") or {}).get("fast_budget")
+    if fast_budget:  # the fast tier's context, fitted to the engine's speed (daemon.fast_budget)
+        lines.append(f"  fast tier  context {fast_budget}")
     threads = _threads_line(engine.get("extra") or {})
     if threads:
         lines.append(f"  threads    {threads}")

@@ -210,3 +210,11 @@ def test_complete_with_the_embedded_model(home: Path) -> None:
     print("embedded model:", json.dumps(done))
     status = json.loads(nospin(home, "status", "--json", fake=False).stdout)
     assert status["engine"]["state"] == "ready" and status["engine"]["name"] != "fake"
+
+
+def test_status_text_shows_the_fitted_fast_budget() -> None:
+    note = ("128 tokens: a cold prompt predicted 1500 ms (15.0 ms per prompt token), "
+            "deadline 2400 ms; 256 tokens: 2900 ms")
+    text = _status({}, {"num_requests": 0, "queue": {"fast_budget": note}})
+    assert f"fast tier  context {note}" in text
+    assert "fast tier" not in _status({}, {"num_requests": 0, "queue": {"fast_budget": ""}})

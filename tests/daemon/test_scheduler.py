@@ -483,6 +483,34 @@ def test_background_is_preempted_for_interactive_work_except_a_warmup_doing_its_
 # -- the latency model ------------------------------------------------------------------------
 
 
+def test_a_slow_engine_shrinks_the_fast_budget_and_a_fast_one_restores_it() -> None:
+    """Fast mode's smaller context is fitted to the measured speed (daemon.fast_budget): a
+    cold prompt at the configured 256 tokens no longer fits the deadline at 16 ms per prompt
+    token, one of 128 does; the next fast request is assembled at 128, and the engine's old
+    speed brings 256 back."""
+    s = Scheduler(TierConfig(), budget_tokens=2048)  # fast tier: 1/8 of 2,048 tokens
+    assert s.fast_budget_factor == 0.125 and s.snapshot()["fast_budget"] == ""
+
+    def serve(rid: str, t: float, prefill_ms: float, decode_ms: float) -> StartInstruction:
+        s.add_request(completion(rid, prompt=2048, new=16, num_prompt_tokens_fast=185), t)
+        start = s.schedule(t).start[0]
+        assert start.tier is Tier.FAST  # 2,048 cold tokens: past fast_ms at any speed here
+        s.update_from_result(rid, GenerationStats(
+            num_prompt_tokens=185, num_cached_tokens=60, num_generated_tokens=8,
+            prefill_ms=125 * prefill_ms, decode_ms=8 * decode_ms,
+            total_ms=125 * prefill_ms + 8 * decode_ms), t + 1.0, reason=FinishReason.NEWLINE)
+        return start
+
+    judged = s.fast_budget.min_samples  # prefill samples before the first verdict
+    starts = [serve(f"slow{i}", 10.0 * i, 16.0, 40.0) for i in range(judged + 1)]
+    assert [st.budget_factor for st in starts] == [0.125] * judged + [0.0625]
+    snap = s.snapshot()
+    assert snap["fast_budget_tokens"] == 128 and snap["fast_budget"].startswith("128 tokens")
+    window = LatencyModel.RATE_WINDOW  # the rates are medians: a lasting change is followed
+    starts = [serve(f"quick{i}", 100.0 + 10.0 * i, 7.0, 25.0) for i in range(window)]
+    assert starts[-1].budget_factor == 0.125 and s.snapshot()["fast_budget_tokens"] == 256
+
+
 def test_latency_model_learns_from_results() -> None:
     m = LatencyModel()
     m.observe(

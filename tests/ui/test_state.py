@@ -101,6 +101,14 @@ def test_status_and_metrics_make_figures_and_tooltip() -> None:
     assert st.figures(DaemonView()) == [st.Figure("Daemon", "not running")]
 
 
+def test_the_tier_row_names_the_fast_tiers_context() -> None:
+    view = request(running(), "fast")
+    view = st.apply_event(view, "metrics", {"queue": {"fast_budget_tokens": 128}}, now=1.0)
+    assert {f.label: f.value for f in st.figures(view)}["Tier"] == "3 · fast · 128-token context"
+    normal = request(view, "normal")
+    assert {f.label: f.value for f in st.figures(normal)}["Tier"] == "1 · normal"
+
+
 def test_headlines_say_why() -> None:
     capped = st.apply_config(request(running(), "cap"), {"tiers": {"cap_tokens": 30}})
     assert st.headline(capped) == "Degraded: tier 2, at most 30 tokens"
