@@ -138,7 +138,7 @@ class EngineSupervisor:
             self.engine = engine
             started = time.monotonic()
             self._set_state("ready")
-            log.info("engine %s ready", engine.name)
+            log.info("engine %s ready (%s)", engine.name, _model_of(engine))
             while engine.is_alive():
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
@@ -167,3 +167,11 @@ class EngineSupervisor:
         self.state = "stopped"
         if engine is not None:
             await asyncio.to_thread(engine.close)
+
+
+def _model_of(engine: Engine) -> str:
+    """The model an engine loaded, for the log ("?" when its stats cannot say)."""
+    try:
+        return engine.stats().model or "?"
+    except Exception:  # a log line must not fail the load
+        return "?"

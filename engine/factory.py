@@ -19,6 +19,7 @@ from app.errors import ConfigError, EngineUnavailable, ModelError
 from engine.base import Engine, TokenCounter
 from engine.models import read_gguf_metadata, resolve_model_path
 from engine.profiles import ModelProfile, select_profile
+from engine.requantize import cpu_weights
 
 
 def create_engine(config: Config) -> Engine:
@@ -54,6 +55,7 @@ def _llamacpp(e: EngineConfig) -> Engine:
     model_path = resolve_model_path(e.model)
     if model_path.is_dir():
         raise ModelError(f"the llamacpp engine needs a GGUF file, {model_path} is a folder")
+    model_path = cpu_weights(model_path, enabled=e.requantize)
     draft: Path | None = None
     if e.draft_model == PROMPT_LOOKUP:
         draft = Path(PROMPT_LOOKUP)

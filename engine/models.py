@@ -40,6 +40,8 @@ class ChunkedModel:
     sha256: str  # hash of the concatenated file
     size: int  # size of the concatenated file in bytes
     title: str = "the embedded model"  # how messages name it
+    # what the CPU engine runs it as ("q8_0": re-quantized once, engine/requantize.py; "": as is)
+    cpu_weights: str = ""
 
     @property
     def filename(self) -> str:
@@ -57,6 +59,9 @@ EMBEDDED_MODEL = ChunkedModel(
     version="0.9.0",
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     size=5 * 89_128_960 + 45_755_264,
+    # its 896-wide tensors cannot be K-quants: 133 of 170 are q5_0, which llama.cpp's CPU code
+    # runs ~15% slower than q8_0 (docs/engine.md, "CPU weights")
+    cpu_weights="q8_0",
 )
 
 # Qwen2.5-Coder-1.5B-Instruct GGUF Q4_K_M (general.file_type 15, 28 blocks, qwen2 tokenizer):
@@ -187,6 +192,15 @@ def verify_model(path: Path, sha256: str) -> None:
             detail=f"expected {sha256}, got {actual}",
         )
     _write_stamp(path, sha256)
+
+
+def packaged_model_at(path: Path) -> ChunkedModel | None:
+    """The packaged model ``path`` holds (its stamp names that model's hash), else None: a
+    configured path to the user's assembled copy is that model too."""
+    for model in (EMBEDDED_MODEL, CODER_1_5B):
+        if _stamp_valid(path, model.sha256):
+            return model
+    return None
 
 
 def packaged_model(spec: str) -> ChunkedModel | None:

@@ -77,6 +77,11 @@ def _info(args: argparse.Namespace) -> int:
     path = resolve_model_path(_model_spec(args))
     metadata = read_gguf_metadata(path) if path.is_file() else {}
     profile = profile_for(cfg, path)
-    out = {"path": str(path), "profile": profile.name, "fim": profile.fim, "metadata": metadata}
+    out: dict[str, object] = {"path": str(path), "profile": profile.name, "fim": profile.fim,
+                              "metadata": metadata}
+    if cfg.kind == "llamacpp" and cfg.requantize and path.is_file():
+        from engine.requantize import describe
+
+        out["cpu_weights"] = describe(path)  # what the CPU engine loads instead (docs/engine.md)
     print(json.dumps(out, indent=2))
     return 0
