@@ -32,8 +32,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
     from engine.models import resolve_model_path
     from engine.profiles import select_profile
+    from engine.requantize import cpu_weights
 
-    path = resolve_model_path(args.model)
+    path = cpu_weights(resolve_model_path(args.model))  # the weights the daemon loads
     lines = _source().splitlines(keepends=True)
     cut = min(len(lines) - 4, args.lines + 20)
 

@@ -355,11 +355,12 @@ def _engine(args: argparse.Namespace) -> Engine:
     from engine.factory import profile_for
     from engine.llamacpp import LlamaCppEngine
     from engine.models import resolve_model_path
+    from engine.requantize import cpu_weights
 
     cfg = EngineConfig(
         n_ctx=args.n_ctx, n_threads=args.threads, speculation=False, kv_state_slots=8
     )
-    path = resolve_model_path(cfg.model)
+    path = cpu_weights(resolve_model_path(cfg.model), enabled=cfg.requantize)  # as the daemon
     engine = LlamaCppEngine(
         model_path=path,
         profile=profile_for(cfg, path),

@@ -325,11 +325,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     from engine.llamacpp import PROMPT_LOOKUP
     from engine.models import resolve_model_path
+    from engine.requantize import cpu_weights
 
     root = (args.root or Path(sysconfig.get_paths()["stdlib"])).resolve()
     ks = [int(k) for k in args.draft_tokens.split(",") if k.strip()]
     wanted = parse_configs(args.configs, ks)
-    model_path = resolve_model_path(args.model)
+    model_path = cpu_weights(resolve_model_path(args.model))  # the weights the daemon loads
     uses_draft = any(kind == "draft-model" for kind, _k in wanted)
     draft_model = resolve_model_path(args.draft) if uses_draft else None
     points = sample_spec_points(
