@@ -299,6 +299,7 @@ class LlamaCppEngine(Engine):
         if self._prefill_threads is not None:
             pf_threads = self._prefill_threads.pick(session.to_evaluate(prompt, key=req.cache_key))
         session.set_threads(batch=pf_threads)
+        self._draft_threads(pf_threads)
         pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
         pf_ms = (time.monotonic() - t0) * 1000
         stats.prefill_ms += pf_ms
@@ -331,6 +332,15 @@ class LlamaCppEngine(Engine):
         self._decode(job)
         if req.cache_key:
             self._drop_superseded_warmups(job)
+
+    def _draft_threads(self, prefill_threads: int) -> None:
+        """The draft model runs on the same cores: its prefill takes this request's prefill
+        count, its one-token draft steps the decode governor's verdict (measured on the main
+        model, which the draft's own steps cannot tell apart from verification)."""
+        if not isinstance(self._drafter, DraftModelDrafter):
+            return
+        decode = self._threads.current if self._threads is not None else 0
+        self._drafter.session.set_threads(decode=decode, batch=prefill_threads)
 
     def _drop_superseded_warmups(self, job: _Job) -> None:
         """Finish (PREFILLED) the warm-ups of ``job``'s document that were queued before it.

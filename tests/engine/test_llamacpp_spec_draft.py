@@ -76,6 +76,8 @@ def test_prompt_lookup_prepare_is_a_no_op() -> None:
 @pytest.mark.slow
 def test_draft_model_gives_the_plain_greedy_text(embedded_model: Path) -> None:
     """The embedded model drafting for itself: every draft is accepted, the text is the same."""
+    import llama_cpp
+
     from engine.base import GenerationRequest, PromptParts, generate_sync
     from engine.llamacpp import LlamaCppEngine
     from engine.profiles import QWEN25_CODER
@@ -103,5 +105,12 @@ def test_draft_model_gives_the_plain_greedy_text(embedded_model: Path) -> None:
         assert spec.text == plain.text
         assert spec.stats.num_draft_tokens > 0
         assert spec.stats.num_draft_accepted == spec.stats.num_draft_tokens
+        # the draft model runs on the thread counts measured for the main model (it kept
+        # llama-cpp-python's defaults before: one decode thread of two cores)
+        draft, main = engine._drafter.session, engine._session  # type: ignore[union-attr]
+        assert draft.decode_threads == engine._threads.current  # type: ignore[union-attr]
+        assert draft.batch_threads == main.batch_threads
+        assert llama_cpp.llama_n_threads(draft.ctx.ctx) == draft.decode_threads
+        assert llama_cpp.llama_n_threads_batch(draft.ctx.ctx) == draft.batch_threads
     finally:
         engine.close()
