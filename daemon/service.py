@@ -32,7 +32,6 @@ from app.errors import (
 )
 from daemon import protocol as p
 from daemon.completion_cache import CompletionCache, EntryStatus
-from daemon.context import expected_suffix_tokens
 from daemon.context.types import ContextRequest
 from daemon.documents import (
     Document,
@@ -45,6 +44,7 @@ from daemon.documents import (
 )
 from daemon.events import EventHub
 from daemon.fast_budget import MIN_TOKENS
+from daemon.hints import Cursor, PromptHints
 from daemon.languages import detect_language
 from daemon.live import Follower, Live
 from daemon.metrics import Metrics, RequestRecord, hash_path
@@ -62,7 +62,6 @@ from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
 from daemon.supervisor import EngineFactory, EngineSupervisor
 from daemon.tokens import LineCachedCounter
-from daemon.warm_docs import WarmDocuments
 from engine.avoid import placeholder_starts
 from engine.base import (
     Engine,
@@ -132,7 +131,7 @@ class Service:
         )
         self._live: dict[str, Live] = {}
         self._token_counter: tuple[Engine, LineCachedCounter] | None = None
-        self._warm_docs = WarmDocuments(self.config.engine.kv_state_slots)
+        self._hints = PromptHints(self.config.engine.kv_state_slots)
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
         self._warm_ids = itertools.count()
         self._events = EventHub()
@@ -345,49 +344,21 @@ class Service:
             max_tokens=opts.max_tokens or self.config.completion.max_tokens,
             deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix), last_sent=now,
         )
-        (budget, est), (fast_budget, fast_est) = self._prompt_estimates(path, text)
-        after = self._suffix_hint(path, text, req.line, req.col, language, budget, offset)
-        after_fast = self._suffix_hint(path, text, req.line, req.col, language, fast_budget,
-                                       offset)
-        for b, hint in ((budget, after), (fast_budget, after_fast)):
-            if self._warm_docs.prompt_tokens(path, b) is not None:
-                live.warm_suffix[b] = hint  # warm at b: its result teaches the edit size
-        self.scheduler.add_request(NewRequest.completion(
-            key, path, num_prompt_tokens=est, max_new_tokens=live.max_tokens,
-            deadline_ms=_scheduling_deadline(opts.deadline_ms),
-            num_cached_tokens=self._warm_docs.cached_tokens(path, budget, est, after),
-            num_cached_tokens_fast=self._warm_docs.cached_tokens(
-                path, fast_budget, fast_est, after_fast),
-            num_prompt_tokens_fast=fast_est),
-            now)
+        cursor = Cursor(path, text, req.line, req.col, language, offset)
+        request, live.warm_suffix = self._hints.completion(
+            key, cursor, self._budgets(), self.config.context, max_new_tokens=live.max_tokens,
+            deadline_ms=_scheduling_deadline(opts.deadline_ms))
+        self.scheduler.add_request(request, now)
         self._live[key] = live
         self._step()
 
-    def _prompt_estimates(self, path: str, text: str) -> tuple[tuple[int, int], tuple[int, int]]:
-        """(budget, estimated prompt tokens) at the normal and at the fast tier: the prompt the
-        engine last held for the document at that budget says the next one's size; else a
-        third of the text's characters, at most the budget."""
-        out = []
-        for factor in (1.0, self.scheduler.fast_budget_factor):
-            budget = self._budget(factor)
-            guess = min(budget, max(1, len(text) // 3))
-            out.append((budget, self._warm_docs.prompt_tokens(path, budget) or guess))
-        return out[0], out[1]
+    def _budgets(self) -> tuple[int, int]:
+        """The context budgets of the normal tier and (fitted to the engine) the fast tier."""
+        return self._budget(1.0), self._budget(self.scheduler.fast_budget_factor)
 
     def _budget(self, factor: float) -> int:
         """The context budget of a tier whose budget factor is ``factor``."""
         return max(MIN_TOKENS, round(self.config.context.budget_tokens * factor))
-
-    def _suffix_hint(self, path: str, text: str, line: int, col: int, language: str,
-                     budget: int, offset: int | None = None) -> int:
-        """Tokens after the cursor (at ``offset`` when known; callers checked the cursor) the
-        prompt at ``budget`` will likely hold."""
-        request = ContextRequest(path, text, line, col, language, budget)
-        return expected_suffix_tokens(request, self.config.context, offset=offset)
-
-    def _mark_warm(self, live: Live, num_prompt_tokens: int) -> None:
-        if live.context is not None:
-            self._warm_docs.mark(live.path, live.context.budget_tokens, num_prompt_tokens)
 
     def _answer_from_cache(self, peer: Peer, request_id: str, path: str, hit: Any,
                            now: float) -> bool:
@@ -594,14 +565,10 @@ class Service:
         if fin.reason is FinishReason.ERROR and fin.error_code == "engine_died":
             self.supervisor.report_died()
         live = self._live.get(key)
-        if live is not None and live.kind == "complete" and fin.stats.num_prompt_tokens:
-            if live.context is not None:
-                budget = live.context.budget_tokens
-                suffix = live.warm_suffix.get(budget)
-                if suffix is not None:
-                    self._warm_docs.observe(budget, fin.stats.num_prompt_tokens,
-                                            fin.stats.num_cached_tokens, suffix)
-            self._mark_warm(live, fin.stats.num_prompt_tokens)
+        if live is not None and live.kind == "complete" and fin.stats.num_prompt_tokens \
+                and live.context is not None:
+            self._hints.learn(live.path, live.context.budget_tokens, live.warm_suffix,
+                              fin.stats.num_prompt_tokens, fin.stats.num_cached_tokens)
         fast_before = self.scheduler.fast_budget.tokens
         ended = self.scheduler.update_from_result(
             key, fin.stats, time.monotonic(), reason=fin.reason,
@@ -642,8 +609,10 @@ class Service:
             self._live.pop(live.key, None)
             if self._warming.get(live.path) == live.key:  # not a newer warm-up that replaced it
                 del self._warming[live.path]
-            if fin is not None and fin.reason is FinishReason.PREFILLED:
-                self._mark_warm(live, fin.stats.num_prompt_tokens)
+            if fin is not None and fin.reason is FinishReason.PREFILLED \
+                    and live.context is not None:
+                self._hints.warm.mark(live.path, live.context.budget_tokens,
+                                      fin.stats.num_prompt_tokens)
             self._record(RequestRecord(
                 time=time.time(), request_id=live.key, path_hash=hash_path(live.path),
                 kind="warmup", tier=ended.tier.label if ended.tier is not None else "",
@@ -721,7 +690,7 @@ class Service:
         the same for every cursor position in the file: a later completion there reuses it.
         Returns whether a warm-up was queued."""
         pending = self._warming.get(path)
-        if not replace and (path in self._warm_docs or pending is not None):
+        if not replace and (path in self._hints.warm or pending is not None):
             return False
         if pending is not None:
             self.scheduler.cancel(pending)
@@ -730,15 +699,9 @@ class Service:
                      arrival=now, text=text, line=line, col=col, language=language, root=root,
                      multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
                      last_sent=now)
-        (budget, est), (fast_budget, fast_est) = self._prompt_estimates(path, text)
-        suffix = self._suffix_hint(path, text, line, col, language, budget)
-        self.scheduler.add_request(NewRequest.warmup(
-            key, path, num_prompt_tokens=est,
-            num_cached_tokens=self._warm_docs.cached_tokens(path, budget, est),
-            followup_uncached_tokens=min(est, self._warm_docs.edit_tokens(budget) + suffix),
-            followup_new_tokens=self.config.completion.max_tokens,
-            num_cached_tokens_fast=self._warm_docs.cached_tokens(path, fast_budget, fast_est),
-            num_prompt_tokens_fast=fast_est), now)
+        self.scheduler.add_request(self._hints.warmup(
+            key, Cursor(path, text, line, col, language), self._budgets(), self.config.context,
+            followup_new_tokens=self.config.completion.max_tokens), now)
         self._live[key] = warm
         self._warming[path] = key
         return True
@@ -879,7 +842,7 @@ class Service:
                 self.metrics.reset()
         self.config = new
         self.scheduler.configure(new.tiers, budget_tokens=new.context.budget_tokens)
-        self._warm_docs.slots = max(1, new.engine.kv_state_slots)
+        self._hints.warm.slots = max(1, new.engine.kv_state_slots)
         self.scheduler.set_force_fast(new.tiers.force_fast)
         self._sessions.idle_current_file_s = new.context.session_idle_current_file_s
         self._sessions.reset_s = new.context.session_reset_s

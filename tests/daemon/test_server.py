@@ -354,12 +354,12 @@ def test_a_completion_on_a_warm_document_teaches_the_edit_size(home: Path) -> No
         raw.send(complete_msg("c2", src, col=5, text=text, options={"multiline": False}))
         assert raw.until_final("c2", timeout_s=5)[-1]["cache"] == "miss"
         wait_until_idle(d)
-        learned = d.call(lambda: {b: list(v) for b, v in d.service._warm_docs._edits.items()})
+        learned = d.call(lambda: {b: list(v) for b, v in d.service._hints.warm._edits.items()})
         assert len(learned) == 1 and len(next(iter(learned.values()))) == 1, learned
         (budget, (edit,)), = learned.items()
         # 100 uncached tokens less the FIM suffix the hint expected: the rest of the small file
         assert 0 < edit <= 100
-        assert d.call(lambda: d.service._warm_docs.edit_tokens(budget)) == edit
+        assert d.call(lambda: d.service._hints.warm.edit_tokens(budget)) == edit
         raw.close()
 
 
@@ -386,7 +386,7 @@ def test_shed_cold_document_is_warmed_in_the_background(home: Path) -> None:
         warm = first_warmup(engine, "submitted")
         assert warm.cache_key == str(other)
         wait_until_idle(d)
-        assert d.call(lambda: str(other) in d.service._warm_docs)
+        assert d.call(lambda: str(other) in d.service._hints.warm)
         raw.close()
 
 

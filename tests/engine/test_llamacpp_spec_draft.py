@@ -109,7 +109,7 @@ def test_draft_model_gives_the_plain_greedy_text(embedded_model: Path) -> None:
         # llama-cpp-python's defaults before: one decode thread of two cores)
         draft, main = engine._drafter.session, engine._session  # type: ignore[union-attr]
         assert draft.decode_threads == engine._threads.current  # type: ignore[union-attr]
-        assert draft.batch_threads == main.batch_threads
+        assert main is not None and draft.batch_threads == main.batch_threads
         assert llama_cpp.llama_n_threads(draft.ctx.ctx) == draft.decode_threads
         assert llama_cpp.llama_n_threads_batch(draft.ctx.ctx) == draft.batch_threads
     finally:
