@@ -12,16 +12,22 @@ docs/engine.md, "CPU weights".
 
 The variant lives next to the source file, ``<source stem>.<kind>.gguf``, with a stamp naming
 the source's hash; it is made on first use (atomically: a temporary file, then a rename) and
-reused while the stamp holds. Anything that goes wrong (a full disk, a read-only cache) is
-logged and the engine loads the source file instead: never worse than before.
+reused while the stamp holds. It is made only with 1.5x the source's size free on the disk,
+and renamed into place only after llama.cpp loaded it (a quantizer that ran out of disk would
+leave a truncated file; llama.cpp's loader checks every tensor against the file's size).
+Anything that goes wrong (a full disk, a read-only cache) is logged and the engine loads the
+source file instead: never worse than before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import shutil
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from app.paths import atomic_write
@@ -34,6 +40,7 @@ log = logging.getLogger(__name__)
 # kind -> llama.cpp's LLAMA_FTYPE_MOSTLY_* value (llama.h)
 WEIGHT_KINDS = {"q8_0": 7}
 _STAMP_SUFFIX = ".stamp.json"
+SPACE_FACTOR = 1.5  # free disk space needed, in source sizes (Q8_0 of the 0.5B: 1.38x)
 
 
 def variant_path(source: Path, kind: str, folder: Path | None = None) -> Path:
@@ -78,25 +85,60 @@ def describe(source: Path) -> dict[str, str | bool] | None:
 
 
 def _quantize(source: Path, target: Path, ftype: int) -> None:
-    """llama.cpp's quantizer, into a temporary file renamed into place; OSError on failure."""
+    """llama.cpp's quantizer, into a temporary file that is loaded once, then renamed into
+    place; OSError on failure (nothing left behind)."""
     import ctypes
 
     import llama_cpp
 
     target.parent.mkdir(parents=True, exist_ok=True)
+    need = int(source.stat().st_size * SPACE_FACTOR)
+    free = shutil.disk_usage(target.parent).free
+    if free < need:
+        raise OSError(f"not enough disk space in {target.parent}: {free >> 20} MB free, "
+                      f"{need >> 20} MB needed")
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = ftype
     params.allow_requantize = True
     params.nthread = os.cpu_count() or 1
     try:
-        rc = llama_cpp.llama_model_quantize(
-            str(source).encode(), str(tmp).encode(), ctypes.byref(params))
-        if rc != 0 or not tmp.is_file():
-            raise OSError(f"llama.cpp's quantizer failed (code {rc}; is the disk full?)")
+        with _llama_quiet():
+            rc = llama_cpp.llama_model_quantize(
+                str(source).encode(), str(tmp).encode(), ctypes.byref(params))
+            if rc != 0 or not tmp.is_file():
+                raise OSError(f"llama.cpp's quantizer failed (code {rc})")
+            if not _loads(tmp):
+                raise OSError("the quantized file does not load (out of disk space?)")
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _loads(path: Path) -> bool:
+    """Whether llama.cpp loads ``path`` (memory-mapped, no context: a fraction of a second);
+    its loader checks that every tensor lies within the file."""
+    import llama_cpp
+
+    params = llama_cpp.llama_model_default_params()
+    params.use_mmap = True
+    model = llama_cpp.llama_model_load_from_file(str(path).encode(), params)
+    if not model:
+        return False
+    llama_cpp.llama_model_free(model)
+    return True
+
+
+@contextlib.contextmanager
+def _llama_quiet() -> Iterator[None]:
+    """llama.cpp's log (a line per tensor while quantizing) only for errors, for a block."""
+    logger = logging.getLogger("llama-cpp-python")  # llama-cpp-python's route for it
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _stamp(target: Path) -> Path:

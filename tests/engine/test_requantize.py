@@ -113,3 +113,32 @@ def test_model_info_says_which_weights_the_cpu_engine_loads(
     info = json.loads(capsys.readouterr().out)
     assert info["cpu_weights"] == {"kind": "q8_0", "made": True,
                                    "path": str(variant_path(embedded_model, "q8_0"))}
+
+
+def test_a_disk_without_room_for_the_variant_keeps_the_original(
+    embedded_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import shutil
+
+    real = shutil.disk_usage
+    # the disk as a full one reports it: 100 MB free (the file system itself is not faked)
+    monkeypatch.setattr("engine.requantize.shutil.disk_usage",
+                        lambda p: real(p)._replace(free=100 << 20))
+    with caplog.at_level(logging.WARNING, logger="engine.requantize"):
+        assert cpu_weights(embedded_model, folder=tmp_path) == embedded_model
+    assert "not enough disk space" in caplog.text and "100 MB free" in caplog.text
+    assert list(tmp_path.iterdir()) == []  # nothing left behind
+
+
+def test_a_truncated_quantizer_output_would_not_be_put_in_place(
+    variant: Path, tmp_path: Path
+) -> None:
+    """What a quantizer that ran out of disk leaves: llama.cpp's loader, which _quantize runs
+    before the rename, refuses it."""
+    import engine.requantize as rq
+
+    cut = tmp_path / "cut.gguf"
+    with open(variant, "rb") as src, open(cut, "wb") as out:
+        out.write(src.read(variant.stat().st_size - (64 << 20)))
+    assert rq._loads(variant) and not rq._loads(cut)
