@@ -136,12 +136,12 @@ def embedded_model_path(model: ChunkedModel = EMBEDDED_MODEL) -> Path:
     the chunks once (a few seconds). Raises ModelNotInstalled or ModelError.
     """
     target = models_dir() / model.filename
-    if _stamp_valid(target, model.sha256):
+    if stamp_holds(target, sha256=model.sha256):
         return target
     # Present but unstamped (e.g. stamp deleted): hash it once rather than reassemble.
     present = target.is_file() and target.stat().st_size == model.size
     if present and sha256_file(target) == model.sha256:
-        _write_stamp(target, model.sha256)
+        write_stamp(target, sha256=model.sha256)
         return target
     assemble(find_chunks(model), target, model.sha256, title=model.title)
     return target
@@ -176,7 +176,7 @@ def assemble(
         raise ModelError(f"cannot assemble the model into {target}", detail=str(exc)) from exc
     finally:
         tmp.unlink(missing_ok=True)
-    _write_stamp(target, sha256)
+    write_stamp(target, sha256=sha256)
 
 
 def verify_model(path: Path, sha256: str) -> None:
@@ -191,14 +191,14 @@ def verify_model(path: Path, sha256: str) -> None:
             f"model {path} is corrupt: its sha256 does not match",
             detail=f"expected {sha256}, got {actual}",
         )
-    _write_stamp(path, sha256)
+    write_stamp(path, sha256=sha256)
 
 
 def packaged_model_at(path: Path) -> ChunkedModel | None:
     """The packaged model ``path`` holds (its stamp names that model's hash), else None: a
     configured path to the user's assembled copy is that model too."""
     for model in (EMBEDDED_MODEL, CODER_1_5B):
-        if _stamp_valid(path, model.sha256):
+        if stamp_holds(path, sha256=model.sha256):
             return model
     return None
 
@@ -246,13 +246,16 @@ def _stamp_path(path: Path) -> Path:
     return path.with_name(path.name + _STAMP_SUFFIX)
 
 
-def _write_stamp(path: Path, sha256: str) -> None:
+def write_stamp(path: Path, **facts: str) -> None:
+    """Record next to ``path`` its size and mtime with ``facts`` (its hash, its source's ...),
+    so a later start checks two ``stat`` fields instead of rehashing the file."""
     st = path.stat()
-    stamp = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": sha256}
+    stamp = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, **facts}
     atomic_write(_stamp_path(path), json.dumps(stamp).encode("utf-8"), mode=0o644)
 
 
-def _stamp_valid(path: Path, sha256: str) -> bool:
+def stamp_holds(path: Path, **facts: str) -> bool:
+    """Whether ``path`` is unchanged since ``write_stamp`` recorded these ``facts`` for it."""
     try:
         st = path.stat()
         stamp = json.loads(_stamp_path(path).read_text("utf-8"))
@@ -262,7 +265,7 @@ def _stamp_valid(path: Path, sha256: str) -> bool:
         isinstance(stamp, dict)
         and stamp.get("size") == st.st_size
         and stamp.get("mtime_ns") == st.st_mtime_ns
-        and stamp.get("sha256") == sha256
+        and all(stamp.get(key) == value for key, value in facts.items())
     )
 
 

@@ -22,7 +22,6 @@ source file instead: never worse than before.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import shutil
@@ -30,8 +29,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from app.paths import atomic_write
-from engine.models import packaged_model_at
+from engine.models import packaged_model_at, stamp_holds, write_stamp
 
 __all__ = ["WEIGHT_KINDS", "cpu_weights", "describe", "variant_path"]
 
@@ -39,7 +37,6 @@ log = logging.getLogger(__name__)
 
 # kind -> llama.cpp's LLAMA_FTYPE_MOSTLY_* value (llama.h)
 WEIGHT_KINDS = {"q8_0": 7}
-_STAMP_SUFFIX = ".stamp.json"
 SPACE_FACTOR = 1.5  # free disk space needed, in source sizes (Q8_0 of the 0.5B: 1.38x)
 
 
@@ -58,12 +55,12 @@ def cpu_weights(source: Path, *, enabled: bool = True, folder: Path | None = Non
     if model is None or kind not in WEIGHT_KINDS:
         return source
     target = variant_path(source, kind, folder)
-    if _stamp_holds(target, model.sha256, kind):
+    if stamp_holds(target, source_sha256=model.sha256, kind=kind):
         return target
     try:
         t0 = time.monotonic()
         _quantize(source, target, WEIGHT_KINDS[kind])
-        _write_stamp(target, model.sha256, kind)
+        write_stamp(target, source_sha256=model.sha256, kind=kind)
     except OSError as exc:
         log.warning("cannot make the %s weights of %s (%s): loading it as it is",
                     kind, source.name, exc)
@@ -81,7 +78,7 @@ def describe(source: Path) -> dict[str, str | bool] | None:
         return None
     target = variant_path(source, model.cpu_weights)
     return {"kind": model.cpu_weights, "path": str(target),
-            "made": _stamp_holds(target, model.sha256, model.cpu_weights)}
+            "made": stamp_holds(target, source_sha256=model.sha256, kind=model.cpu_weights)}
 
 
 def _quantize(source: Path, target: Path, ftype: int) -> None:
@@ -139,29 +136,3 @@ def _llama_quiet() -> Iterator[None]:
         yield
     finally:
         logger.setLevel(level)
-
-
-def _stamp(target: Path) -> Path:
-    return target.with_name(target.name + _STAMP_SUFFIX)
-
-
-def _write_stamp(target: Path, source_sha256: str, kind: str) -> None:
-    st = target.stat()
-    stamp = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "source_sha256": source_sha256,
-             "kind": kind}
-    atomic_write(_stamp(target), json.dumps(stamp).encode("utf-8"), mode=0o644)
-
-
-def _stamp_holds(target: Path, source_sha256: str, kind: str) -> bool:
-    try:
-        st = target.stat()
-        stamp = json.loads(_stamp(target).read_text("utf-8"))
-    except (OSError, ValueError):
-        return False
-    return bool(
-        isinstance(stamp, dict)
-        and stamp.get("size") == st.st_size
-        and stamp.get("mtime_ns") == st.st_mtime_ns
-        and stamp.get("source_sha256") == source_sha256
-        and stamp.get("kind") == kind
-    )
