@@ -155,13 +155,25 @@ def check_model(probe: Probe) -> CheckResult:
         return CheckResult("model", "fail", f"the embedded model is not at {path}",
                            "run `nospin install` or `nospin model path` (assembles it)")
     if not probe.verify_model:
-        return CheckResult("model", "ok", f"{path} (not rehashed)")
+        return CheckResult("model", "ok", f"{path} (not rehashed)" + _cpu_weights(e, path))
     try:
         verify_model(path, EMBEDDED_MODEL.sha256)
     except ModelError as exc:
         return CheckResult("model", "fail", str(exc),
                            f"delete {path}, then run `nospin install` (assembles it again)")
-    return CheckResult("model", "ok", f"{path}, sha256 {EMBEDDED_MODEL.sha256[:12]}... matches")
+    return CheckResult("model", "ok", f"{path}, sha256 {EMBEDDED_MODEL.sha256[:12]}... matches"
+                       + _cpu_weights(e, path))
+
+
+def _cpu_weights(e: cfg.EngineConfig, path: Path) -> str:
+    """Which weights the CPU engine loads for the embedded model (engine/requantize.py)."""
+    from engine.requantize import describe
+
+    info = describe(path) if e.kind == "llamacpp" and e.requantize else None
+    if info is None:
+        return ""
+    made = "made" if info["made"] else "made at the daemon's first start (3 s)"
+    return f"; the CPU engine loads it as {info['kind']} ({made}: {info['path']})"
 
 
 def _gpu_wanted(probe: Probe) -> bool:

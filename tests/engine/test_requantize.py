@@ -142,3 +142,14 @@ def test_a_truncated_quantizer_output_would_not_be_put_in_place(
     with open(variant, "rb") as src, open(cut, "wb") as out:
         out.write(src.read(variant.stat().st_size - (64 << 20)))
     assert rq._loads(variant) and not rq._loads(cut)
+
+
+def test_doctor_says_which_weights_the_cpu_engine_loads(embedded_model: Path) -> None:
+    from app.config import EngineConfig
+    from app.install.doctor import _cpu_weights
+
+    made = cpu_weights(embedded_model)
+    note = _cpu_weights(EngineConfig(), embedded_model)
+    assert note == f"; the CPU engine loads it as q8_0 (made: {made})"
+    assert _cpu_weights(EngineConfig(requantize=False), embedded_model) == ""
+    assert _cpu_weights(EngineConfig(kind="remote"), embedded_model) == ""
