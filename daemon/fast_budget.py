@@ -27,10 +27,16 @@ from dataclasses import dataclass, field
 
 from daemon.latency_model import LatencyModel
 
-__all__ = ["MIN_TOKENS", "FastBudget"]
+__all__ = ["MIN_TOKENS", "FastBudget", "tier_budget"]
 
 MIN_TOKENS = 64  # the smallest context budget the assembler is given
 MIN_FAST_TOKENS = 128  # the smallest the fast tier shrinks to (the module docstring says why)
+
+
+def tier_budget(budget_tokens: int, factor: float) -> int:
+    """The context budget of a tier whose budget factor is ``factor`` (``context.
+    budget_tokens`` x factor, not below what the assembler is given)."""
+    return max(MIN_TOKENS, round(budget_tokens * factor))
 
 
 @dataclass(slots=True)

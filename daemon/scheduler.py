@@ -37,7 +37,7 @@ from typing import Any
 
 from app.config import TierConfig
 from app.errors import InputError
-from daemon.fast_budget import MIN_TOKENS, FastBudget
+from daemon.fast_budget import FastBudget, tier_budget
 from daemon.latency_model import LatencyModel
 from daemon.schedule_types import (
     END_TABLE,
@@ -156,7 +156,7 @@ class Scheduler:
 
     @staticmethod
     def _fast_base(tiers: TierConfig, budget_tokens: int) -> int:
-        return max(MIN_TOKENS, round(budget_tokens * tiers.fast_budget_factor))
+        return tier_budget(budget_tokens, tiers.fast_budget_factor)
 
     @property
     def fast_budget_factor(self) -> float:

@@ -43,7 +43,7 @@ from daemon.documents import (
     read_disk_text,
 )
 from daemon.events import EventHub
-from daemon.fast_budget import MIN_TOKENS
+from daemon.fast_budget import tier_budget
 from daemon.hints import Cursor, PromptHints
 from daemon.languages import detect_language
 from daemon.live import Follower, Live
@@ -358,7 +358,7 @@ class Service:
 
     def _budget(self, factor: float) -> int:
         """The context budget of a tier whose budget factor is ``factor``."""
-        return max(MIN_TOKENS, round(self.config.context.budget_tokens * factor))
+        return tier_budget(self.config.context.budget_tokens, factor)
 
     def _answer_from_cache(self, peer: Peer, request_id: str, path: str, hit: Any,
                            now: float) -> bool:
