@@ -31,12 +31,12 @@ from pathlib import Path
 
 from engine.models import packaged_model_at, stamp_holds, write_stamp
 
-__all__ = ["WEIGHT_KINDS", "cpu_weights", "describe", "variant_path"]
+__all__ = ["WEIGHT_KINDS", "cpu_weights", "describe", "make_variant", "variant_path"]
 
 log = logging.getLogger(__name__)
 
-# kind -> llama.cpp's LLAMA_FTYPE_MOSTLY_* value (llama.h)
-WEIGHT_KINDS = {"q8_0": 7}
+# kind -> llama.cpp's LLAMA_FTYPE_MOSTLY_* value (llama.h); q4_0 only for `nospin bench weights`
+WEIGHT_KINDS = {"q8_0": 7, "q4_0": 2}
 SPACE_FACTOR = 1.5  # free disk space needed, in source sizes (Q8_0 of the 0.5B: 1.38x)
 
 
@@ -48,19 +48,17 @@ def variant_path(source: Path, kind: str, folder: Path | None = None) -> Path:
 def cpu_weights(source: Path, *, enabled: bool = True, folder: Path | None = None) -> Path:
     """The file the CPU engine should load for the model file ``source``: its re-quantized
     variant when ``source`` is a packaged model that declares one (``ChunkedModel.
-    cpu_weights``) and ``enabled`` (``engine.cpu_weights``), made on first use; else
+    cpu_weights``) and ``enabled`` (``engine.requantize``), made on first use; else
     ``source``. Never raises: a variant that cannot be made is logged and ``source`` used."""
-    model = packaged_model_at(source) if enabled else None
-    kind = model.cpu_weights if model is not None else ""
-    if model is None or kind not in WEIGHT_KINDS:
+    planned = _planned(source, folder) if enabled else None
+    if planned is None:
         return source
-    target = variant_path(source, kind, folder)
-    if stamp_holds(target, source_sha256=model.sha256, kind=kind):
+    sha256, kind, target = planned
+    if stamp_holds(target, source_sha256=sha256, kind=kind):
         return target
     try:
         t0 = time.monotonic()
-        _quantize(source, target, WEIGHT_KINDS[kind])
-        write_stamp(target, source_sha256=model.sha256, kind=kind)
+        make_variant(source, kind, target, source_sha256=sha256)
     except OSError as exc:
         log.warning("cannot make the %s weights of %s (%s): loading it as it is",
                     kind, source.name, exc)
@@ -73,12 +71,28 @@ def cpu_weights(source: Path, *, enabled: bool = True, folder: Path | None = Non
 def describe(source: Path) -> dict[str, str | bool] | None:
     """What ``cpu_weights`` would load for ``source`` (kind, path, whether it is made yet),
     without making anything; None when ``source`` is loaded as it is."""
+    planned = _planned(source)
+    if planned is None:
+        return None
+    sha256, kind, target = planned
+    return {"kind": kind, "path": str(target),
+            "made": stamp_holds(target, source_sha256=sha256, kind=kind)}
+
+
+def _planned(source: Path, folder: Path | None = None) -> tuple[str, str, Path] | None:
+    """(source hash, kind, variant path) when ``source`` is a packaged model that declares
+    CPU weights; None otherwise."""
     model = packaged_model_at(source)
     if model is None or model.cpu_weights not in WEIGHT_KINDS:
         return None
-    target = variant_path(source, model.cpu_weights)
-    return {"kind": model.cpu_weights, "path": str(target),
-            "made": stamp_holds(target, source_sha256=model.sha256, kind=model.cpu_weights)}
+    return model.sha256, model.cpu_weights, variant_path(source, model.cpu_weights, folder)
+
+
+def make_variant(source: Path, kind: str, target: Path, *, source_sha256: str = "") -> None:
+    """Re-quantize ``source`` to ``kind`` (a key of ``WEIGHT_KINDS``) at ``target`` and stamp
+    it; OSError when it cannot be made (nothing is left behind). Also for benchmarks."""
+    _quantize(source, target, WEIGHT_KINDS[kind])
+    write_stamp(target, source_sha256=source_sha256, kind=kind)
 
 
 def _quantize(source: Path, target: Path, ftype: int) -> None:

@@ -18,6 +18,7 @@ BENCHMARKS: dict[str, str] = {
     "latency": "bench.latency",
     "speculation": "bench.speculation",
     "postprocess": "bench.postprocess",
+    "weights": "bench.weights",
 }
 
 
