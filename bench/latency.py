@@ -266,6 +266,7 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
     prompt_tokens = sum(st.num_prompt_tokens for st in prefilled)
     cached = sum(st.num_cached_tokens for st in prefilled)
     texts = []
+    shown: dict[int, str] = {}  # id(sent) -> the post-processed completion
     scores: dict[int, tuple[bool, float]] = {}  # id(sent) -> (exact line, edit similarity)
     for s in completed:
         assert s.result is not None
@@ -273,6 +274,7 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
         if s.parts is not None:
             text = postprocess(text, s.parts.prefix, s.parts.suffix, s.parts.language, False)
         texts.append(text)
+        shown[id(s)] = text
         truth = points[s.point].rest[s.num_typed :].rstrip().strip()
         scores[id(s)] = (
             text.strip() == truth,
@@ -312,6 +314,13 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
             round(sum(scores[id(s)][1] for s in last) / len(last), 3) if last else 0.0
         ),
         "last_key_n": len(last),
+        # what they were, against the real line: "path:line typed|completion // real rest"
+        "last_key_completions": [
+            f"{points[s.point].path}:{points[s.point].line + 1} "
+            f"{points[s.point].typed}|{shown[id(s)].strip()} // "
+            f"{points[s.point].rest[s.num_typed:].strip()}"
+            for s in last
+        ],
         "warmups_sent": len(warms),
         "warmups_prefilled": sum(
             1 for s in warms if s.result is not None and s.result.reason is FinishReason.PREFILLED

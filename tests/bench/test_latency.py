@@ -161,6 +161,11 @@ def test_tiny_replay_prints_every_pipeline(tmp_path: Path) -> None:
     assert nospin["completions_nonempty"] >= 1
     assert nospin["finished_ms_p50"] > 0
     assert result["naive"]["mean_prompt_tokens"] > nospin["mean_prompt_tokens"]
+    # the last keystroke's completion against the real line, as docs/latency.md quotes them
+    assert len(nospin["last_key_completions"]) == nospin["last_key_n"]
+    for shown in nospin["last_key_completions"]:
+        assert shown.startswith("stats.py:") and "|" in shown and " // " in shown
+    assert result["code"]  # which repository and commit ran
     assert set(result["naive_over_nospin"]) >= {"finished_ms_p50", "finished_ms_p95"}
     # the same replay through a private daemon on its socket, as an editor plugin drives it
     daemon = result["daemon"]
