@@ -14,8 +14,16 @@ served, and picks the fastest. The count not in use is measured again now and th
 request), after a wait that doubles while the verdict holds, so a machine that became idle
 again is noticed; a count in use that became slower is left at once, since its own figure
 shows it. A re-measure replaces the old figure (it is stale by then); a wrong verdict
-from one noisy request is undone by the next few, which measure that count again. Pure: no
-clock, no engine; not thread-safe (the engine thread calls it).
+from one noisy request is undone by the next few, which measure that count again.
+
+A probe runs on the count the verdict says is slower, so an editor waiting on it sees that:
+one prefill probe on two idle cores took a 74-token prefill from ~500 ms to 1,020 ms, the
+replay's slowest last-keystroke completion (docs/latency.md, "Thread probes"). The caller says
+whether the request is ``interactive``; an interactive request takes a due probe only when no
+background request (a warm-up) has taken it for ``interactive_patience`` times the wait, so the
+daemon's warm-ups carry the probes and an engine without warm-ups still probes, later. (The
+llamacpp engine also runs a prefill probe for its first step only.) Pure: no clock, no engine;
+not thread-safe (the engine thread calls it).
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ class ThreadGovernor:
     skip_first: int = 1
     probe_wait: int = 8  # requests on the chosen count before the first re-measure of another
     max_probe_wait: int = 256
+    # an interactive request takes a due probe only after this many times the wait
+    interactive_patience: int = 4
     ms_per_token: dict[int, float] = field(default_factory=dict)
     _since_probe: int = 0
     _wait: int = 0
@@ -56,19 +66,26 @@ class ThreadGovernor:
             raise ValueError("no thread choices")
         self._wait = self.probe_wait
 
-    def pick(self, num_tokens: int | None = None) -> int:
+    def pick(self, num_tokens: int | None = None, *, interactive: bool = False) -> int:
         """The thread count for the next request's phase; ``num_tokens``, when known, is what
         it will run: a request too small to be judged never measures another count (most
-        keystrokes prefill a few tokens: a probe must not slow them for nothing)."""
+        keystrokes prefill a few tokens: a probe must not slow them for nothing).
+        ``interactive``: an editor waits on this request, so it takes a due probe only when
+        background requests have left it undone for ``interactive_patience`` waits."""
+        self._probing = 0
         if num_tokens is not None and num_tokens < self.min_tokens:
             return self.current
         unmeasured = [n for n in self.choices if n not in self.ms_per_token]
         if unmeasured:  # measure every count once, the largest first (fastest when idle)
-            self._probing = unmeasured[-1]
+            probe = unmeasured[-1]
         elif len(self.choices) > 1 and self._since_probe >= self._wait:
-            self._probing = next(n for n in self.choices if n != self.current)
+            probe = next(n for n in self.choices if n != self.current)
         else:
-            self._probing = 0
+            return self.current
+        # the first figure of the count in use spares nothing; a probe spares an editor
+        overdue = self._since_probe >= self._wait * self.interactive_patience
+        if probe == self.current or not interactive or overdue:
+            self._probing = probe
         return self._probing or self.current
 
     def record(self, threads: int, num_tokens: int, decode_ms: float) -> None:
@@ -97,6 +114,11 @@ class ThreadGovernor:
         else:
             self._since_probe += 1
         self._probing = 0
+
+    @property
+    def probing(self) -> int:
+        """The count the last ``pick`` chose to measure against the verdict (0: none)."""
+        return self._probing if self._probing != self.current else 0
 
     @property
     def current(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -341,9 +342,15 @@ def test_thread_counts_are_measured_and_set_in_llama_cpp(llamacpp_engine: Any) -
     assert decode is not None and decode.choices == choices  # engine.n_threads 0: measured
     assert prefill is not None and prefill.choices == choices
     for i in range(len(choices) + 1):
-        # a new document each time: its whole prompt is prefilled (enough tokens to judge)
+        # a new document each time: its whole prompt is prefilled (enough tokens to judge);
+        # a warm-up first, as the daemon sends, measures the prefill counts (an interactive
+        # request would leave that to background work)
         prompt = parts(prefix=f"# module {i}\n" + "total = 0\n" * 40 + PREFIX, path=f"t{i}.py")
-        fin = run(llamacpp_engine, f"threads-{i}", prompt=prompt, max_new_tokens=12)
+        run(llamacpp_engine, f"warm-{i}", prompt=prompt, prefill_only=True,
+            priority=Priority.BACKGROUND)
+        fin = run(llamacpp_engine, f"threads-{i}", prompt=parts(
+            prefix=f"# module {i}\n" + "total = 1\n" * 40 + PREFIX, path=f"t{i}.py"),
+            max_new_tokens=12)
         assert fin.stats.num_generated_tokens >= 4
         session = llamacpp_engine._session
         # what the prefill governor is told beforehand is what prefill then evaluated
@@ -360,3 +367,62 @@ def test_thread_counts_are_measured_and_set_in_llama_cpp(llamacpp_engine: Any) -
     extra = llamacpp_engine.stats().extra
     assert extra["decode_threads"] in choices and extra["prefill_threads"] in choices
     assert decode.note.startswith("decoding on ") and prefill.note.startswith("prefilling on ")
+
+
+@pytest.fixture
+def due_prefill_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
+    """The prefill governor with a probe of its slower count due, and its records (spied)."""
+    gov = llamacpp_engine._prefill_threads
+    if gov is None or len(gov.choices) < 2:
+        pytest.skip("one CPU: a single thread count, nothing to probe")
+    saved = (dict(gov.ms_per_token), gov._since_probe, gov._wait, gov.skip_first)
+    slow, fast = gov.choices[0], gov.choices[-1]
+    gov.ms_per_token.clear()
+    gov.ms_per_token.update({slow: 1000.0, fast: 5.0})  # the verdict: fast; slow is stale
+    gov.skip_first, gov._since_probe = 0, gov._wait
+    records: list[tuple[int, int]] = []
+    record = llamacpp_engine._record_threads
+
+    def spy(governor: Any, threads: int, num_tokens: int, ms: float) -> None:
+        if governor is gov:
+            records.append((threads, num_tokens))
+        record(governor, threads, num_tokens, ms)
+
+    llamacpp_engine._record_threads = spy
+    yield gov, records
+    del llamacpp_engine._record_threads
+    gov.ms_per_token.clear()
+    gov.ms_per_token.update(saved[0])
+    gov._since_probe, gov._wait, gov.skip_first = saved[1:]
+
+
+def test_a_prefill_probe_measures_one_chunk_then_goes_back(
+    llamacpp_engine: Any, due_prefill_probe: tuple[Any, list[tuple[int, int]]]
+) -> None:
+    gov, records = due_prefill_probe
+    slow, fast = gov.choices[0], gov.choices[-1]
+    doc = parts(prefix="# probe\n" + "ratio = part / whole\n" * 30 + PREFIX, path="probe.py")
+    warm = run(llamacpp_engine, "probe-warm", prompt=doc, prefill_only=True,
+               priority=Priority.BACKGROUND)
+    assert warm.reason == FinishReason.PREFILLED and warm.stats.num_prompt_tokens > 150
+    chunk = llamacpp_engine._prefill_chunk
+    # the slower count ran one chunk and was measured on it; the rest ran on the verdict's
+    assert records == [(slow, chunk)], records
+    assert gov.ms_per_token[slow] != 1000.0 and gov.current == fast
+    assert llamacpp_engine._session.batch_threads == fast
+    # the whole prompt is in the cache: the completion evaluates its last token only
+    f = run(llamacpp_engine, "probe-after", prompt=doc, single_line=True)
+    assert f.stats.num_cached_tokens == f.stats.num_prompt_tokens - 1
+    assert warm.stats.num_cached_tokens < chunk  # counted before the probe's chunk
+
+
+def test_an_editor_request_leaves_a_due_probe_to_background_work(
+    llamacpp_engine: Any, due_prefill_probe: tuple[Any, list[tuple[int, int]]]
+) -> None:
+    gov, records = due_prefill_probe
+    fast = gov.choices[-1]
+    doc = parts(prefix="# editor\n" + "scale = size * 2\n" * 30 + PREFIX, path="editor.py")
+    f = run(llamacpp_engine, "editor", prompt=doc, single_line=True)
+    assert f.stats.num_prompt_tokens - f.stats.num_cached_tokens > 150
+    assert records == [(fast, f.stats.num_prompt_tokens - f.stats.num_cached_tokens)]
+    assert gov.ms_per_token[gov.choices[0]] == 1000.0  # not re-measured on the editor's time

@@ -101,3 +101,28 @@ def test_a_request_too_small_to_judge_never_probes() -> None:
     gov.record(2, 100, 1000.0)
     gov.record(2, 100, 1000.0)
     assert gov.pick(5) == 2 and gov.pick(None) == 1  # probe due: only a judged request takes it
+
+
+def test_a_due_probe_waits_for_a_background_request() -> None:
+    gov = ThreadGovernor((1, 2), phase="prefilling", skip_first=0, probe_wait=2)
+    assert gov.pick(100, interactive=True) == 2  # the count in use takes its first figure
+    gov.record(2, 100, 700.0)
+    # measuring 1 is due, but an editor waits on these: they keep the faster count
+    for _ in range(3):
+        assert gov.pick(100, interactive=True) == 2
+        gov.record(2, 100, 700.0)
+    assert gov.pick(100) == 1  # a warm-up measures it
+    gov.record(1, 100, 1400.0)
+    assert gov.ms_per_token == {1: 14.0, 2: 7.0} and gov.current == 2
+
+
+def test_without_background_requests_an_interactive_one_probes_after_the_patience() -> None:
+    gov = ThreadGovernor((1, 2), skip_first=0, probe_wait=2, interactive_patience=3)
+    used = []
+    for _ in range(12):
+        n = gov.pick(10, interactive=True)
+        used.append(n)
+        gov.record(n, 10, 10 * {1: 50.0, 2: 33.0}[n])
+    # 1 is measured once 2 x 3 requests have run on 2; the next wait is 4 x 3 requests
+    assert [i for i, n in enumerate(used) if n == 1] == [6]
+    assert gov.current == 2
