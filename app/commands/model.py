@@ -1,7 +1,9 @@
-"""``nospin model path|verify|info``: where the model is, whether it is intact, what it is.
+"""``nospin model path|prepare|verify|info``: where the model is, whether it is intact, what it is.
 
 ``path`` assembles the embedded model (or a packaged model named by ``--model``, e.g.
-``qwen2.5-coder-1.5b``) on first use and prints its path; ``verify`` rehashes it fully against its
+``qwen2.5-coder-1.5b``) on first use and prints its path; ``prepare`` also makes the weights the
+CPU engine loads (engine/requantize.py), which the first daemon start makes otherwise (about 6 s
+before it is ready); ``verify`` rehashes it fully against its
 pinned sha256 (or a GGUF file against ``--sha256``); ``info`` prints the GGUF metadata and the
 prompt profile the factory would choose, as JSON.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +25,18 @@ _MODEL_HELP = (
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("model", help="the model: path, verify, info")
+    parser = sub.add_parser("model", help="the model: path, prepare, verify, info")
     model_sub = parser.add_subparsers(dest="model_command", metavar="ACTION")
     p = model_sub.add_parser(
         "path", help="print the model file's path (assembles the embedded one)"
     )
     p.add_argument("--model", default=None, help=_MODEL_HELP)
     p.set_defaults(func=_path)
+    r = model_sub.add_parser(
+        "prepare", help="assemble the model and make the weights the CPU engine loads"
+    )
+    r.add_argument("--model", default=None, help=_MODEL_HELP)
+    r.set_defaults(func=_prepare)
     v = model_sub.add_parser("verify", help="rehash the model file and compare its sha256")
     v.add_argument(
         "--model", default=None, help="a model name or GGUF file instead of the embedded model"
@@ -51,6 +59,29 @@ def _path(args: argparse.Namespace) -> int:
     from engine.models import resolve_model_path
 
     print(resolve_model_path(_model_spec(args)))
+    return 0
+
+
+def _prepare(args: argparse.Namespace) -> int:
+    from engine.models import resolve_model_path
+    from engine.requantize import cpu_weights, describe
+
+    cfg = config_mod.load().engine
+    path = resolve_model_path(_model_spec(args))
+    print(f"model  {path}")
+    planned = describe(path) if cfg.kind == "llamacpp" and cfg.requantize else None
+    if planned is None:
+        print(f"loads  {path} (as it is)")
+        return 0
+    if planned["made"]:
+        print(f"loads  {planned['path']} ({planned['kind']}, made before)")
+        return 0
+    t0 = time.monotonic()
+    loads = cpu_weights(path)
+    if loads == path:  # cpu_weights logged why
+        print(f"loads  {path} (as it is: its {planned['kind']} weights could not be made)")
+        return 0  # the engine runs on it: a warning, not a failed setup
+    print(f"loads  {loads} ({planned['kind']}, made in {time.monotonic() - t0:.1f} s)")
     return 0
 
 

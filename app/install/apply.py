@@ -242,6 +242,35 @@ class _Installer:
         self.act("created", path, "default configuration")
         self.save()
 
+    def cpu_weights(self) -> None:
+        """Make the weights the CPU engine loads for the embedded model (its Q8_0 variant,
+        engine/requantize.py) now, so the first daemon start does not (about 6 s). A variant
+        that cannot be made is a warning: the engine then loads the model as it is."""
+        engine = cfg.load(Path(self.plan.config_path)).engine
+        if self.plan.model.kind != "embedded" or engine.kind != "llamacpp" \
+                or not engine.requantize:
+            return
+        from engine.requantize import cpu_weights, describe
+
+        source = Path(self.plan.model.path)
+        planned = describe(source)
+        if planned is None:
+            return
+        target = Path(str(planned["path"]))
+        if planned["made"]:
+            self.act("unchanged", target, f"{planned['kind']} weights for the CPU engine")
+        else:
+            self.progress(f"making the {planned['kind']} weights the CPU engine loads")
+            started = time.monotonic()
+            if cpu_weights(source) != target:
+                self.act("warning", target, "not made (see the log); the engine loads "
+                         f"{source.name} as it is")
+                return
+            self.act("created", target, f"{planned['kind']} weights for the CPU engine "
+                     f"({time.monotonic() - started:.0f} s)")
+        self.manifest.add(Entry("model", str(target)))
+        self.save()
+
     def files(self) -> None:
         wanted: set[str] = set()
         for f in self.plan.files:
@@ -307,6 +336,7 @@ def install(plan: InstallPlan, *, runner: Runner = run_command, force: bool = Fa
     inst.pip()
     inst.model()
     inst.config()
+    inst.cpu_weights()
     inst.files()
     inst.activate()
     return inst.actions

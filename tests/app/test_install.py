@@ -137,7 +137,9 @@ def test_install_start_complete_uninstall_leaves_nothing(
     wants = home / ".config/systemd/user/default.target.wants/nospin.service"
     venv = home / ".local/share/nospin/venv"
     config = home / ".config/nospin/config.toml"
-    for path in (unit, autostart, launcher, config, venv / "bin/nospin"):
+    # the weights the CPU engine loads are made by the install, not by the first daemon start
+    cpu_weights = Path(env["XDG_CACHE_HOME"]) / "nospin/models/qwen2.5-coder-0.5b-q4_k_m.q8_0.gguf"
+    for path in (unit, autostart, launcher, config, venv / "bin/nospin", cpu_weights):
         assert path.is_file(), path
     assert wants.is_symlink() and wants.resolve() == unit
 
@@ -180,6 +182,8 @@ def test_install_start_complete_uninstall_leaves_nothing(
                                "--json", "--no-start", "--multiline", "false"],
                               env=env, capture_output=True, text=True, timeout=180, cwd="/")
         assert done.returncode == 0, done.stderr + log.read_text()
+        assert "made the q8_0 weights" not in log.read_text()
+        assert f"engine llamacpp ready ({cpu_weights.name})" in log.read_text()
         reply = json.loads(done.stdout)
         assert reply["type"] == "done" and reply["text"].strip(), reply
         print(f"completion: {reply['text']!r} in {reply['timings']['total_ms']:.0f} ms")
@@ -203,7 +207,7 @@ def test_install_start_complete_uninstall_leaves_nothing(
              if line.startswith("  ") and len(line.split()) > 1}
     for path in (unit, autostart, launcher, wants):
         assert verbs[str(path)] == "unchanged", second.stdout
-    assert verbs[str(config)] == "kept"
+    assert verbs[str(config)] == "kept" and verbs[str(cpu_weights)] == "unchanged"
     assert "created" not in verbs.values(), second.stdout
 
     gone = nospin_dev(env, "uninstall", "--purge")

@@ -115,6 +115,22 @@ def test_model_info_says_which_weights_the_cpu_engine_loads(
                                    "path": str(variant_path(embedded_model, "q8_0"))}
 
 
+def test_model_prepare_says_which_weights_the_cpu_engine_loads(
+    embedded_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    cpu_weights(embedded_model)  # made next to the user's copy (the factory does the same)
+    assert main(["model", "prepare", "--model", str(embedded_model)]) == 0
+    made = variant_path(embedded_model, "q8_0")
+    assert capsys.readouterr().out.splitlines() == [
+        f"model  {embedded_model}", f"loads  {made} (q8_0, made before)"]
+    other = tmp_path / "other.gguf"
+    other.write_bytes(made.read_bytes()[: 1 << 20])  # not a packaged model: loaded as it is
+    assert main(["model", "prepare", "--model", str(other)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"loads  {other} (as it is)"
+
+
 def test_a_disk_without_room_for_the_variant_keeps_the_original(
     embedded_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
