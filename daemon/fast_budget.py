@@ -45,7 +45,9 @@ class FastBudget:
 
     base_tokens: int  # the configured fast budget (budget_tokens x fast_budget_factor)
     min_tokens: int = MIN_FAST_TOKENS  # the smallest budget it shrinks to
-    grow_margin: float = 0.85  # grow only when the larger budget fits this share of the deadline
+    # grow only when the larger budget fits this share of the deadline: at 0.85 the busy
+    # replay flapped 256 <-> 128 (the prefill rate moves 10-15% under load; docs/latency.md)
+    grow_margin: float = 0.7
     min_samples: int = 5  # prefill samples before judging (the first ones after a load run cold)
     fill_window: int = 9  # prompts behind each budget's learnt fill (their median)
     tokens: int = 0  # the budget in use (0: base_tokens)

@@ -66,7 +66,9 @@ def test_it_grows_back_only_with_room_to_spare() -> None:
     cold = budget.cold_ms(model, 256, NEW)
     assert budget.grow_margin * LIMIT < cold <= LIMIT
     assert not budget.update(model, LIMIT, NEW) and budget.tokens == 128
-    assert budget.update(measured(8.3, 23.6), LIMIT, NEW) and budget.tokens == 256
+    # 8.3 ms per token grew it at a margin of 0.85, and it flapped under load: not at 0.7
+    assert not budget.update(measured(8.3, 23.6), LIMIT, NEW) and budget.tokens == 128
+    assert budget.update(measured(7.0, 23.6), LIMIT, NEW) and budget.tokens == 256  # idle
 
 
 def test_nothing_is_judged_before_a_few_prefills_were_measured() -> None:
