@@ -6,6 +6,12 @@ core. Workers are plain child processes of ``sys.executable`` speaking pickle ov
 stdin/stdout, one task at a time; unlike ``multiprocessing``'s spawn they never re-import the
 parent's ``__main__`` and never fork the daemon's threads.
 
+Workers run at a lower CPU priority (``nice`` 10; below-normal priority class on Windows): they
+share the cores with the engine, and at the same priority two workers made the engine prefill
+4x slower (6.5 -> 25.7-29.2 ms per token on 2 cores while the standard library was indexed;
+nice 10: 7.7). Idle cores still go to them; with the engine busy without a pause the scan took
+42 s instead of 10 (docs/context.md, "Indexing beside the engine").
+
 A task is ``(items, max_bytes)`` with items ``(absolute path, rel, keep_text)``; the answer is
 what :func:`parse_files` returns.
 """
@@ -65,19 +71,32 @@ def parse_files(items: Sequence[Item], max_bytes: int) -> TaskResult:
     return results, read_s, parse_s
 
 
+#: How much lower than the daemon a worker runs (Unix ``nice`` increment; on Windows any value
+#: above 0 means the below-normal priority class). 0: the daemon's own priority.
+WORKER_NICE = 10
+
+
 class WorkerProcess:
     """One worker child process; :meth:`run` sends a task and waits for its answer."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, nice: int = WORKER_NICE) -> None:
         package_root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        flags = 0
+        if sys.platform == "win32" and nice > 0:
+            flags = subprocess.BELOW_NORMAL_PRIORITY_CLASS
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "daemon.parse_worker"],
+            [sys.executable, "-m", "daemon.parse_worker", str(nice)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
+            creationflags=flags,
         )
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
 
     def run(self, items: Sequence[Item], max_bytes: int) -> TaskResult:
         """Send one task; raise OSError or EOFError when the worker died."""
@@ -115,10 +134,12 @@ if __name__ == "__main__":
     # Run the imported module's copy, so that answers pickle as daemon.parse_worker.Parsed.
     from daemon.parse_worker import _serve as serve
 
+    if len(sys.argv) > 1 and hasattr(os, "nice"):
+        os.nice(int(sys.argv[1]))  # below the engine (the module docstring says why)
     # Answers go to a private copy of stdout; anything a library prints goes to stderr.
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     serve(sys.stdin.buffer, answers)
 
 
-__all__ = ["Item", "Parsed", "TaskResult", "WorkerProcess", "parse_files"]
+__all__ = ["WORKER_NICE", "Item", "Parsed", "TaskResult", "WorkerProcess", "parse_files"]
