@@ -27,11 +27,20 @@ import os
 import shutil
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.models import packaged_model_at, stamp_holds, write_stamp
 
-__all__ = ["WEIGHT_KINDS", "cpu_weights", "describe", "make_variant", "variant_path"]
+__all__ = [
+    "WEIGHT_KINDS",
+    "Prepared",
+    "cpu_weights",
+    "describe",
+    "make_variant",
+    "prepare",
+    "variant_path",
+]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +75,32 @@ def cpu_weights(source: Path, *, enabled: bool = True, folder: Path | None = Non
     log.info("made the %s weights of %s in %.1f s: %s", kind, source.name,
              time.monotonic() - t0, target)
     return target
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What ``prepare`` did for a model file: the file the CPU engine loads and how it got it."""
+
+    kind: str  # the variant's kind (q8_0)
+    path: Path  # the file the engine loads: the variant, or the source when it failed
+    status: str  # "made", "made before" or "failed" (cpu_weights logged why)
+    seconds: float = 0.0  # making it
+
+
+def prepare(source: Path) -> Prepared | None:
+    """Make ``source``'s variant now (``cpu_weights``), saying whether it was there already;
+    None when ``source`` is loaded as it is (not a packaged model with a variant). For setup
+    (``nospin model prepare``, ``nospin install``), so the first daemon start does not."""
+    planned = describe(source)
+    if planned is None:
+        return None
+    kind, target = str(planned["kind"]), Path(str(planned["path"]))
+    if planned["made"]:
+        return Prepared(kind, target, "made before")
+    t0 = time.monotonic()
+    loads = cpu_weights(source)
+    status = "made" if loads == target else "failed"
+    return Prepared(kind, loads, status, time.monotonic() - t0)
 
 
 def describe(source: Path) -> dict[str, str | bool] | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -64,24 +63,20 @@ def _path(args: argparse.Namespace) -> int:
 
 def _prepare(args: argparse.Namespace) -> int:
     from engine.models import resolve_model_path
-    from engine.requantize import cpu_weights, describe
+    from engine.requantize import prepare
 
     cfg = config_mod.load().engine
     path = resolve_model_path(_model_spec(args))
     print(f"model  {path}")
-    planned = describe(path) if cfg.kind == "llamacpp" and cfg.requantize else None
-    if planned is None:
+    done = prepare(path) if cfg.kind == "llamacpp" and cfg.requantize else None
+    if done is None:
         print(f"loads  {path} (as it is)")
-        return 0
-    if planned["made"]:
-        print(f"loads  {planned['path']} ({planned['kind']}, made before)")
-        return 0
-    t0 = time.monotonic()
-    loads = cpu_weights(path)
-    if loads == path:  # cpu_weights logged why
-        print(f"loads  {path} (as it is: its {planned['kind']} weights could not be made)")
-        return 0  # the engine runs on it: a warning, not a failed setup
-    print(f"loads  {loads} ({planned['kind']}, made in {time.monotonic() - t0:.1f} s)")
+    elif done.status == "failed":  # the engine runs on the source: a warning, not a failed setup
+        print(f"loads  {path} (as it is: its {done.kind} weights could not be made)")
+    elif done.status == "made":
+        print(f"loads  {done.path} ({done.kind}, made in {done.seconds:.1f} s)")
+    else:
+        print(f"loads  {done.path} ({done.kind}, {done.status})")
     return 0
 
 

@@ -250,25 +250,22 @@ class _Installer:
         if self.plan.model.kind != "embedded" or engine.kind != "llamacpp" \
                 or not engine.requantize:
             return
-        from engine.requantize import cpu_weights, describe
+        from engine.requantize import prepare
 
-        source = Path(self.plan.model.path)
-        planned = describe(source)
-        if planned is None:
+        self.progress("making the weights the CPU engine loads (once)")
+        done = prepare(Path(self.plan.model.path))
+        if done is None:
             return
-        target = Path(str(planned["path"]))
-        if planned["made"]:
-            self.act("unchanged", target, f"{planned['kind']} weights for the CPU engine")
+        what = f"{done.kind} weights for the CPU engine"
+        if done.status == "failed":
+            self.act("warning", done.path, f"{what} not made (see the log): the engine loads "
+                     "this file as it is")
+            return
+        if done.status == "made":
+            self.act("created", done.path, f"{what} ({done.seconds:.0f} s)")
         else:
-            self.progress(f"making the {planned['kind']} weights the CPU engine loads")
-            started = time.monotonic()
-            if cpu_weights(source) != target:
-                self.act("warning", target, "not made (see the log); the engine loads "
-                         f"{source.name} as it is")
-                return
-            self.act("created", target, f"{planned['kind']} weights for the CPU engine "
-                     f"({time.monotonic() - started:.0f} s)")
-        self.manifest.add(Entry("model", str(target)))
+            self.act("unchanged", done.path, what)
+        self.manifest.add(Entry("model", str(done.path)))
         self.save()
 
     def files(self) -> None:
