@@ -369,10 +369,9 @@ def test_thread_counts_are_measured_and_set_in_llama_cpp(llamacpp_engine: Any) -
     assert decode.note.startswith("decoding on ") and prefill.note.startswith("prefilling on ")
 
 
-@pytest.fixture
-def due_prefill_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
-    """The prefill governor with a probe of its slower count due, and its records (spied)."""
-    gov = llamacpp_engine._prefill_threads
+def _due_probe(engine: Any, gov: Any) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
+    """``gov`` (one of the engine's thread governors) with a probe of its slower count due,
+    and what the engine records into it (spied)."""
     if gov is None or len(gov.choices) < 2:
         pytest.skip("one CPU: a single thread count, nothing to probe")
     saved = (dict(gov.ms_per_token), gov._since_probe, gov._wait, gov.skip_first)
@@ -381,19 +380,29 @@ def due_prefill_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[in
     gov.ms_per_token.update({slow: 1000.0, fast: 5.0})  # the verdict: fast; slow is stale
     gov.skip_first, gov._since_probe = 0, gov._wait
     records: list[tuple[int, int]] = []
-    record = llamacpp_engine._record_threads
+    record = engine._record_threads
 
     def spy(governor: Any, threads: int, num_tokens: int, ms: float) -> None:
         if governor is gov:
             records.append((threads, num_tokens))
         record(governor, threads, num_tokens, ms)
 
-    llamacpp_engine._record_threads = spy
+    engine._record_threads = spy
     yield gov, records
-    del llamacpp_engine._record_threads
+    del engine._record_threads
     gov.ms_per_token.clear()
     gov.ms_per_token.update(saved[0])
     gov._since_probe, gov._wait, gov.skip_first = saved[1:]
+
+
+@pytest.fixture
+def due_prefill_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
+    yield from _due_probe(llamacpp_engine, llamacpp_engine._prefill_threads)
+
+
+@pytest.fixture
+def due_decode_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
+    yield from _due_probe(llamacpp_engine, llamacpp_engine._threads)
 
 
 def test_a_prefill_probe_measures_one_chunk_then_goes_back(
@@ -426,3 +435,19 @@ def test_an_editor_request_leaves_a_due_probe_to_background_work(
     assert f.stats.num_prompt_tokens - f.stats.num_cached_tokens > 150
     assert records == [(fast, f.stats.num_prompt_tokens - f.stats.num_cached_tokens)]
     assert gov.ms_per_token[gov.choices[0]] == 1000.0  # not re-measured on the editor's time
+
+
+def test_a_decode_probe_measures_a_few_steps_then_goes_back(
+    llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]]
+) -> None:
+    from engine.llamacpp import PROBE_DECODE_STEPS
+
+    gov, records = due_decode_probe
+    slow, fast = gov.choices[0], gov.choices[-1]
+    f = run(llamacpp_engine, "decode-probe", prompt=parts(path="decode-probe.py"),
+            max_new_tokens=16)
+    assert f.stats.num_generated_tokens > PROBE_DECODE_STEPS + 1, f.text
+    # the slower count ran the first steps and was measured on them; the rest on the verdict's
+    assert records == [(slow, PROBE_DECODE_STEPS)], records
+    assert gov.ms_per_token[slow] != 1000.0 and gov.current == fast
+    assert llamacpp_engine._session.decode_threads == fast
