@@ -66,6 +66,22 @@ PREFILL_CHUNK = 64
 MIN_MEASURED_PREFILL = 32
 # one-token decode steps a decode probe of the other thread count runs (then the verdict's)
 PROBE_DECODE_STEPS = 6
+# the 1-minute load average at start from which thread counts are measured before serving
+# (0.5: a build started 45 s before had raised it only to 0.8)
+CALIBRATE_LOAD = 0.5
+# what that measurement evaluates (any code: the speed does not depend on the text)
+CALIBRATION_TEXT = (
+    "import os\nimport sys\n\n\ndef read_config(path: str) -> dict[str, str]:\n"
+    '    \"\"\"Read KEY=VALUE lines from path, skipping comments.\"\"\"\n'
+    "    values: dict[str, str] = {}\n    with open(path, encoding='utf-8') as handle:\n"
+    "        for line in handle:\n            line = line.strip()\n"
+    "            if not line or line.startswith('#'):\n                continue\n"
+    "            key, _, value = line.partition('=')\n"
+    "            values[key.strip()] = value.strip()\n    return values\n\n\n"
+    "def main() -> int:\n    config = read_config(sys.argv[1])\n"
+    "    for key in sorted(config):\n        print(key, config[key], file=sys.stderr)\n"
+    "    return 0 if config else 1\n"
+)
 
 
 @dataclass(slots=True)
@@ -171,6 +187,43 @@ class LlamaCppEngine(Engine):
         self._thread = threading.Thread(target=self._loop, name="nospin-llamacpp", daemon=True)
         self._thread.start()
 
+    def _calibrate_threads(self) -> None:
+        """Measure every thread count of both phases before serving: one 64-token prefill step
+        and 6 decode steps each, after a cold 16-token step (1.7-3.9 s on 2 cores). Only when
+        other work was running (``_loop`` checks the 1-minute load): the governors otherwise
+        start on all cores, right for idle ones, and a busy machine's first completions ran
+        there until the first probes (two per busy start answered at the deadline;
+        docs/latency.md, "Measured at start"). On the engine thread: run from the thread that
+        called ``start``, it left every later decode step ~30% slower (24 -> 31-35 ms per
+        token; llama.cpp called from two threads)."""
+        session, tok = self._session, self._tokenizer
+        prefill, decode = self._prefill_threads, self._threads
+        if session is None or tok is None or prefill is None or decode is None:
+            return
+        if len(prefill.choices) < 2:
+            return
+        ids = tok.tokenize_text(CALIBRATION_TEXT)
+        if len(ids) < 16 + 64 + PROBE_DECODE_STEPS:
+            return
+        t0 = time.monotonic()
+        session.truncate(0)
+        session.decode(ids[:16])  # cold: the first step after a load runs several times slower
+        prefill.skip_first = decode.skip_first = 0
+        for n in reversed(prefill.choices):
+            session.truncate(16)
+            session.set_threads(batch=n, decode=n)
+            t = time.monotonic()
+            session.decode(ids[16:80])
+            prefill.record(n, 64, (time.monotonic() - t) * 1000)
+            t = time.monotonic()
+            for token in ids[80 : 80 + PROBE_DECODE_STEPS]:
+                session.decode([token])
+            decode.record(n, PROBE_DECODE_STEPS, (time.monotonic() - t) * 1000)
+        session.truncate(0)
+        session.set_threads(batch=prefill.current, decode=decode.current)
+        log.info("llamacpp: calibrated threads in %.1f s (load %.2f): %s; %s",
+                 time.monotonic() - t0, os.getloadavg()[0], prefill.note, decode.note)
+
     def count_tokens(self, text: str) -> int:
         if self._tokenizer is None:
             raise EngineError("engine not started")
@@ -237,6 +290,8 @@ class LlamaCppEngine(Engine):
     def _loop(self) -> None:
         job: _Job | None = None
         try:
+            if hasattr(os, "getloadavg") and os.getloadavg()[0] >= CALIBRATE_LOAD:
+                self._calibrate_threads()  # here: llama.cpp runs on this thread only
             while True:
                 job = self._next_job()
                 if job is None:

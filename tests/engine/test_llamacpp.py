@@ -451,3 +451,37 @@ def test_a_decode_probe_measures_a_few_steps_then_goes_back(
     assert records == [(slow, PROBE_DECODE_STEPS)], records
     assert gov.ms_per_token[slow] != 1000.0 and gov.current == fast
     assert llamacpp_engine._session.decode_threads == fast
+
+
+def test_on_a_busy_machine_the_thread_counts_are_measured_before_serving(
+    embedded_model: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The calibration runs on the engine thread (llama.cpp called from a second thread left
+    later decoding ~30% slower), and the first request is served after it."""
+    import engine.llamacpp as llamacpp
+    from app.config import EngineConfig
+    from engine.profiles import QWEN25_CODER
+
+    monkeypatch.setattr(llamacpp, "CALIBRATE_LOAD", 0.0)  # "busy": whatever the load is
+    threads: list[str] = []
+    calibrate = llamacpp.LlamaCppEngine._calibrate_threads
+
+    def spy(self: Any) -> None:
+        threads.append(threading.current_thread().name)
+        calibrate(self)
+
+    monkeypatch.setattr(llamacpp.LlamaCppEngine, "_calibrate_threads", spy)
+    engine = llamacpp.LlamaCppEngine(model_path=embedded_model, profile=QWEN25_CODER,
+                                     config=EngineConfig(n_ctx=1024, speculation=False))
+    engine.start()
+    try:
+        f = run(engine, "after-calibration", single_line=True)
+        assert threads == ["nospin-llamacpp"]
+        prefill, decode = engine._prefill_threads, engine._threads
+        assert prefill is not None and decode is not None
+        if len(prefill.choices) > 1:  # both counts of both phases have a figure already
+            assert set(prefill.ms_per_token) == set(prefill.choices) == set(decode.ms_per_token)
+        # the calibration left nothing in the KV cache: the request's prompt is all its own
+        assert f.stats.num_cached_tokens == 0 and f.text.strip()
+    finally:
+        engine.close()
