@@ -291,7 +291,12 @@ class LlamaCppEngine(Engine):
         job: _Job | None = None
         try:
             if hasattr(os, "getloadavg") and os.getloadavg()[0] >= CALIBRATE_LOAD:
-                self._calibrate_threads()  # here: llama.cpp runs on this thread only
+                try:
+                    self._calibrate_threads()  # here: llama.cpp runs on this thread only
+                except NospinError as exc:  # serve anyway: the governors measure as they go
+                    log.warning("llamacpp: thread calibration failed (%s)", exc)
+                    if self._session is not None:
+                        self._session.truncate(0)
             while True:
                 job = self._next_job()
                 if job is None:
