@@ -69,19 +69,8 @@ PROBE_DECODE_STEPS = 6
 # the 1-minute load average at start from which thread counts are measured before serving
 # (0.5: a build started 45 s before had raised it only to 0.8)
 CALIBRATE_LOAD = 0.5
-# what that measurement evaluates (any code: the speed does not depend on the text)
-CALIBRATION_TEXT = (
-    "import os\nimport sys\n\n\ndef read_config(path: str) -> dict[str, str]:\n"
-    '    \"\"\"Read KEY=VALUE lines from path, skipping comments.\"\"\"\n'
-    "    values: dict[str, str] = {}\n    with open(path, encoding='utf-8') as handle:\n"
-    "        for line in handle:\n            line = line.strip()\n"
-    "            if not line or line.startswith('#'):\n                continue\n"
-    "            key, _, value = line.partition('=')\n"
-    "            values[key.strip()] = value.strip()\n    return values\n\n\n"
-    "def main() -> int:\n    config = read_config(sys.argv[1])\n"
-    "    for key in sorted(config):\n        print(key, config[key], file=sys.stderr)\n"
-    "    return 0 if config else 1\n"
-)
+# what that measurement evaluates (the speed does not depend on the text)
+CALIBRATION_TEXT = "value = compute(value, 1)\n" * 16
 
 
 @dataclass(slots=True)

@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from engine.models import packaged_model_at, stamp_holds, write_stamp
 
@@ -83,7 +84,7 @@ class Prepared:
 
     kind: str  # the variant's kind (q8_0)
     path: Path  # the file the engine loads: the variant, or the source when it failed
-    status: str  # "made", "made before" or "failed" (cpu_weights logged why)
+    status: Literal["made", "made before", "failed"]  # failed: cpu_weights logged why
     seconds: float = 0.0  # making it
 
 
@@ -91,16 +92,15 @@ def prepare(source: Path) -> Prepared | None:
     """Make ``source``'s variant now (``cpu_weights``), saying whether it was there already;
     None when ``source`` is loaded as it is (not a packaged model with a variant). For setup
     (``nospin model prepare``, ``nospin install``), so the first daemon start does not."""
-    planned = describe(source)
+    planned = _planned(source)
     if planned is None:
         return None
-    kind, target = str(planned["kind"]), Path(str(planned["path"]))
-    if planned["made"]:
+    sha256, kind, target = planned
+    if stamp_holds(target, source_sha256=sha256, kind=kind):
         return Prepared(kind, target, "made before")
     t0 = time.monotonic()
     loads = cpu_weights(source)
-    status = "made" if loads == target else "failed"
-    return Prepared(kind, loads, status, time.monotonic() - t0)
+    return Prepared(kind, loads, "made" if loads == target else "failed", time.monotonic() - t0)
 
 
 def describe(source: Path) -> dict[str, str | bool] | None:
