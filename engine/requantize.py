@@ -31,11 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from app.config import EngineConfig
 from engine.models import packaged_model_at, stamp_holds, write_stamp
 
 __all__ = [
     "WEIGHT_KINDS",
     "Prepared",
+    "applies",
     "cpu_weights",
     "describe",
     "make_variant",
@@ -53,6 +55,12 @@ SPACE_FACTOR = 1.5  # free disk space needed, in source sizes (Q8_0 of the 0.5B:
 def variant_path(source: Path, kind: str, folder: Path | None = None) -> Path:
     """Where the ``kind`` variant of ``source`` lives (next to it unless ``folder``)."""
     return (folder or source.parent) / f"{source.stem}.{kind}.gguf"
+
+
+def applies(engine: EngineConfig) -> bool:
+    """Whether the configured engine loads re-quantized CPU weights at all (``engine.kind``
+    llamacpp with ``engine.requantize``)."""
+    return engine.kind == "llamacpp" and engine.requantize
 
 
 def cpu_weights(source: Path, *, enabled: bool = True, folder: Path | None = None) -> Path:

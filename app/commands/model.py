@@ -63,12 +63,12 @@ def _path(args: argparse.Namespace) -> int:
 
 def _prepare(args: argparse.Namespace) -> int:
     from engine.models import resolve_model_path
-    from engine.requantize import prepare
+    from engine.requantize import applies, prepare
 
     cfg = config_mod.load().engine
     path = resolve_model_path(_model_spec(args))
     print(f"model  {path}")
-    done = prepare(path) if cfg.kind == "llamacpp" and cfg.requantize else None
+    done = prepare(path) if applies(cfg) else None
     if done is None:
         print(f"loads  {path} (as it is)")
     elif done.status == "failed":  # the engine runs on the source: a warning, not a failed setup
@@ -98,6 +98,7 @@ def _verify(args: argparse.Namespace) -> int:
 def _info(args: argparse.Namespace) -> int:
     from engine.factory import profile_for
     from engine.models import read_gguf_metadata, resolve_model_path
+    from engine.requantize import applies, describe
 
     cfg = config_mod.load().engine
     path = resolve_model_path(_model_spec(args))
@@ -105,9 +106,7 @@ def _info(args: argparse.Namespace) -> int:
     profile = profile_for(cfg, path)
     out: dict[str, object] = {"path": str(path), "profile": profile.name, "fim": profile.fim,
                               "metadata": metadata}
-    if cfg.kind == "llamacpp" and cfg.requantize and path.is_file():
-        from engine.requantize import describe
-
+    if applies(cfg) and path.is_file():
         out["cpu_weights"] = describe(path)  # what the CPU engine loads instead (docs/engine.md)
     print(json.dumps(out, indent=2))
     return 0

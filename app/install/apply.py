@@ -246,11 +246,11 @@ class _Installer:
         """Make the weights the CPU engine loads for the embedded model (its Q8_0 variant,
         engine/requantize.py) now, so the first daemon start does not (about 6 s). A variant
         that cannot be made is a warning: the engine then loads the model as it is."""
-        engine = cfg.load(Path(self.plan.config_path)).engine
-        if self.plan.model.kind != "embedded" or engine.kind != "llamacpp" \
-                or not engine.requantize:
+        from engine.requantize import applies, prepare
+
+        if self.plan.model.kind != "embedded" or not applies(
+                cfg.load(Path(self.plan.config_path)).engine):
             return
-        from engine.requantize import prepare
 
         self.progress("making the weights the CPU engine loads (once)")
         done = prepare(Path(self.plan.model.path))

@@ -167,9 +167,9 @@ def check_model(probe: Probe) -> CheckResult:
 
 def _cpu_weights(e: cfg.EngineConfig, path: Path) -> str:
     """Which weights the CPU engine loads for the embedded model (engine/requantize.py)."""
-    from engine.requantize import describe
+    from engine.requantize import applies, describe
 
-    info = describe(path) if e.kind == "llamacpp" and e.requantize else None
+    info = describe(path) if applies(e) else None
     if info is None:
         return ""
     made = "made" if info["made"] else "made at the daemon's first start (3 s)"
