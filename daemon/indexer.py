@@ -36,7 +36,7 @@ from daemon.discovery import (
 )
 from daemon.history import EditHistory, EditKind
 from daemon.index import ProjectIndex
-from daemon.parse_worker import Item, TaskResult, WorkerProcess, parse_files
+from daemon.parse_worker import WORKER_NICE, Item, TaskResult, WorkerProcess, parse_files
 from daemon.symbols import FileSummary, SkipRecord
 from daemon.watcher import ChangeSet, ProjectWatcher
 
@@ -67,6 +67,7 @@ class IndexerLimits:
     text_cache_file_bytes: int = 256_000  # texts kept for diffs: files up to this size ...
     text_cache_total_bytes: int = 32_000_000  # ... and this much in all (least recently used go)
     extra_ignores: tuple[str, ...] = ()  # gitignore-style patterns on top of the project's
+    worker_nice: int = WORKER_NICE  # how far below the daemon the parse workers run
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +284,7 @@ class ProjectIndexer:
         if workers:
             procs: list[WorkerProcess] = []
             try:
-                procs = [WorkerProcess() for _ in range(workers)]
+                procs = [WorkerProcess(nice=self.limits.worker_nice) for _ in range(workers)]
                 free: queue.Queue[WorkerProcess] = queue.Queue()
                 for proc in procs:
                     free.put(proc)

@@ -19,6 +19,7 @@ BENCHMARKS: dict[str, str] = {
     "speculation": "bench.speculation",
     "postprocess": "bench.postprocess",
     "weights": "bench.weights",
+    "indexing": "bench.indexing",
 }
 
 
