@@ -109,6 +109,7 @@ async def _complete(client: AsyncClient, sent: Sent, path: str, line: int, col: 
 async def _replay(project: Path, points: Sequence[Point], schedules: Sequence[Sequence[Key]], *,
                   debounce_ms: float, max_tokens: int, warm: bool, timeout_s: float,
                   ) -> tuple[list[Sent], list[p.DoneReply], float, dict[str, Any]]:
+    """The requests sent, the final replies, the time the index took and ``end_figures``."""
     client = AsyncClient(autostart=False, idle_timeout_s=timeout_s, client_name="bench-latency")
     await client.connect()
     sent: list[Sent] = []
@@ -146,10 +147,25 @@ async def _replay(project: Path, points: Sequence[Point], schedules: Sequence[Se
                 tasks.append(asyncio.create_task(_complete(
                     client, s, path, point.line, column + typed, max_tokens, replies)))
             await asyncio.gather(*tasks)
-        model = (await client.status()).metrics.get("queue", {}).get("model", {})
+        status = await client.status()
     finally:
         await client.close()
-    return sent, replies, index_s, model
+    return sent, replies, index_s, end_figures(status.metrics.get("queue", {}), status.engine)
+
+
+def end_figures(queue: dict[str, Any], engine: dict[str, Any]) -> dict[str, Any]:
+    """What the daemon's status says at the end of a replay: its latency model, how often the
+    fast tier's budget changed, and the thread probes (runs on a count other than the verdict's,
+    and how many of them an editor's request took: each one slowed it)."""
+    extra = engine.get("extra", {})
+    return {
+        "scheduler_model": queue.get("model", {}),
+        "fast_budget_tokens": queue.get("fast_budget_tokens"),
+        "fast_budget_changes": queue.get("fast_budget_changes"),
+        "thread_probes": {
+            key: int(value) for key, value in sorted(extra.items()) if "_probes" in key
+        },
+    }
 
 
 async def _sleep_until(deadline: float) -> None:
@@ -182,13 +198,13 @@ def run_daemon_pipeline(
                 return await _replay(project, points, schedules, debounce_ms=debounce_ms,
                                      max_tokens=max_tokens, warm=warm, timeout_s=timeout_s)
 
-            sent, replies, index_s, model = asyncio.run(main())
+            sent, replies, index_s, end = asyncio.run(main())
             log = _read_request_log(state_dir() / "requests.jsonl", len(sent))
     extra = {
         "project_files": num_files,
         "warm_requests": len(points) if warm else 0,
         "index_wait_s": round(index_s, 1),
-        "scheduler_model": model,  # what the daemon's latency model learned by the end
+        **end,
         **request_log_figures(log),
         "tiers": dict(Counter(Tier(r.tier).label if r.tier else "none" for r in replies)),
         "cache_answers": dict(Counter(r.cache for r in replies)),
@@ -223,28 +239,61 @@ def _read_request_log(path: Path, num_sent: int, wait_s: float = 2.0) -> list[di
         time.sleep(0.1)
 
 
+SLOW_MS = 1500.0  # tiers.cap_ms: a completion past it was capped, what a user notices
+SETTLED_S = 30.0  # "after start-up": requests arriving this long after the replay's first
+MIN_PREFILL_TOKENS = 32  # prefills shorter than this say little about the rate
+
+
 def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """From the daemon's request log: its scheduler's predicted total time against the real
     one, over engine-served completions that ended by themselves (the ratio's median, p90 and
-    the share within 2x), and its own warm-ups (sent by the replay's ``warm``, or for shed
-    documents) and how many of them finished their prefill."""
+    the share within 2x); its own warm-ups (sent by the replay's ``warm``, or for shed
+    documents), how many of them finished their prefill and how long the first one took (it
+    runs beside the index scan); the engine's prefill rate (ms per new prompt token, over
+    served completions and warm-ups that prefilled at least ``MIN_PREFILL_TOKENS``); and the
+    completions that took over ``SLOW_MS`` once the daemon had run ``SETTLED_S`` (start-up
+    over)."""
+    completions = [r for r in records if r.get("kind") == "complete"]
+    served = [
+        r for r in completions
+        if not r.get("cache_hit") and r.get("finish_reason") in _SERVED
+    ]
     ratios = [
         r["predicted_ms"] / r["total_ms"]
-        for r in records
-        if r.get("kind") == "complete"
-        and r.get("predicted_ms")
-        and r.get("total_ms", 0) > 0
-        and not r.get("cache_hit")
-        and r.get("finish_reason") in _SERVED
+        for r in served
+        if r.get("predicted_ms") and r.get("total_ms", 0) > 0
     ]
-    warmups = [r for r in records if r.get("kind") == "warmup"]
+    warmups = sorted((r for r in records if r.get("kind") == "warmup"), key=_arrival)
+    rates = [
+        r["prefill_ms"] / new
+        for r in (*served, *warmups)
+        if (new := r.get("num_prompt_tokens", 0) - r.get("num_cached_tokens", 0))
+        >= MIN_PREFILL_TOKENS and r.get("prefill_ms", 0) > 0
+    ]
+    start = min((_arrival(r) for r in records), default=0.0)
+    settled = [r for r in completions if _arrival(r) - start >= SETTLED_S]
     return {
-        "prediction_ratio_p50": round(percentile(ratios, 0.5), 2) if ratios else None,
-        "prediction_ratio_p90": round(percentile(ratios, 0.9), 2) if ratios else None,
+        "prediction_ratio_p50": _rounded(percentile(ratios, 0.5) if ratios else None),
+        "prediction_ratio_p90": _rounded(percentile(ratios, 0.9) if ratios else None),
         "prediction_within_2x": (
             round(sum(1 for x in ratios if 0.5 <= x <= 2.0) / len(ratios), 3) if ratios else None
         ),
         "prediction_n": len(ratios),
         "daemon_warmups": len(warmups),
         "daemon_warmups_prefilled": sum(r.get("finish_reason") == "prefilled" for r in warmups),
+        "first_warmup_ms": round(warmups[0]["total_ms"]) if warmups else None,
+        "prefill_ms_per_token_p50": _rounded(percentile(rates, 0.5) if rates else None),
+        "prefill_ms_per_token_p90": _rounded(percentile(rates, 0.9) if rates else None),
+        "prefill_n": len(rates),
+        "settled_completions": len(settled),
+        "settled_over_slow_ms": sum(r.get("total_ms", 0) > SLOW_MS for r in settled),
     }
+
+
+def _arrival(record: dict[str, Any]) -> float:
+    """Wall-clock seconds when the request arrived (its line holds when it ended)."""
+    return float(record.get("time", 0.0)) - float(record.get("total_ms", 0.0)) / 1000
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)

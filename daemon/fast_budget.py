@@ -52,6 +52,7 @@ class FastBudget:
     fill_window: int = 9  # prompts behind each budget's learnt fill (their median)
     tokens: int = 0  # the budget in use (0: base_tokens)
     note: str = ""  # why it is what it is, for status and the log (empty: not judged yet)
+    num_changes: int = 0  # how often ``update`` changed the budget (flaps show here)
     _fills: dict[int, deque[float]] = field(default_factory=dict)  # budget -> recent fills
 
     def __post_init__(self) -> None:
@@ -112,4 +113,5 @@ class FastBudget:
         if self.tokens < self.base_tokens:
             base = self.cold_ms(model, self.base_tokens, max_new_tokens)
             self.note += f"; {self.base_tokens} tokens: {base:.0f} ms"
+        self.num_changes += self.tokens != before
         return self.tokens != before

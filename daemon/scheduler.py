@@ -640,5 +640,6 @@ class Scheduler:
             "force_fast": self.force_fast,
             "fast_budget_tokens": self._fast.tokens,
             "fast_budget": self._fast.note,
+            "fast_budget_changes": self._fast.num_changes,
             "model": self._model.snapshot(),
         }

@@ -259,6 +259,8 @@ class LlamaCppEngine(Engine):
                     s.extra.update(
                         (f"{phase}_ms_per_token_{n}", ms) for n, ms in gov.ms_per_token.items()
                     )
+                    s.extra[f"{phase}_probes"] = float(gov.num_probes)
+                    s.extra[f"{phase}_probes_interactive"] = float(gov.num_interactive_probes)
         return s
 
     def close(self) -> None:

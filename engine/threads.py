@@ -57,6 +57,10 @@ class ThreadGovernor:
     # an interactive request takes a due probe only after this many times the wait
     interactive_patience: int = 4
     ms_per_token: dict[int, float] = field(default_factory=dict)
+    # probes of a count other than the verdict's started by ``pick``, and how many of them
+    # an interactive request took (for the stats: each one slowed an editor's request)
+    num_probes: int = 0
+    num_interactive_probes: int = 0
     _since_probe: int = 0
     _wait: int = 0
     _probing: int = 0  # the count being measured by the next request (0: none)
@@ -86,6 +90,9 @@ class ThreadGovernor:
         overdue = self._since_probe >= self._wait * self.interactive_patience
         if probe == self.current or not interactive or overdue:
             self._probing = probe
+            if probe != self.current:
+                self.num_probes += 1
+                self.num_interactive_probes += interactive
         return self._probing or self.current
 
     def record(self, threads: int, num_tokens: int, decode_ms: float) -> None:

@@ -45,29 +45,61 @@ def test_request_log_figures_compare_predictions_with_what_happened() -> None:
     from bench.latency_daemon import request_log_figures
 
     def rec(
-        kind: str, reason: str, pred: float | None, total: float, hit: bool = False
+        kind: str, reason: str, pred: float | None, total: float, hit: bool = False, *,
+        end: float = 100.0, prompt: int = 0, cached: int = 0, prefill: float = 0.0,
     ) -> dict[str, object]:
         return {"kind": kind, "finish_reason": reason, "predicted_ms": pred, "total_ms": total,
-                "cache_hit": hit}
+                "cache_hit": hit, "time": end, "num_prompt_tokens": prompt,
+                "num_cached_tokens": cached, "prefill_ms": prefill}
 
     figures = request_log_figures([
-        rec("complete", "newline", 300.0, 300.0),  # 1.0
-        rec("complete", "length", 900.0, 300.0),  # 3.0: outside 2x
-        rec("complete", "stop", 100.0, 200.0),  # 0.5
+        rec("complete", "newline", 300.0, 300.0, prompt=100, cached=20, prefill=640.0),  # 8/token
+        rec("complete", "length", 900.0, 300.0, prompt=60, prefill=600.0),  # 3.0: outside 2x
+        rec("complete", "stop", 100.0, 200.0, prompt=50, cached=40, prefill=500.0),  # 10 new
         rec("complete", "stop", None, 1.0, hit=True),  # a cache answer: not predicted
         rec("complete", "superseded", 5000.0, 100.0),  # cut short: not a fair comparison
-        rec("warmup", "prefilled", None, 400.0),
-        rec("warmup", "cancelled", None, 476.0),
+        rec("warmup", "cancelled", None, 476.0, end=101.0),
+        rec("warmup", "prefilled", None, 2400.0, end=72.4,  # arrived at 70.0: the first
+            prompt=300, prefill=2700.0),  # 9 ms per token
+        rec("complete", "newline", 1600.0, 1600.0, end=101.6),  # arrived 30 s after: counted
+        rec("complete", "newline", 1400.0, 1400.0, end=101.5),  # settled, under 1.5 s
+        rec("complete", "newline", 1700.0, 1700.0, end=99.0),  # arrived at 97.3: start-up
     ])
     assert figures == {
         "prediction_ratio_p50": 1.0,
-        "prediction_ratio_p90": 3.0,
-        "prediction_within_2x": 0.667,
-        "prediction_n": 3,
+        "prediction_ratio_p90": 1.0,
+        "prediction_within_2x": 0.833,
+        "prediction_n": 6,
         "daemon_warmups": 2,
         "daemon_warmups_prefilled": 1,
+        "first_warmup_ms": 2400,
+        "prefill_ms_per_token_p50": 9.0,
+        "prefill_ms_per_token_p90": 10.0,
+        "prefill_n": 3,
+        "settled_completions": 2,  # the others arrived within 30 s of the first warm-up
+        "settled_over_slow_ms": 1,
     }
-    assert request_log_figures([])["prediction_ratio_p50"] is None
+    empty = request_log_figures([])
+    assert empty["prediction_ratio_p50"] is None and empty["first_warmup_ms"] is None
+    assert empty["settled_completions"] == 0
+
+
+def test_end_figures_count_the_probes_an_editor_waited_on() -> None:
+    from bench.latency_daemon import end_figures
+
+    figures = end_figures(
+        {"model": {"prefill_ms_per_token": 7.0}, "fast_budget_tokens": 128,
+         "fast_budget_changes": 3},
+        {"extra": {"prefill_probes": 4.0, "prefill_probes_interactive": 1.0,
+                   "decode_probes": 2.0, "decode_ms_per_token_2": 24.0}},
+    )
+    assert figures == {
+        "scheduler_model": {"prefill_ms_per_token": 7.0},
+        "fast_budget_tokens": 128,
+        "fast_budget_changes": 3,
+        "thread_probes": {"decode_probes": 2, "prefill_probes": 4,
+                          "prefill_probes_interactive": 1},
+    }
 
 
 def test_point_buffer_hides_the_rest_of_the_line() -> None:

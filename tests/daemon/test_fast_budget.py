@@ -69,6 +69,7 @@ def test_it_grows_back_only_with_room_to_spare() -> None:
     # 8.3 ms per token grew it at a margin of 0.85, and it flapped under load: not at 0.7
     assert not budget.update(measured(8.3, 23.6), LIMIT, NEW) and budget.tokens == 128
     assert budget.update(measured(7.0, 23.6), LIMIT, NEW) and budget.tokens == 256  # idle
+    assert budget.num_changes == 2  # 256 -> 128 -> 256, what the status counts
 
 
 def test_nothing_is_judged_before_a_few_prefills_were_measured() -> None:

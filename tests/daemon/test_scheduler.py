@@ -506,6 +506,7 @@ def test_a_slow_engine_shrinks_the_fast_budget_and_a_fast_one_restores_it() -> N
     assert [st.budget_factor for st in starts] == [0.125] * judged + [0.0625]
     snap = s.snapshot()
     assert snap["fast_budget_tokens"] == 128 and snap["fast_budget"].startswith("128 tokens")
+    assert snap["fast_budget_changes"] == 1
     window = LatencyModel.RATE_WINDOW  # the rates are medians: a lasting change is followed
     starts = [serve(f"quick{i}", 100.0 + 10.0 * i, 7.0, 25.0) for i in range(window)]
     assert starts[-1].budget_factor == 0.125 and s.snapshot()["fast_budget_tokens"] == 256

@@ -114,6 +114,7 @@ def test_a_due_probe_waits_for_a_background_request() -> None:
     assert gov.pick(100) == 1  # a warm-up measures it
     gov.record(1, 100, 1400.0)
     assert gov.ms_per_token == {1: 14.0, 2: 7.0} and gov.current == 2
+    assert (gov.num_probes, gov.num_interactive_probes) == (1, 0)  # the stats say so
 
 
 def test_without_background_requests_an_interactive_one_probes_after_the_patience() -> None:
@@ -126,3 +127,4 @@ def test_without_background_requests_an_interactive_one_probes_after_the_patienc
     # 1 is measured once 2 x 3 requests have run on 2; the next wait is 4 x 3 requests
     assert [i for i, n in enumerate(used) if n == 1] == [6]
     assert gov.current == 2
+    assert (gov.num_probes, gov.num_interactive_probes) == (1, 1)
