@@ -387,6 +387,8 @@ class LlamaCppEngine(Engine):
             job.draft_prefill_ms += ms
             stats.prefill_ms += ms
         if req.prefill_only:
+            if background:
+                self._background_decode_probe(should_stop)
             self._finish(job, FinishReason.PREFILLED, "")
             return
         self._decode(job)
@@ -462,7 +464,11 @@ class LlamaCppEngine(Engine):
         sampling = req.temperature > 0  # eval top-k alternatives; greedy otherwise
         speculate = self._wants_speculation(req)
         rng = np.random.default_rng(req.seed) if sampling else None
-        threads = self._threads.pick() if self._threads is not None and not speculate else 0
+        threads = (
+            self._threads.pick(interactive=req.priority != Priority.BACKGROUND)
+            if self._threads is not None and not speculate
+            else 0
+        )
         session.set_threads(decode=threads)
         # a probe of the other count runs PROBE_DECODE_STEPS steps, then the verdict's count
         probing = self._threads.probing if threads and self._threads is not None else 0
@@ -554,6 +560,35 @@ class LlamaCppEngine(Engine):
             self._record_threads(self._threads, threads, steps, decode_ms)
         stats.speculation_note = self._governor.note
         self._finish(job, reason, filt.text)
+
+    def _background_decode_probe(self, should_stop: ShouldStop) -> None:
+        """A warm-up that prefilled its prompt runs a due decode probe: ``PROBE_DECODE_STEPS``
+        greedy steps on the other thread count, so that editors' completions are not the ones
+        measured on the slower count (they leave a due probe to background work, as prefill
+        probes do). The steps continue the prompt (the start of a completion at the warm-up's
+        cursor); the next prompt reuses the cache up to where it differs, so they cost nothing
+        later. A waiting editor's request stops it, unrecorded."""
+        gov, session = self._threads, self._session
+        if gov is None or session is None:
+            return
+        if self._drafter is not None and self._governor.want():
+            return  # completions speculate: their decode count is not the governor's
+        if len(session.tokens) + PROBE_DECODE_STEPS > session.n_ctx:
+            return
+        gov.pick(PROBE_DECODE_STEPS)
+        probe = gov.probing
+        if not probe:
+            return
+        session.set_threads(decode=probe)
+        t0 = time.monotonic()
+        try:
+            for _ in range(PROBE_DECODE_STEPS):
+                if should_stop():
+                    return
+                session.decode([session.argmax()])
+            self._end_decode_probe(probe, PROBE_DECODE_STEPS, (time.monotonic() - t0) * 1000)
+        finally:
+            session.set_threads(decode=gov.current)
 
     def _end_decode_probe(self, probe: int, steps: int, ms: float) -> None:
         """A decode probe measured ``steps`` steps on ``probe`` threads: record them and go

@@ -22,7 +22,8 @@ replay's slowest last-keystroke completion (docs/latency.md, "Thread probes"). T
 whether the request is ``interactive``; an interactive request takes a due probe only when no
 background request (a warm-up) has taken it for ``interactive_patience`` times the wait, so the
 daemon's warm-ups carry the probes and an engine without warm-ups still probes, later. (The
-llamacpp engine also runs a prefill probe for its first step only.) Pure: no clock, no engine;
+llamacpp engine also runs a prefill probe for its first step only, and a decode probe for 6
+steps, after a warm-up's prefill.) Pure: no clock, no engine;
 not thread-safe (the engine thread calls it).
 """
 

@@ -444,6 +444,7 @@ def test_a_decode_probe_measures_a_few_steps_then_goes_back(
 
     gov, records = due_decode_probe
     slow, fast = gov.choices[0], gov.choices[-1]
+    gov._since_probe = gov._wait * gov.interactive_patience  # overdue: no warm-up took it
     f = run(llamacpp_engine, "decode-probe", prompt=parts(path="decode-probe.py"),
             max_new_tokens=16)
     assert f.stats.num_generated_tokens > PROBE_DECODE_STEPS + 1, f.text
@@ -451,6 +452,35 @@ def test_a_decode_probe_measures_a_few_steps_then_goes_back(
     assert records == [(slow, PROBE_DECODE_STEPS)], records
     assert gov.ms_per_token[slow] != 1000.0 and gov.current == fast
     assert llamacpp_engine._session.decode_threads == fast
+
+
+def test_a_warm_up_takes_a_due_decode_probe_so_the_completion_does_not(
+    llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]]
+) -> None:
+    from engine.llamacpp import PROBE_DECODE_STEPS
+
+    gov, records = due_decode_probe
+    slow, fast = gov.choices[0], gov.choices[-1]
+    doc = parts(path="warm-decode.py")
+    counts = (gov.num_probes, gov.num_interactive_probes)  # the engine is shared: so far
+    # an editor's completion with the probe due (not overdue) decodes on the verdict's count
+    f = run(llamacpp_engine, "decode-editor", prompt=doc, max_new_tokens=8)
+    assert records == [(fast, f.stats.num_generated_tokens - 1)], records
+    assert gov.ms_per_token[slow] == 1000.0
+    records.clear()
+    warm = run(llamacpp_engine, "decode-warm", prompt=doc, prefill_only=True,
+               priority=Priority.BACKGROUND)
+    assert warm.reason == FinishReason.PREFILLED
+    assert records == [(slow, PROBE_DECODE_STEPS)], records  # measured on the warm-up
+    assert gov.ms_per_token[slow] != 1000.0 and gov.current == fast
+    assert llamacpp_engine._session.decode_threads == fast
+    assert (gov.num_probes, gov.num_interactive_probes) == (counts[0] + 1, counts[1])
+    # the probe's steps continued the prompt: the next completion still reuses all of it
+    records.clear()
+    g = run(llamacpp_engine, "decode-after", prompt=doc, max_new_tokens=8)
+    assert g.stats.num_cached_tokens == g.stats.num_prompt_tokens - 1
+    assert g.text == f.text  # greedy: the same completion as before the probe
+    assert all(threads == fast for threads, _ in records), records
 
 
 def test_on_a_busy_machine_the_thread_counts_are_measured_before_serving(
