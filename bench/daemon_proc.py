@@ -70,8 +70,10 @@ def _start(home: Path, changes: dict[str, Any], engine: str, index: bool
     command = [sys.executable, "-m", "app.cli", "daemon", *(() if index else ("--no-index",))]
     log = open(home / "daemon.log", "wb")  # noqa: SIM115 - the child keeps it
     try:
+        # its own session, as the client's autostart (daemon/lifecycle.py) starts it: Linux
+        # schedules each session as one group, so busy work elsewhere takes half the machine
         return subprocess.Popen(command, cwd=REPO, env=env, stdout=log,
-                                stderr=subprocess.STDOUT)
+                                stderr=subprocess.STDOUT, start_new_session=True)
     finally:
         log.close()
 

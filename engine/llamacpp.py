@@ -28,6 +28,7 @@ import numpy as np
 
 from app.config import EngineConfig
 from app.errors import EngineDied, EngineError, InputError, NospinError
+from engine import cpu_load
 from engine.avoid import banned_tokens, masked_argmax
 from engine.base import (
     Capabilities,
@@ -66,11 +67,11 @@ PREFILL_CHUNK = 64
 MIN_MEASURED_PREFILL = 32
 # one-token decode steps a decode probe of the other thread count runs (then the verdict's)
 PROBE_DECODE_STEPS = 6
-# the 1-minute load average at start from which thread counts are measured before serving
-# (0.5: a build started 45 s before had raised it only to 0.8)
-CALIBRATE_LOAD = 0.5
-# what that measurement evaluates (the speed does not depend on the text)
-CALIBRATION_TEXT = "value = compute(value, 1)\n" * 16
+# a decode probe stops after a step this many times slower than the count in use takes per
+# token: on cores other work keeps busy the larger count took 1-3 s per step (engine/cpu_load.py)
+PROBE_ABORT_FACTOR = 2.0
+# the shortest sample of the other work's CPU use at start (it spans the model load)
+START_SAMPLE_S = 0.2
 
 
 @dataclass(slots=True)
@@ -127,6 +128,7 @@ class LlamaCppEngine(Engine):
             min_acceptance=config.speculation_min_acceptance
         )
         self._stats = EngineStats(model=model_path.name)
+        self._busy_cores: float | None = None  # other work's cores at start (cpu_load)
         # engine.n_threads 0: thread counts measured per phase (engine/threads.py); N: N for both
         choices = thread_choices(os.cpu_count() or 1)
         self._threads = ThreadGovernor(choices) if config.n_threads == 0 else None
@@ -149,6 +151,7 @@ class LlamaCppEngine(Engine):
     def start(self) -> None:
         """Load the model (and draft model) on the caller's thread, then start the engine thread."""
         n_threads = self._config.n_threads
+        before = cpu_load.sample()
         llm = load_llama(self._model_path, n_ctx=self._config.n_ctx, n_threads=n_threads)
         self._llms.append(llm)
         self._tokenizer = Tokenizer(llm, self._profile)
@@ -173,45 +176,31 @@ class LlamaCppEngine(Engine):
             n_ctx=self._session.n_ctx,
         )
         self._stats.speculation_enabled = self._drafter is not None
+        self._start_threads(before)
         self._thread = threading.Thread(target=self._loop, name="nospin-llamacpp", daemon=True)
         self._thread.start()
 
-    def _calibrate_threads(self) -> None:
-        """Measure every thread count of both phases before serving: one 64-token prefill step
-        and 6 decode steps each, after a cold 16-token step (1.7-3.9 s on 2 cores). Only when
-        other work was running (``_loop`` checks the 1-minute load): the governors otherwise
-        start on all cores, right for idle ones, and a busy machine's first completions ran
-        there until the first probes (two per busy start answered at the deadline;
-        docs/latency.md, "Measured at start"). On the engine thread: run from the thread that
-        called ``start``, it left every later decode step ~30% slower (24 -> 31-35 ms per
-        token; llama.cpp called from two threads)."""
-        session, tok = self._session, self._tokenizer
-        prefill, decode = self._prefill_threads, self._threads
-        if session is None or tok is None or prefill is None or decode is None:
+    def _start_threads(self, before: cpu_load.CpuSample | None) -> None:
+        """The thread governors start on the smaller count when other work kept at least
+        ``cpu_load.BUSY_CORES`` cores busy during the model load (``before``: the sample taken
+        before it; at least ``START_SAMPLE_S`` of it), else on all cores; either way they
+        measure as they serve. No llama.cpp call here: every compute call stays on the engine
+        thread (a decode from the starting thread left later decoding ~30% slower)."""
+        govs = [g for g in (self._prefill_threads, self._threads) if g is not None]
+        if before is None or not govs or len(govs[0].choices) < 2:
             return
-        if len(prefill.choices) < 2:
+        left = START_SAMPLE_S - (time.monotonic() - before.at)
+        if left > 0:
+            time.sleep(left)
+        after = cpu_load.sample()
+        if after is None:
             return
-        ids = tok.tokenize_text(CALIBRATION_TEXT)
-        if len(ids) < 16 + 64 + PROBE_DECODE_STEPS:
-            return
-        t0 = time.monotonic()
-        session.truncate(0)
-        session.decode(ids[:16])  # cold: the first step after a load runs several times slower
-        prefill.skip_first = decode.skip_first = 0
-        for n in reversed(prefill.choices):
-            session.truncate(16)
-            session.set_threads(batch=n, decode=n)
-            t = time.monotonic()
-            session.decode(ids[16:80])
-            prefill.record(n, 64, (time.monotonic() - t) * 1000)
-            t = time.monotonic()
-            for token in ids[80 : 80 + PROBE_DECODE_STEPS]:
-                session.decode([token])
-            decode.record(n, PROBE_DECODE_STEPS, (time.monotonic() - t) * 1000)
-        session.truncate(0)
-        session.set_threads(batch=prefill.current, decode=decode.current)
-        log.info("llamacpp: calibrated threads in %.1f s (load %.2f): %s; %s",
-                 time.monotonic() - t0, os.getloadavg()[0], prefill.note, decode.note)
+        self._busy_cores = cpu_load.others_busy_cores(before, after)
+        if self._busy_cores >= cpu_load.BUSY_CORES:
+            for gov in govs:
+                gov.start = gov.choices[0]
+            log.info("llamacpp: other work keeps %.1f cores busy: starting on %d thread(s)",
+                     self._busy_cores, govs[0].choices[0])
 
     def count_tokens(self, text: str) -> int:
         if self._tokenizer is None:
@@ -260,6 +249,8 @@ class LlamaCppEngine(Engine):
                         (f"{phase}_ms_per_token_{n}", ms) for n, ms in gov.ms_per_token.items()
                     )
                     s.extra[f"{phase}_probes"] = float(gov.num_probes)
+                    if self._busy_cores is not None:
+                        s.extra["busy_cores_at_start"] = self._busy_cores
                     s.extra[f"{phase}_probes_interactive"] = float(gov.num_interactive_probes)
         return s
 
@@ -281,13 +272,6 @@ class LlamaCppEngine(Engine):
     def _loop(self) -> None:
         job: _Job | None = None
         try:
-            if hasattr(os, "getloadavg") and os.getloadavg()[0] >= CALIBRATE_LOAD:
-                try:
-                    self._calibrate_threads()  # here: llama.cpp runs on this thread only
-                except NospinError as exc:  # serve anyway: the governors measure as they go
-                    log.warning("llamacpp: thread calibration failed (%s)", exc)
-                    if self._session is not None:
-                        self._session.truncate(0)
             while True:
                 job = self._next_job()
                 if job is None:
@@ -539,9 +523,11 @@ class LlamaCppEngine(Engine):
             else:
                 session.decode([token])
                 steps += 1
-                if probing and steps == PROBE_DECODE_STEPS:
-                    self._end_decode_probe(probing, steps, (time.monotonic() - t0) * 1000)
-                    probing = threads = 0  # the rest is not measured
+                if probing and self._threads is not None:
+                    ms = (time.monotonic() - t0) * 1000
+                    if steps == PROBE_DECODE_STEPS or _too_slow(self._threads, steps, ms):
+                        self._end_decode_probe(probing, steps, ms)
+                        probing = threads = 0  # the rest is not measured
                 queue.append(pick())
         self._emit(job, filt.flush() if reason != FinishReason.STOP else "")
         decode_ms = (time.monotonic() - t0) * 1000
@@ -582,26 +568,32 @@ class LlamaCppEngine(Engine):
         session.set_threads(decode=probe)
         t0 = time.monotonic()
         try:
-            for _ in range(PROBE_DECODE_STEPS):
+            for step in range(1, PROBE_DECODE_STEPS + 1):
                 if should_stop():
                     return
                 session.decode([session.argmax()])
-            self._end_decode_probe(probe, PROBE_DECODE_STEPS, (time.monotonic() - t0) * 1000)
+                ms = (time.monotonic() - t0) * 1000
+                if step == PROBE_DECODE_STEPS or _too_slow(gov, step, ms):
+                    self._end_decode_probe(probe, step, ms)
+                    return
         finally:
             session.set_threads(decode=gov.current)
 
     def _end_decode_probe(self, probe: int, steps: int, ms: float) -> None:
         """A decode probe measured ``steps`` steps on ``probe`` threads: record them and go
         on with the verdict's count (an editor waits on every decode: on two busy cores the
-        slower count took 74 against 43 ms per token, 0.5 s over a 16-token completion)."""
+        slower count took 74 against 43 ms per token, 0.5 s over a 16-token completion). Fewer
+        than ``PROBE_DECODE_STEPS``: stopped as far slower, judged on what it ran."""
         assert self._threads is not None and self._session is not None
-        self._record_threads(self._threads, probe, steps, ms)
+        self._record_threads(self._threads, probe, steps, ms,
+                             early=steps < PROBE_DECODE_STEPS)
         self._session.set_threads(decode=self._threads.current)
 
     @staticmethod
-    def _record_threads(gov: ThreadGovernor, threads: int, num_tokens: int, ms: float) -> None:
+    def _record_threads(gov: ThreadGovernor, threads: int, num_tokens: int, ms: float, *,
+                        early: bool = False) -> None:
         before = gov.current
-        gov.record(threads, num_tokens, ms)
+        gov.record(threads, num_tokens, ms, early=early)
         if gov.current != before:
             log.info("llamacpp: %s", gov.note)
 
@@ -719,3 +711,10 @@ def _sample(logits: Any, temperature: float, rng: np.random.Generator) -> int:
     probs = np.exp(scaled)
     probs /= probs.sum()
     return int(rng.choice(len(probs), p=probs))
+
+
+def _too_slow(gov: ThreadGovernor, steps: int, ms: float) -> bool:
+    """Whether a decode probe that ran ``steps`` steps in ``ms`` is already far slower than
+    the count in use (``PROBE_ABORT_FACTOR`` times its figure per token): stop it there."""
+    ref = gov.ms_per_token.get(gov.current)
+    return ref is not None and ms / steps > PROBE_ABORT_FACTOR * ref

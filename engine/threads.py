@@ -57,6 +57,9 @@ class ThreadGovernor:
     max_probe_wait: int = 256
     # an interactive request takes a due probe only after this many times the wait
     interactive_patience: int = 4
+    # the count in use before any figure (0: all CPUs, the largest choice); the engine sets the
+    # smallest when other work keeps the cores busy at start (engine/cpu_load.py)
+    start: int = 0
     ms_per_token: dict[int, float] = field(default_factory=dict)
     # probes of a count other than the verdict's started by ``pick``, and how many of them
     # an interactive request took (for the stats: each one slowed an editor's request)
@@ -81,8 +84,8 @@ class ThreadGovernor:
         if num_tokens is not None and num_tokens < self.min_tokens:
             return self.current
         unmeasured = [n for n in self.choices if n not in self.ms_per_token]
-        if unmeasured:  # measure every count once, the largest first (fastest when idle)
-            probe = unmeasured[-1]
+        if unmeasured:  # measure every count once: the one in use, then the largest first
+            probe = self.current if self.current in unmeasured else unmeasured[-1]
         elif len(self.choices) > 1 and self._since_probe >= self._wait:
             probe = next(n for n in self.choices if n != self.current)
         else:
@@ -96,9 +99,14 @@ class ThreadGovernor:
                 self.num_interactive_probes += interactive
         return self._probing or self.current
 
-    def record(self, threads: int, num_tokens: int, decode_ms: float) -> None:
-        """A request's phase ran ``num_tokens`` tokens on ``threads`` threads in ``decode_ms``."""
-        if threads not in self.choices or num_tokens < self.min_tokens or decode_ms <= 0:
+    def record(self, threads: int, num_tokens: int, decode_ms: float, *,
+               early: bool = False) -> None:
+        """A request's phase ran ``num_tokens`` tokens on ``threads`` threads in ``decode_ms``.
+        ``early``: a probe stopped before ``min_tokens`` because it was already far slower than
+        the count in use; judged on what it ran."""
+        if threads not in self.choices or decode_ms <= 0 or num_tokens <= 0:
+            return
+        if num_tokens < self.min_tokens and not early:
             return
         if self.skip_first > 0:
             self.skip_first -= 1
@@ -132,7 +140,7 @@ class ThreadGovernor:
     def current(self) -> int:
         """The count in use outside probes: the fastest measured (all CPUs before any figure)."""
         if not self.ms_per_token:
-            return self.choices[-1]
+            return self.start if self.start in self.choices else self.choices[-1]
         return min(self.ms_per_token, key=lambda n: (self.ms_per_token[n], n))
 
     @property

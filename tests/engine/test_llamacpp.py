@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import logging
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -382,10 +384,11 @@ def _due_probe(engine: Any, gov: Any) -> Iterator[tuple[Any, list[tuple[int, int
     records: list[tuple[int, int]] = []
     record = engine._record_threads
 
-    def spy(governor: Any, threads: int, num_tokens: int, ms: float) -> None:
+    def spy(governor: Any, threads: int, num_tokens: int, ms: float, *,
+            early: bool = False) -> None:
         if governor is gov:
             records.append((threads, num_tokens))
-        record(governor, threads, num_tokens, ms)
+        record(governor, threads, num_tokens, ms, early=early)
 
     engine._record_threads = spy
     yield gov, records
@@ -401,7 +404,14 @@ def due_prefill_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[in
 
 
 @pytest.fixture
-def due_decode_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
+def due_decode_probe(
+    llamacpp_engine: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
+    """A due decode probe that runs its whole length (the stale figures make the count in use
+    look 5 ms per token: every real step would otherwise stop it as far slower)."""
+    import engine.llamacpp as llamacpp
+
+    monkeypatch.setattr(llamacpp, "PROBE_ABORT_FACTOR", 1e9)
     yield from _due_probe(llamacpp_engine, llamacpp_engine._threads)
 
 
@@ -454,6 +464,26 @@ def test_a_decode_probe_measures_a_few_steps_then_goes_back(
     assert llamacpp_engine._session.decode_threads == fast
 
 
+def test_a_decode_probe_far_slower_than_the_count_in_use_stops_after_a_step(
+    llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]],
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On cores other work keeps busy the larger count took 1-3 s per decode step: a probe
+    there must not run six of them."""
+    import engine.llamacpp as llamacpp
+
+    gov, records = due_decode_probe
+    slow, fast = gov.choices[0], gov.choices[-1]
+    monkeypatch.setattr(llamacpp, "PROBE_ABORT_FACTOR", 2.0)
+    gov.ms_per_token[fast] = 0.01  # the count in use: far faster than any real step
+    warm = run(llamacpp_engine, "abort-warm", prompt=parts(path="abort.py"), prefill_only=True,
+               priority=Priority.BACKGROUND)
+    assert warm.reason == FinishReason.PREFILLED
+    assert records == [(slow, 1)], records  # one step, judged on it
+    assert 1.0 < gov.ms_per_token[slow] < 1000.0 and gov.current == fast
+    assert llamacpp_engine._session.decode_threads == fast
+
+
 def test_a_warm_up_takes_a_due_decode_probe_so_the_completion_does_not(
     llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]]
 ) -> None:
@@ -483,37 +513,53 @@ def test_a_warm_up_takes_a_due_decode_probe_so_the_completion_does_not(
     assert all(threads == fast for threads, _ in records), records
 
 
-def test_on_a_busy_machine_the_thread_counts_are_measured_before_serving(
-    embedded_model: Any, monkeypatch: pytest.MonkeyPatch
+def test_beside_busy_work_the_engine_starts_on_its_smaller_thread_count(
+    embedded_model: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The calibration runs on the engine thread (llama.cpp called from a second thread left
-    later decoding ~30% slower), and the first request is served after it."""
+    """Another process keeping a core busy during the load (measured, engine/cpu_load.py): the
+    first request runs on the smaller count, not on two threads that wait for each other."""
+    import subprocess
+    import sys
+
     import engine.llamacpp as llamacpp
     from app.config import EngineConfig
     from engine.profiles import QWEN25_CODER
+    from engine.threads import thread_choices
 
-    monkeypatch.setattr(llamacpp, "CALIBRATE_LOAD", 0.0)  # "busy": whatever the load is
-    threads: list[str] = []
-    left: list[list[int]] = []  # what the KV cache held after it
-    calibrate = llamacpp.LlamaCppEngine._calibrate_threads
-
-    def spy(self: Any) -> None:
-        threads.append(threading.current_thread().name)
-        calibrate(self)
-        left.append(list(self._session.tokens))
-
-    monkeypatch.setattr(llamacpp.LlamaCppEngine, "_calibrate_threads", spy)
-    engine = llamacpp.LlamaCppEngine(model_path=embedded_model, profile=QWEN25_CODER,
-                                     config=EngineConfig(n_ctx=1024, speculation=False))
-    engine.start()
+    if len(thread_choices(os.cpu_count() or 1)) < 2:
+        pytest.skip("one CPU: a single thread count")
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        f = run(engine, "after-calibration", single_line=True)
-        assert threads == ["nospin-llamacpp"]
+        time.sleep(0.3)
+        engine = llamacpp.LlamaCppEngine(model_path=embedded_model, profile=QWEN25_CODER,
+                                         config=EngineConfig(n_ctx=1024, speculation=False))
+        caplog.set_level(logging.INFO, logger="engine.llamacpp")
+        engine.start()
+    finally:
+        busy.kill()
+        busy.wait()
+    try:
+        assert engine.stats().extra["busy_cores_at_start"] >= 0.5
         prefill, decode = engine._prefill_threads, engine._threads
         assert prefill is not None and decode is not None
-        if len(prefill.choices) > 1:  # both counts of both phases have a figure already
-            assert set(prefill.ms_per_token) == set(prefill.choices) == set(decode.ms_per_token)
-        # the calibration left nothing in the KV cache for a request to reuse by mistake
-        assert left == [[]] and f.text.strip()
+        smaller = prefill.choices[0]
+        assert prefill.current == decode.current == smaller
+        assert any("starting on" in r.getMessage() for r in caplog.records)
+        f = run(engine, "beside-busy", single_line=True)
+        assert f.text.strip()
+        # the count in use was measured first; the larger is left to background probes
+        assert set(prefill.ms_per_token) <= {smaller} and set(decode.ms_per_token) <= {smaller}
+        assert engine._session is not None and engine._session.decode_threads == smaller
     finally:
         engine.close()
+
+
+def test_an_idle_machine_starts_on_all_cores(llamacpp_engine: Any) -> None:
+    extra = llamacpp_engine.stats().extra
+    if "busy_cores_at_start" not in extra:
+        pytest.skip("one CPU, or no /proc/stat here")
+    if extra["busy_cores_at_start"] >= 0.5:
+        pytest.skip("other work was running when the shared engine started")
+    assert llamacpp_engine._threads.start == 0 and llamacpp_engine._prefill_threads.start == 0
+
+

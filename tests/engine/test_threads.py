@@ -128,3 +128,27 @@ def test_without_background_requests_an_interactive_one_probes_after_the_patienc
     assert [i for i, n in enumerate(used) if n == 1] == [6]
     assert gov.current == 2
     assert (gov.num_probes, gov.num_interactive_probes) == (1, 1)
+
+
+def test_a_start_count_is_used_and_measured_first_then_the_others() -> None:
+    """Started beside busy work: the smaller count serves, and is measured, before anything
+    measures the larger (which ran at 1-3 s per step there)."""
+    gov = ThreadGovernor((1, 2), skip_first=0, probe_wait=2, start=1)
+    assert gov.current == 1
+    assert gov.pick(100, interactive=True) == 1 and gov.probing == 0
+    gov.record(1, 100, 4000.0)
+    assert gov.pick(100, interactive=True) == 1  # an editor's request leaves 2 to warm-ups
+    assert gov.pick(100) == 2 and gov.probing == 2  # background work measures it
+    gov.record(2, 100, 9000.0)
+    assert gov.current == 1 and gov.ms_per_token == {1: 40.0, 2: 90.0}
+    assert ThreadGovernor((1, 2), start=3).current == 2  # not a choice: all CPUs
+
+
+def test_an_early_record_is_judged_on_fewer_tokens() -> None:
+    gov = ThreadGovernor((1, 2), min_tokens=4, skip_first=0)
+    gov.record(2, 1, 30.0)
+    assert gov.ms_per_token == {}  # one step says too little ...
+    gov.record(2, 1, 2500.0, early=True)  # ... unless a probe stopped as far slower
+    assert gov.ms_per_token == {2: 2500.0}
+    gov.record(1, 0, 10.0, early=True)
+    assert 1 not in gov.ms_per_token  # nothing ran: nothing to judge
