@@ -345,9 +345,16 @@ class LlamaCppEngine(Engine):
             pf = self._probe_prefill(gov, prompt, req.cache_key, chunk, should_stop)
         else:
             pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
-            if gov is not None and pf_threads and pf.complete:
-                evaluated = pf.num_prompt_tokens - pf.num_cached_tokens
-                self._record_threads(gov, pf_threads, evaluated, (time.monotonic() - t0) * 1000)
+            if gov is not None and pf_threads:
+                ran = pf.num_prompt_tokens if pf.complete else len(session.tokens)
+                evaluated = ran - pf.num_cached_tokens
+                ms = (time.monotonic() - t0) * 1000
+                if pf.complete and evaluated >= gov.min_tokens:
+                    self._record_threads(gov, pf_threads, evaluated, ms)
+                elif evaluated > 0 and _prefill_too_slow(gov, evaluated, ms):
+                    # a keystroke's few tokens (or a prefill cut short) on a count that
+                    # became far slower: judged on them, or no request would ever leave it
+                    self._record_threads(gov, pf_threads, evaluated, ms, early=True)
         pf_ms = (time.monotonic() - t0) * 1000
         stats.prefill_ms += pf_ms
         stats.num_prompt_tokens = pf.num_prompt_tokens
@@ -542,8 +549,12 @@ class LlamaCppEngine(Engine):
             )
         elif self._drafter is not None and stats.num_generated_tokens >= 4:
             self._governor.record_plain(stats.num_generated_tokens, decode_ms)
-        if threads and self._threads is not None:
-            self._record_threads(self._threads, threads, steps, decode_ms)
+        if threads and self._threads is not None and steps:
+            # fewer steps than the governor judges: recorded only when far slower than the
+            # count's own figure (a deadline cut every completion to 1-2 steps when a build
+            # made two threads take 1-3 s per step: no request would ever leave them)
+            early = steps < self._threads.min_tokens and _too_slow(self._threads, steps, decode_ms)
+            self._record_threads(self._threads, threads, steps, decode_ms, early=early)
         stats.speculation_note = self._governor.note
         self._finish(job, reason, filt.text)
 
@@ -718,3 +729,13 @@ def _too_slow(gov: ThreadGovernor, steps: int, ms: float) -> bool:
     the count in use (``PROBE_ABORT_FACTOR`` times its figure per token): stop it there."""
     ref = gov.ms_per_token.get(gov.current)
     return ref is not None and ms / steps > PROBE_ABORT_FACTOR * ref
+
+
+def _prefill_too_slow(gov: ThreadGovernor, num_tokens: int, ms: float) -> bool:
+    """Whether a prefill of ``num_tokens`` (fewer than the governor judges, or cut short)
+    took far longer than the count in use needs for ``min_tokens`` of them: a graph of a few
+    tokens costs about a decode step when the count is healthy (25-30 ms here, under the
+    448 ms this allows at 7 ms per token), and 1-3 s when its threads keep waiting for each
+    other."""
+    ref = gov.ms_per_token.get(gov.current)
+    return ref is not None and ms > PROBE_ABORT_FACTOR * ref * max(num_tokens, gov.min_tokens)

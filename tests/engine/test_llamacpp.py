@@ -484,6 +484,43 @@ def test_a_decode_probe_far_slower_than_the_count_in_use_stops_after_a_step(
     assert llamacpp_engine._session.decode_threads == fast
 
 
+def test_a_count_that_became_far_slower_is_judged_on_a_short_request(
+    llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]],
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build started in another session made two threads take 1-3 s per decode step; the
+    deadline then cut every completion to 1-2 steps, fewer than the governor judges, and no
+    request ever left two threads (every completion of the rest of a replay at the deadline).
+    Here the count in use claims 0.01 ms per token: a real step is far slower than that."""
+    import engine.llamacpp as llamacpp
+
+    monkeypatch.setattr(llamacpp, "PROBE_ABORT_FACTOR", 2.0)  # the fixture turned it off
+    gov, records = due_decode_probe
+    fast = gov.choices[-1]
+    gov.ms_per_token[fast] = 0.01
+    f = run(llamacpp_engine, "short", prompt=parts(path="short.py"), max_new_tokens=2)
+    assert f.stats.num_generated_tokens == 2
+    assert records == [(fast, 1)], records  # one step, recorded although under min_tokens
+    assert gov.ms_per_token[fast] > 1.0
+
+
+def test_a_keystroke_prefill_far_slower_than_its_count_is_judged(
+    llamacpp_engine: Any, due_prefill_probe: tuple[Any, list[tuple[int, int]]]
+) -> None:
+    gov, records = due_prefill_probe
+    fast = gov.choices[-1]
+    doc = parts(path="keystroke.py")
+    run(llamacpp_engine, "keystroke-1", prompt=doc, single_line=True)  # the prompt is cached
+    records.clear()
+    gov.ms_per_token[fast] = 0.001  # 32 tokens "take" 0.03 ms: any real graph is far slower
+    typed = replace(doc, prefix=doc.prefix + "x")
+    f = run(llamacpp_engine, "keystroke-2", prompt=typed, single_line=True)
+    new = f.stats.num_prompt_tokens - f.stats.num_cached_tokens
+    assert 0 < new < gov.min_tokens
+    assert records == [(fast, new)], records
+    assert gov.ms_per_token[fast] > 0.1
+
+
 def test_a_warm_up_takes_a_due_decode_probe_so_the_completion_does_not(
     llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]]
 ) -> None:
