@@ -155,8 +155,9 @@ async def _replay(project: Path, points: Sequence[Point], schedules: Sequence[Se
 
 def end_figures(queue: dict[str, Any], engine: dict[str, Any]) -> dict[str, Any]:
     """What the daemon's status says at the end of a replay: its latency model, how often the
-    fast tier's budget changed, and the thread probes (runs on a count other than the verdict's,
-    and how many of them an editor's request took: each one slowed it)."""
+    fast tier's budget changed, the other work's cores at the engine's start, and the thread
+    probes (runs on a count other than the verdict's, and how many of them an editor's request
+    took: each one slowed it)."""
     extra = engine.get("extra", {})
     return {
         "scheduler_model": queue.get("model", {}),
@@ -165,6 +166,8 @@ def end_figures(queue: dict[str, Any], engine: dict[str, Any]) -> dict[str, Any]
         "thread_probes": {
             key: int(value) for key, value in sorted(extra.items()) if "_probes" in key
         },
+        # cores other work kept busy while the engine loaded (>= 0.5: it started on fewer)
+        "busy_cores_at_start": extra.get("busy_cores_at_start"),
     }
 
 

@@ -16,7 +16,10 @@ build it still said "busy" on an idle machine, and while a build starts it still
 The figure is the machine's non-idle CPU time (``/proc/stat``: user, system, irq, softirq,
 steal; not ``nice``, whose work yields to ours, and not idle or iowait) minus this process's
 own, over the wall time between two samples. Linux only: elsewhere :func:`sample` returns None
-and the engine starts on all cores.
+and the engine starts on all cores. Niced work is left out because the daemon's own index
+workers run niced beside the load; niced work in another session (``nice make``) does take
+that session's share, and is then found by the governors on the first requests instead (a
+count far slower than its figure is left after one request: engine/llamacpp.py).
 """
 
 from __future__ import annotations

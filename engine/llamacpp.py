@@ -249,9 +249,9 @@ class LlamaCppEngine(Engine):
                         (f"{phase}_ms_per_token_{n}", ms) for n, ms in gov.ms_per_token.items()
                     )
                     s.extra[f"{phase}_probes"] = float(gov.num_probes)
-                    if self._busy_cores is not None:
-                        s.extra["busy_cores_at_start"] = self._busy_cores
                     s.extra[f"{phase}_probes_interactive"] = float(gov.num_interactive_probes)
+            if self._busy_cores is not None:
+                s.extra["busy_cores_at_start"] = self._busy_cores
         return s
 
     def close(self) -> None:

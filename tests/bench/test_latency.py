@@ -91,7 +91,8 @@ def test_end_figures_count_the_probes_an_editor_waited_on() -> None:
         {"model": {"prefill_ms_per_token": 7.0}, "fast_budget_tokens": 128,
          "fast_budget_changes": 3},
         {"extra": {"prefill_probes": 4.0, "prefill_probes_interactive": 1.0,
-                   "decode_probes": 2.0, "decode_ms_per_token_2": 24.0}},
+                   "decode_probes": 2.0, "decode_ms_per_token_2": 24.0,
+                   "busy_cores_at_start": 1.02}},
     )
     assert figures == {
         "scheduler_model": {"prefill_ms_per_token": 7.0},
@@ -99,6 +100,7 @@ def test_end_figures_count_the_probes_an_editor_waited_on() -> None:
         "fast_budget_changes": 3,
         "thread_probes": {"decode_probes": 2, "prefill_probes": 4,
                           "prefill_probes_interactive": 1},
+        "busy_cores_at_start": 1.02,
     }
 
 
