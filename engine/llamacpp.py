@@ -72,6 +72,9 @@ PROBE_DECODE_STEPS = 6
 PROBE_ABORT_FACTOR = 2.0
 # the shortest sample of the other work's CPU use at start (it spans the model load)
 START_SAMPLE_S = 0.2
+# how often (at most, between requests) the other work's CPU use is sampled again, to notice
+# that a build has ended and the larger thread count is worth measuring again
+BUSY_CHECK_S = 5.0
 
 
 @dataclass(slots=True)
@@ -129,6 +132,8 @@ class LlamaCppEngine(Engine):
         )
         self._stats = EngineStats(model=model_path.name)
         self._busy_cores: float | None = None  # other work's cores at start (cpu_load)
+        self._cpu_mark: cpu_load.CpuSample | None = None  # the last sample of the CPU use
+        self._was_busy = False  # other work kept BUSY_CORES busy at the last sample
         # engine.n_threads 0: thread counts measured per phase (engine/threads.py); N: N for both
         choices = thread_choices(os.cpu_count() or 1)
         self._threads = ThreadGovernor(choices) if config.n_threads == 0 else None
@@ -195,12 +200,35 @@ class LlamaCppEngine(Engine):
         after = cpu_load.sample()
         if after is None:
             return
+        self._cpu_mark = after
         self._busy_cores = cpu_load.others_busy_cores(before, after)
-        if self._busy_cores >= cpu_load.BUSY_CORES:
+        self._was_busy = self._busy_cores >= cpu_load.BUSY_CORES
+        if self._was_busy:
             for gov in govs:
                 gov.start = gov.choices[0]
             log.info("llamacpp: other work keeps %.1f cores busy: starting on %d thread(s)",
                      self._busy_cores, govs[0].choices[0])
+
+    def _check_busy(self) -> None:
+        """Between requests, at most every ``BUSY_CHECK_S``: sample the other work's CPU use
+        again; when it drops under ``cpu_load.BUSY_CORES`` after a busy sample, the governors
+        re-measure their other count at the next chance (``ThreadGovernor.expedite``). A count
+        that became slower needs no sample: its own requests show it."""
+        mark = self._cpu_mark
+        if mark is None or time.monotonic() - mark.at < BUSY_CHECK_S:
+            return
+        now = cpu_load.sample()
+        if now is None:
+            return
+        self._cpu_mark = now
+        busy = cpu_load.others_busy_cores(mark, now) >= cpu_load.BUSY_CORES
+        if self._was_busy and not busy:
+            for gov in (self._prefill_threads, self._threads):
+                if gov is not None and gov.current != gov.choices[-1]:
+                    gov.expedite()
+                    log.info("llamacpp: other work stopped: %s thread counts measured again",
+                             gov.phase)
+        self._was_busy = busy
 
     def count_tokens(self, text: str) -> int:
         if self._tokenizer is None:
@@ -320,6 +348,7 @@ class LlamaCppEngine(Engine):
                 f"the context of {session.n_ctx}"
             )
         background = req.priority == Priority.BACKGROUND
+        self._check_busy()
         t0 = time.monotonic()
         yielded = False
 

@@ -131,6 +131,14 @@ class ThreadGovernor:
             self._since_probe += 1
         self._probing = 0
 
+    def expedite(self) -> None:
+        """The other work that made the verdict has stopped (engine/cpu_load.py): the other
+        count is due for a re-measure now, and the wait starts over from ``probe_wait``.
+        Without this, a verdict kept through a long build waited up to ``max_probe_wait``
+        requests before the idle machine was noticed."""
+        self._wait = self.probe_wait
+        self._since_probe = max(self._since_probe, self._wait)
+
     @property
     def probing(self) -> int:
         """The count the last ``pick`` chose to measure against the verdict (0: none)."""

@@ -591,6 +591,59 @@ def test_beside_busy_work_the_engine_starts_on_its_smaller_thread_count(
         engine.close()
 
 
+def test_when_the_other_work_stops_the_larger_count_is_measured_again(
+    embedded_model: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A verdict for the smaller count kept through a long build waited up to 256 requests for
+    its next re-measure; the end of the build is sampled now, and the next warm-up measures."""
+    import subprocess
+    import sys
+
+    import engine.llamacpp as llamacpp
+    from app.config import EngineConfig
+    from engine.profiles import QWEN25_CODER
+    from engine.threads import thread_choices
+
+    if len(thread_choices(os.cpu_count() or 1)) < 2:
+        pytest.skip("one CPU: a single thread count")
+    monkeypatch.setattr(llamacpp, "BUSY_CHECK_S", 0.5)
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.3)
+        engine = llamacpp.LlamaCppEngine(model_path=embedded_model, profile=QWEN25_CODER,
+                                         config=EngineConfig(n_ctx=1024, speculation=False))
+        engine.start()
+    finally:
+        busy.kill()
+        busy.wait()
+    try:
+        gov = engine._prefill_threads
+        assert gov is not None and engine._was_busy
+        smaller, larger = gov.choices[0], gov.choices[-1]
+        gov.ms_per_token.update({smaller: 10.0, larger: 1000.0})  # the verdict of the build
+        gov.skip_first, gov._wait, gov._since_probe = 0, gov.max_probe_wait, 0
+        records: list[int] = []
+        record = engine._record_threads
+
+        def spy(governor: Any, threads: int, num_tokens: int, ms: float, *,
+                early: bool = False) -> None:
+            if governor is gov:
+                records.append(threads)
+            record(governor, threads, num_tokens, ms, early=early)
+
+        monkeypatch.setattr(engine, "_record_threads", spy)
+        time.sleep(0.8)  # idle now, past the check interval
+        doc = parts(prefix="# idle again\n" + "total = total + 1\n" * 30 + PREFIX, path="idle.py")
+        warm = run(engine, "after-build", prompt=doc, prefill_only=True,
+                   priority=Priority.BACKGROUND)
+        assert warm.reason == FinishReason.PREFILLED
+        assert not engine._was_busy
+        assert records[:1] == [larger], records  # measured again at once, not in 256 requests
+        assert gov.ms_per_token[larger] < 1000.0
+    finally:
+        engine.close()
+
+
 def test_an_idle_machine_starts_on_all_cores(llamacpp_engine: Any) -> None:
     extra = llamacpp_engine.stats().extra
     if "busy_cores_at_start" not in extra:

@@ -152,3 +152,14 @@ def test_an_early_record_is_judged_on_fewer_tokens() -> None:
     assert gov.ms_per_token == {2: 2500.0}
     gov.record(1, 0, 10.0, early=True)
     assert 1 not in gov.ms_per_token  # nothing ran: nothing to judge
+
+
+def test_expedite_makes_the_other_count_due_and_restarts_the_wait() -> None:
+    gov = ThreadGovernor((1, 2), skip_first=0, probe_wait=2, max_probe_wait=256)
+    gov.ms_per_token.update({1: 10.0, 2: 30.0})  # a verdict kept through a long build ...
+    gov._wait = 256
+    assert gov.pick(100) == 1  # ... not due for 256 requests
+    gov.expedite()  # the build ended
+    assert gov.pick(100) == 2 and gov.probing == 2
+    gov.record(2, 100, 700.0)
+    assert gov.current == 2 and gov._wait == 2  # a changed verdict: measured again soon
