@@ -12,7 +12,7 @@ faster than two under that load, two 1.8x faster when idle). ``ThreadGovernor`` 
 time per token for each candidate count, one governor per phase, from the requests the engine
 served, and picks the fastest. The count not in use is measured again now and then (one
 request), after a wait that doubles while the verdict holds, so a machine that became idle
-again is noticed; a count in use that became slower is left at once, since its own figure
+again is noticed (at once when the engine sees the other work stop: ``expedite``); a count in use that became slower is left at once, since its own figure
 shows it. A re-measure replaces the old figure (it is stale by then); a wrong verdict
 from one noisy request is undone by the next few, which measure that count again.
 
