@@ -11,6 +11,7 @@ import msgspec
 from app.client import Client
 from app.errors import DaemonError
 from daemon import lifecycle
+from engine.cpu_load import BUSY_CORES
 
 
 def register(sub: Any) -> None:
@@ -108,6 +109,9 @@ def _threads_line(extra: dict[str, Any]) -> str:
         if measured:
             part += " (per token: " + ", ".join(f"{n} -> {ms:.1f} ms" for n, ms in measured) + ")"
         parts.append(part)
+    busy = extra.get("busy_cores_at_start")
+    if parts and busy is not None and busy >= BUSY_CORES:
+        parts.append(f"started on fewer: other work kept {busy:.1f} cores busy")
     return "; ".join(parts)
 
 

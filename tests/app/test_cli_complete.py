@@ -131,6 +131,10 @@ def test_status_text_shows_the_measured_thread_counts() -> None:
     fixed = _status({"extra": {"decode_threads": 1.0, "prefill_threads": 1.0}}, {})
     assert "threads    decoding on 1; prefilling on 1\n" in fixed + "\n"
     assert "threads" not in _status({"extra": {}}, {"num_requests": 0})
+    busy = _status({"extra": {**extra, "busy_cores_at_start": 1.04}}, {"num_requests": 0})
+    assert "; started on fewer: other work kept 1.0 cores busy" in busy
+    idle = _status({"extra": {**extra, "busy_cores_at_start": 0.1}}, {"num_requests": 0})
+    assert "started on fewer" not in idle
 
 
 def test_status_when_not_running(home: Path) -> None:
