@@ -12,9 +12,10 @@ faster than two under that load, two 1.8x faster when idle). ``ThreadGovernor`` 
 time per token for each candidate count, one governor per phase, from the requests the engine
 served, and picks the fastest. The count not in use is measured again now and then (one
 request), after a wait that doubles while the verdict holds, so a machine that became idle
-again is noticed (at once when the engine sees the other work stop: ``expedite``); a count in use that became slower is left at once, since its own figure
-shows it. A re-measure replaces the old figure (it is stale by then); a wrong verdict
-from one noisy request is undone by the next few, which measure that count again.
+again is noticed (at once when the engine sees the other work stop: ``expedite``); a count in
+use that became slower is left at once, since its own figure shows it. A re-measure replaces
+the old figure (it is stale by then); a wrong verdict from one noisy request is undone by the
+next few, which measure that count again.
 
 A probe runs on the count the verdict says is slower, so an editor waiting on it sees that:
 one prefill probe on two idle cores took a 74-token prefill from ~500 ms to 1,020 ms, the
@@ -102,8 +103,9 @@ class ThreadGovernor:
     def record(self, threads: int, num_tokens: int, decode_ms: float, *,
                early: bool = False) -> None:
         """A request's phase ran ``num_tokens`` tokens on ``threads`` threads in ``decode_ms``.
-        ``early``: a probe stopped before ``min_tokens`` because it was already far slower than
-        the count in use; judged on what it ran."""
+        ``early``: fewer than ``min_tokens``, judged anyway: a probe stopped because it was
+        already far slower than the count in use, or a short request (a keystroke's prefill, a
+        decode the deadline cut) far slower than its count's figure."""
         if threads not in self.choices or decode_ms <= 0 or num_tokens <= 0:
             return
         if num_tokens < self.min_tokens and not early:
@@ -146,7 +148,8 @@ class ThreadGovernor:
 
     @property
     def current(self) -> int:
-        """The count in use outside probes: the fastest measured (all CPUs before any figure)."""
+        """The count in use outside probes: the fastest measured; before any figure ``start``
+        when it is a choice, else all CPUs."""
         if not self.ms_per_token:
             return self.start if self.start in self.choices else self.choices[-1]
         return min(self.ms_per_token, key=lambda n: (self.ms_per_token[n], n))
