@@ -223,6 +223,7 @@ def run_daemon_pipeline(
 
 
 _SERVED = ("stop", "length", "newline", "repetition")  # engine runs that ended by themselves
+_CANCELLED = ("cancelled", "superseded", "preempted")  # stopped before their end
 
 
 def _read_request_log(path: Path, num_sent: int, wait_s: float = 2.0) -> list[dict[str, Any]]:
@@ -253,9 +254,11 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     the share within 2x); its own warm-ups (sent by the replay's ``warm``, or for shed
     documents), how many of them finished their prefill and how long the first one took (it
     runs beside the index scan); the engine's prefill rate (ms per new prompt token, over
-    served completions and warm-ups that prefilled at least ``MIN_PREFILL_TOKENS``); and the
+    served completions and warm-ups that prefilled at least ``MIN_PREFILL_TOKENS``); the
     completions that took over ``SLOW_MS`` once the daemon had run ``SETTLED_S`` (start-up
-    over)."""
+    over); and the engine's prefill and decode time, all of it and the share spent on
+    requests stopped before their end (cancelled, superseded, preempted: their prefill stays
+    in the KV cache for the next request, their decoding is lost)."""
     completions = [r for r in records if r.get("kind") == "complete"]
     served = [
         r for r in completions
@@ -273,6 +276,12 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         if (new := r.get("num_prompt_tokens", 0) - r.get("num_cached_tokens", 0))
         >= MIN_PREFILL_TOKENS and r.get("prefill_ms", 0) > 0
     ]
+    engine_ms = sum(r.get("prefill_ms", 0.0) + r.get("decode_ms", 0.0) for r in records)
+    cancelled_ms = sum(
+        r.get("prefill_ms", 0.0) + r.get("decode_ms", 0.0)
+        for r in records
+        if r.get("finish_reason") in _CANCELLED
+    )
     start = min((_arrival(r) for r in records), default=0.0)
     settled = [r for r in completions if _arrival(r) - start >= SETTLED_S]
     return {
@@ -290,6 +299,9 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "prefill_n": len(rates),
         "settled_completions": len(settled),
         "settled_over_slow_ms": sum(r.get("total_ms", 0) > SLOW_MS for r in settled),
+        "engine_ms": round(engine_ms),
+        "cancelled_engine_ms": round(cancelled_ms),
+        "cancelled_engine_share": round(cancelled_ms / engine_ms, 3) if engine_ms else None,
     }
 
 

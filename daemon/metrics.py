@@ -1,7 +1,9 @@
 """Rolling request metrics and the JSON-lines request log.
 
 The server builds one :class:`RequestRecord` per request when its final reply goes out (served,
-cancelled, shed or failed) and calls ``Metrics.record``; the record goes into a rolling window
+cancelled, shed or failed) and calls ``Metrics.record``; a request the engine was still running
+when it was answered (cancelled, superseded, preempted) is recorded when the engine stops it,
+with what it prefilled and decoded (``RequestRecord.with_engine_figures``). The record goes into a rolling window
 (the last ``window_requests`` requests within ``window_s`` seconds) and, when a log is attached,
 one JSON line into the request log. ``Metrics.snapshot(now)`` answers status, the tray's metrics
 stream and configuration snapshots.
@@ -20,7 +22,10 @@ import os
 from collections import Counter, deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.base import GenerationStats
 
 __all__ = ["Metrics", "RequestLog", "RequestRecord", "hash_path", "percentile"]
 
@@ -92,6 +97,21 @@ class RequestRecord:
         if self.num_draft_proposed <= 0:
             return None
         return self.num_draft_accepted / self.num_draft_proposed
+
+    def with_engine_figures(self, stats: GenerationStats) -> RequestRecord:
+        """This record with the engine's figures of the request (what it prefilled and
+        decoded before it stopped), for a request whose final reply went out first."""
+        return dataclasses.replace(
+            self,
+            num_prompt_tokens=stats.num_prompt_tokens,
+            num_cached_tokens=stats.num_cached_tokens,
+            num_generated_tokens=max(self.num_generated_tokens, stats.num_generated_tokens),
+            num_draft_proposed=stats.num_draft_tokens,
+            num_draft_accepted=stats.num_draft_accepted,
+            engine_queue_ms=stats.queue_ms,
+            prefill_ms=stats.prefill_ms,
+            decode_ms=stats.decode_ms,
+        )
 
     def to_log_dict(self) -> dict[str, Any]:
         """The JSON-lines log object: every field plus ``acceptance``."""

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import math
 import os
 import time
 from pathlib import Path
@@ -88,6 +89,7 @@ BACKSTOP_S = 2 * TICK_S
 
 WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
+UNRECORDED_MAX_S = 30.0  # a record waiting for the engine's figures is written without them
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 
 
@@ -133,6 +135,9 @@ class Service:
         self._token_counter: tuple[Engine, LineCachedCounter] | None = None
         self._hints = PromptHints(self.config.engine.kv_state_slots)
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
+        # records of requests answered while the engine still runs them (cancelled, superseded,
+        # preempted): written when its Finished brings the figures, or after UNRECORDED_MAX_S
+        self._unrecorded: dict[str, tuple[RequestRecord, float]] = {}
         self._warm_ids = itertools.count()
         self._events = EventHub()
         self._started = time.monotonic()
@@ -165,6 +170,7 @@ class Service:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.supervisor.close()
+        self._flush_unrecorded(math.inf)
         await asyncio.to_thread(self._projects.close)
 
     def _spawn(self, coro: Any) -> None:
@@ -185,6 +191,8 @@ class Service:
             if self._live:
                 self._step()
                 self._backstop(now)
+            if self._unrecorded:
+                self._flush_unrecorded(now - UNRECORDED_MAX_S)
             if now - last_beat >= HEARTBEAT_S:
                 last_beat = now
                 self._heartbeat(now)
@@ -564,6 +572,9 @@ class Service:
     def _engine_result(self, key: str, fin: Finished) -> None:
         if fin.reason is FinishReason.ERROR and fin.error_code == "engine_died":
             self.supervisor.report_died()
+        waiting = self._unrecorded.pop(key, None)
+        if waiting is not None:  # answered before the engine stopped: now its figures are in
+            self._record(waiting[0].with_engine_figures(fin.stats))
         live = self._live.get(key)
         if live is not None and live.kind == "complete" and fin.stats.num_prompt_tokens \
                 and live.context is not None:
@@ -581,6 +592,7 @@ class Service:
 
     def _on_engine_died(self, exc: NospinError) -> None:
         """The supervisor saw the engine die: fail every request it was running."""
+        self._flush_unrecorded(math.inf)  # no Finished will come for them
         for live in list(self._live.values()):
             if live.submitted_to is not None:
                 live.error = exc
@@ -613,7 +625,7 @@ class Service:
                     and live.context is not None:
                 self._hints.warm.mark(live.path, live.context.budget_tokens,
                                       fin.stats.num_prompt_tokens)
-            self._record(RequestRecord(
+            self._record_when_stopped(live, fin, RequestRecord(
                 time=time.time(), request_id=live.key, path_hash=hash_path(live.path),
                 kind="warmup", tier=ended.tier.label if ended.tier is not None else "",
                 watch=False, finish_reason=finish_reason(ended, fin), first_token_ms=None,
@@ -657,7 +669,7 @@ class Service:
         if ended.reason in (EndReason.SHED, EndReason.EXPIRED) and live.kind == "complete":
             self._warm_up(live, now)
         s = live.start
-        self._record(RequestRecord(
+        self._record_when_stopped(live, fin, RequestRecord(
             time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
             kind=live.kind, tier=tier_label, watch=bool(s and s.watch),
             finish_reason=finish_reason(ended, fin) if not error_code else ended.reason.value,
@@ -753,6 +765,24 @@ class Service:
         self._live.pop(live.key, None)
         if live.peer is not None:
             live.peer.send(reply)
+
+    def _record_when_stopped(self, live: Live, fin: Finished | None,
+                             record: RequestRecord) -> None:
+        """Record a request that ended: now, or, when the engine is still running it (ended
+        by the scheduler: cancelled, superseded, preempted), when its Finished brings what it
+        prefilled and decoded (a superseded warm-up was logged with prompt 0 after prefilling
+        64 tokens)."""
+        if fin is None and live.submitted_to is not None:
+            self._unrecorded[live.key] = (record, time.monotonic())
+        else:
+            self._record(record)
+
+    def _flush_unrecorded(self, before: float) -> None:
+        """Write the waiting records stashed before ``before`` (monotonic) as they are."""
+        for key, (record, at) in list(self._unrecorded.items()):
+            if at < before:
+                del self._unrecorded[key]
+                self._record(record)
 
     def _record(self, record: RequestRecord) -> None:
         self.metrics.record(record)

@@ -57,7 +57,7 @@ def test_request_log_figures_compare_predictions_with_what_happened() -> None:
         rec("complete", "length", 900.0, 300.0, prompt=60, prefill=600.0),  # 3.0: outside 2x
         rec("complete", "stop", 100.0, 200.0, prompt=50, cached=40, prefill=500.0),  # 10 new
         rec("complete", "stop", None, 1.0, hit=True),  # a cache answer: not predicted
-        rec("complete", "superseded", 5000.0, 100.0),  # cut short: not a fair comparison
+        rec("complete", "superseded", 5000.0, 100.0, prefill=60.0),  # cut short: not fair
         rec("warmup", "cancelled", None, 476.0, end=101.0),
         rec("warmup", "prefilled", None, 2400.0, end=72.4,  # arrived at 70.0: the first
             prompt=300, prefill=2700.0),  # 9 ms per token
@@ -78,10 +78,13 @@ def test_request_log_figures_compare_predictions_with_what_happened() -> None:
         "prefill_n": 3,
         "settled_completions": 2,  # the others arrived within 30 s of the first warm-up
         "settled_over_slow_ms": 1,
+        "engine_ms": 640 + 600 + 500 + 60 + 2700,
+        "cancelled_engine_ms": 60,
+        "cancelled_engine_share": round(60 / 4500, 3),
     }
     empty = request_log_figures([])
     assert empty["prediction_ratio_p50"] is None and empty["first_warmup_ms"] is None
-    assert empty["settled_completions"] == 0
+    assert empty["settled_completions"] == 0 and empty["cancelled_engine_share"] is None
 
 
 def test_end_figures_count_the_probes_an_editor_waited_on() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 import time
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from app.config import Config, TierConfig, with_changes
+from app.paths import state_dir
 from daemon import lifecycle
 from engine.base import GenerationRequest
 from tests.daemon.fakes import FakeEngine
@@ -59,9 +61,10 @@ def first_warmup(engine: FakeEngine, what: str, key: str | None = None) -> Gener
 
 
 def wait_until_idle(d: DaemonHandle, what: str = "requests still live") -> None:
-    """Wait until the daemon has no request in flight (warm-ups included)."""
+    """Wait until the daemon has no request in flight (warm-ups included), nor one answered
+    whose engine run is still stopping (its record waits for the engine's figures)."""
     deadline = time.monotonic() + 5
-    while d.call(lambda: len(d.service._live)):
+    while d.call(lambda: len(d.service._live) + len(d.service._unrecorded)):
         assert time.monotonic() < deadline, what
         time.sleep(0.05)
 
@@ -247,6 +250,17 @@ def test_newer_request_supersedes_older_for_same_document(home: Path) -> None:
         # and the engine stopped c1 (else it runs to its end holding the only slot)
         c1 = next(r for r in engine.submitted if not r.prefill_only)
         assert c1.request_id in engine.cancel_calls
+        # its request-log line carries what the engine did before it stopped (written when
+        # the engine's Finished came, after the reply)
+        log = state_dir() / "requests.jsonl"
+        deadline = time.monotonic() + 5
+        record: dict[str, Any] = {}
+        while not record and time.monotonic() < deadline:
+            lines = log.read_text().splitlines() if log.exists() else []
+            record = next((r for r in map(json.loads, lines) if r["request_id"] == "c1"), {})
+            time.sleep(0.05)
+        assert record["finish_reason"] == "superseded", record
+        assert record["num_prompt_tokens"] == 100 and record["decode_ms"] > 0, record
 
 
 @pytest.mark.parametrize("how", ["cancel", "close"])
