@@ -185,10 +185,13 @@ def _loads(path: Path) -> bool:
 
 @contextlib.contextmanager
 def _llama_quiet() -> Iterator[None]:
-    """llama.cpp's log (a line per tensor while quantizing) only for errors, for a block."""
+    """No llama.cpp log for a block: a line per tensor while quantizing, and the shipped
+    vocabulary's "control-looking token" warning, which llama.cpp logs at a level no logger
+    setting below CRITICAL hides (it reached a fresh install's terminal). A failure is
+    reported by the caller from the return code."""
     logger = logging.getLogger("llama-cpp-python")  # llama-cpp-python's route for it
     level = logger.level
-    logger.setLevel(logging.ERROR)
+    logger.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:

@@ -67,14 +67,17 @@ def test_a_file_that_is_not_a_packaged_model_is_loaded_as_it_is(tmp_path: Path) 
 
 
 def test_a_variant_whose_stamp_does_not_hold_is_made_again(
-    embedded_model: Path, variant: Path
+    embedded_model: Path, variant: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     stamp = variant.with_name(variant.name + ".stamp.json")
     stamp.write_text(stamp.read_text().replace('"kind": "q8_0"', '"kind": "q4_0"'))
     made = variant.stat().st_mtime_ns
+    capfd.readouterr()
     assert cpu_weights(embedded_model, folder=variant.parent) == variant
     assert variant.stat().st_mtime_ns != made
     assert '"kind": "q8_0"' in stamp.read_text()
+    # llama.cpp's loader check said "control-looking token ..." on a fresh install's terminal
+    assert "control-looking" not in capfd.readouterr().err
 
 
 def test_when_the_variant_cannot_be_made_the_original_is_loaded(
