@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from app.client import AsyncClient
-from app.config import ContextConfig
+from app.config import ContextConfig, TierConfig
 from app.errors import NospinError
 from app.evaluation.corpus import percentile
 from app.paths import state_dir
@@ -36,8 +36,10 @@ from bench.latency import Sent
 from bench.latency_points import Key, Point
 from daemon import protocol as p
 from daemon.discovery import IgnoreRules, walk_project
+from daemon.metrics import CANCEL_REASONS
 from daemon.scheduler import Tier
 from engine.base import Finished, FinishReason, GenerationStats
+from engine.llamacpp import MIN_MEASURED_PREFILL
 
 INDEX_TIMEOUT_S = 900.0
 
@@ -223,7 +225,6 @@ def run_daemon_pipeline(
 
 
 _SERVED = ("stop", "length", "newline", "repetition")  # engine runs that ended by themselves
-_CANCELLED = ("cancelled", "superseded", "preempted")  # stopped before their end
 
 
 def _read_request_log(path: Path, num_sent: int, wait_s: float = 2.0) -> list[dict[str, Any]]:
@@ -243,9 +244,9 @@ def _read_request_log(path: Path, num_sent: int, wait_s: float = 2.0) -> list[di
         time.sleep(0.1)
 
 
-SLOW_MS = 1500.0  # tiers.cap_ms: a completion past it was capped, what a user notices
+SLOW_MS = TierConfig().cap_ms  # a completion past it was capped: what a user notices
 SETTLED_S = 30.0  # "after start-up": requests arriving this long after the replay's first
-MIN_PREFILL_TOKENS = 32  # prefills shorter than this say little about the rate
+MIN_PREFILL_TOKENS = MIN_MEASURED_PREFILL  # shorter prefills say little about the rate
 
 
 def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -280,7 +281,7 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     cancelled_ms = sum(
         r.get("prefill_ms", 0.0) + r.get("decode_ms", 0.0)
         for r in records
-        if r.get("finish_reason") in _CANCELLED
+        if r.get("finish_reason") in CANCEL_REASONS
     )
     start = min((_arrival(r) for r in records), default=0.0)
     settled = [r for r in completions if _arrival(r) - start >= SETTLED_S]

@@ -27,11 +27,12 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from engine.base import GenerationStats
 
-__all__ = ["Metrics", "RequestLog", "RequestRecord", "hash_path", "percentile"]
+__all__ = ["CANCEL_REASONS", "Metrics", "RequestLog", "RequestRecord", "hash_path", "percentile"]
 
 # finish reasons (RequestRecord.finish_reason) counted apart in the snapshot
 _SHED_REASONS = frozenset({"shed", "expired"})
-_CANCEL_REASONS = frozenset({"cancelled", "superseded", "preempted"})
+# requests stopped before their end (the request log's finish_reason)
+CANCEL_REASONS = frozenset({"cancelled", "superseded", "preempted"})
 
 
 def hash_path(path: str) -> str:
@@ -255,7 +256,7 @@ class Metrics:
         served = [
             r
             for r in records
-            if not r.error_code and r.finish_reason not in _SHED_REASONS | _CANCEL_REASONS
+            if not r.error_code and r.finish_reason not in _SHED_REASONS | CANCEL_REASONS
         ]
         first = [r.first_token_ms for r in served if r.first_token_ms is not None]
         total = [r.total_ms for r in served]
@@ -265,13 +266,13 @@ class Metrics:
         accepted = sum(r.num_draft_accepted for r in records)
         hits = sum(1 for r in records if r.cache_hit)
         num_shed = sum(1 for r in records if r.finish_reason in _SHED_REASONS)
-        num_cancelled = sum(1 for r in records if r.finish_reason in _CANCEL_REASONS)
+        num_cancelled = sum(1 for r in records if r.finish_reason in CANCEL_REASONS)
         num_errors = sum(
             1
             for r in records
             if r.error_code
             and r.finish_reason not in _SHED_REASONS
-            and r.finish_reason not in _CANCEL_REASONS
+            and r.finish_reason not in CANCEL_REASONS
         )
         return {
             "num_requests": len(records),
