@@ -67,9 +67,6 @@ PREFILL_CHUNK = 64
 MIN_MEASURED_PREFILL = 32
 # one-token decode steps a decode probe of the other thread count runs (then the verdict's)
 PROBE_DECODE_STEPS = 6
-# a decode probe stops after a step this many times slower than the count in use takes per
-# token: on cores other work keeps busy the larger count took 1-3 s per step (engine/cpu_load.py)
-PROBE_ABORT_FACTOR = 2.0
 # the shortest sample of the other work's CPU use at start (it spans the model load)
 START_SAMPLE_S = 0.2
 # how often (at most, between requests) the other work's CPU use is sampled again, to notice
@@ -375,15 +372,11 @@ class LlamaCppEngine(Engine):
         else:
             pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
             if gov is not None and pf_threads:
+                # a prefill cut short counts what it ran (the governor judges few tokens only
+                # when they were far slower than the count in use)
                 ran = pf.num_prompt_tokens if pf.complete else len(session.tokens)
-                evaluated = ran - pf.num_cached_tokens
-                ms = (time.monotonic() - t0) * 1000
-                if pf.complete and evaluated >= gov.min_tokens:
-                    self._record_threads(gov, pf_threads, evaluated, ms)
-                elif evaluated > 0 and _prefill_too_slow(gov, evaluated, ms):
-                    # a keystroke's few tokens (or a prefill cut short) on a count that
-                    # became far slower: judged on them, or no request would ever leave it
-                    self._record_threads(gov, pf_threads, evaluated, ms, early=True)
+                self._record_threads(gov, pf_threads, ran - pf.num_cached_tokens,
+                                     (time.monotonic() - t0) * 1000)
         pf_ms = (time.monotonic() - t0) * 1000
         stats.prefill_ms += pf_ms
         stats.num_prompt_tokens = pf.num_prompt_tokens
@@ -561,7 +554,7 @@ class LlamaCppEngine(Engine):
                 steps += 1
                 if probing and self._threads is not None:
                     ms = (time.monotonic() - t0) * 1000
-                    if steps == PROBE_DECODE_STEPS or _too_slow(self._threads, steps, ms):
+                    if steps == PROBE_DECODE_STEPS or self._threads.far_slower(steps, ms):
                         self._end_decode_probe(probing, steps, ms)
                         probing = threads = 0  # the rest is not measured
                 queue.append(pick())
@@ -578,12 +571,8 @@ class LlamaCppEngine(Engine):
             )
         elif self._drafter is not None and stats.num_generated_tokens >= 4:
             self._governor.record_plain(stats.num_generated_tokens, decode_ms)
-        if threads and self._threads is not None and steps:
-            # fewer steps than the governor judges: recorded only when far slower than the
-            # count's own figure (a deadline cut every completion to 1-2 steps when a build
-            # made two threads take 1-3 s per step: no request would ever leave them)
-            early = steps < self._threads.min_tokens and _too_slow(self._threads, steps, decode_ms)
-            self._record_threads(self._threads, threads, steps, decode_ms, early=early)
+        if threads and self._threads is not None:
+            self._record_threads(self._threads, threads, steps, decode_ms)
         stats.speculation_note = self._governor.note
         self._finish(job, reason, filt.text)
 
@@ -613,7 +602,7 @@ class LlamaCppEngine(Engine):
                     return
                 session.decode([session.argmax()])
                 ms = (time.monotonic() - t0) * 1000
-                if step == PROBE_DECODE_STEPS or _too_slow(gov, step, ms):
+                if step == PROBE_DECODE_STEPS or gov.far_slower(step, ms):
                     self._end_decode_probe(probe, step, ms)
                     return
         finally:
@@ -625,15 +614,13 @@ class LlamaCppEngine(Engine):
         slower count took 74 against 43 ms per token, 0.5 s over a 16-token completion). Fewer
         than ``PROBE_DECODE_STEPS``: stopped as far slower, judged on what it ran."""
         assert self._threads is not None and self._session is not None
-        self._record_threads(self._threads, probe, steps, ms,
-                             early=steps < PROBE_DECODE_STEPS)
+        self._record_threads(self._threads, probe, steps, ms)
         self._session.set_threads(decode=self._threads.current)
 
     @staticmethod
-    def _record_threads(gov: ThreadGovernor, threads: int, num_tokens: int, ms: float, *,
-                        early: bool = False) -> None:
+    def _record_threads(gov: ThreadGovernor, threads: int, num_tokens: int, ms: float) -> None:
         before = gov.current
-        gov.record(threads, num_tokens, ms, early=early)
+        gov.record(threads, num_tokens, ms)
         if gov.current != before:
             log.info("llamacpp: %s", gov.note)
 
@@ -752,19 +739,3 @@ def _sample(logits: Any, temperature: float, rng: np.random.Generator) -> int:
     probs /= probs.sum()
     return int(rng.choice(len(probs), p=probs))
 
-
-def _too_slow(gov: ThreadGovernor, steps: int, ms: float) -> bool:
-    """Whether a decode probe that ran ``steps`` steps in ``ms`` is already far slower than
-    the count in use (``PROBE_ABORT_FACTOR`` times its figure per token): stop it there."""
-    ref = gov.ms_per_token.get(gov.current)
-    return ref is not None and ms / steps > PROBE_ABORT_FACTOR * ref
-
-
-def _prefill_too_slow(gov: ThreadGovernor, num_tokens: int, ms: float) -> bool:
-    """Whether a prefill of ``num_tokens`` (fewer than the governor judges, or cut short)
-    took far longer than the count in use needs for ``min_tokens`` of them: a graph of a few
-    tokens costs about a decode step when the count is healthy (25-30 ms here, under the
-    448 ms this allows at 7 ms per token), and 1-3 s when its threads keep waiting for each
-    other."""
-    ref = gov.ms_per_token.get(gov.current)
-    return ref is not None and ms > PROBE_ABORT_FACTOR * ref * max(num_tokens, gov.min_tokens)

@@ -61,6 +61,10 @@ class ThreadGovernor:
     # the count in use before any figure (0: all CPUs, the largest choice); the engine sets the
     # smallest when other work keeps the cores busy at start (engine/cpu_load.py)
     start: int = 0
+    # a run of fewer than min_tokens is judged anyway when it took this many times what the
+    # count in use needs for min_tokens (``far_slower``): on cores other work kept busy, two
+    # threads took 1-3 s per decode step and the deadline cut every request to 1-2 of them
+    slow_factor: float = 2.0
     ms_per_token: dict[int, float] = field(default_factory=dict)
     # probes of a count other than the verdict's started by ``pick``, and how many of them
     # an interactive request took (for the stats: each one slowed an editor's request)
@@ -100,15 +104,23 @@ class ThreadGovernor:
                 self.num_interactive_probes += interactive
         return self._probing or self.current
 
-    def record(self, threads: int, num_tokens: int, decode_ms: float, *,
-               early: bool = False) -> None:
+    def far_slower(self, num_tokens: int, ms: float) -> bool:
+        """Whether ``num_tokens`` run in ``ms`` took over ``slow_factor`` times what the count
+        in use needs for at least ``min_tokens`` of them (False before it has a figure). A
+        healthy run of a few tokens costs about one step (25-30 ms here, under the 2 x 4 x 25
+        ms this allows for decode and 2 x 32 x 7 ms for prefill); a count whose threads keep
+        waiting for each other takes 1-3 s per step."""
+        ref = self.ms_per_token.get(self.current)
+        return ref is not None and ms > self.slow_factor * ref * max(num_tokens, self.min_tokens)
+
+    def record(self, threads: int, num_tokens: int, decode_ms: float) -> None:
         """A request's phase ran ``num_tokens`` tokens on ``threads`` threads in ``decode_ms``.
-        ``early``: fewer than ``min_tokens``, judged anyway: a probe stopped because it was
-        already far slower than the count in use, or a short request (a keystroke's prefill, a
-        decode the deadline cut) far slower than its count's figure."""
+        Fewer than ``min_tokens`` say too little, unless ``far_slower``: a probe stopped early,
+        a keystroke's prefill or a decode the deadline cut, on a count that became far slower
+        (no request would ever leave it otherwise)."""
         if threads not in self.choices or decode_ms <= 0 or num_tokens <= 0:
             return
-        if num_tokens < self.min_tokens and not early:
+        if num_tokens < self.min_tokens and not self.far_slower(num_tokens, decode_ms):
             return
         if self.skip_first > 0:
             self.skip_first -= 1

@@ -384,11 +384,10 @@ def _due_probe(engine: Any, gov: Any) -> Iterator[tuple[Any, list[tuple[int, int
     records: list[tuple[int, int]] = []
     record = engine._record_threads
 
-    def spy(governor: Any, threads: int, num_tokens: int, ms: float, *,
-            early: bool = False) -> None:
+    def spy(governor: Any, threads: int, num_tokens: int, ms: float) -> None:
         if governor is gov:
             records.append((threads, num_tokens))
-        record(governor, threads, num_tokens, ms, early=early)
+        record(governor, threads, num_tokens, ms)
 
     engine._record_threads = spy
     yield gov, records
@@ -404,15 +403,18 @@ def due_prefill_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[in
 
 
 @pytest.fixture
-def due_decode_probe(
-    llamacpp_engine: Any, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
+def due_decode_probe(llamacpp_engine: Any) -> Iterator[tuple[Any, list[tuple[int, int]]]]:
     """A due decode probe that runs its whole length (the stale figures make the count in use
     look 5 ms per token: every real step would otherwise stop it as far slower)."""
-    import engine.llamacpp as llamacpp
-
-    monkeypatch.setattr(llamacpp, "PROBE_ABORT_FACTOR", 1e9)
-    yield from _due_probe(llamacpp_engine, llamacpp_engine._threads)
+    gov = llamacpp_engine._threads
+    saved = gov.slow_factor if gov is not None else 0.0
+    try:
+        if gov is not None:
+            gov.slow_factor = 1e9
+        yield from _due_probe(llamacpp_engine, gov)
+    finally:
+        if gov is not None:
+            gov.slow_factor = saved
 
 
 def test_a_prefill_probe_measures_one_chunk_then_goes_back(
@@ -465,16 +467,13 @@ def test_a_decode_probe_measures_a_few_steps_then_goes_back(
 
 
 def test_a_decode_probe_far_slower_than_the_count_in_use_stops_after_a_step(
-    llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]],
-    monkeypatch: pytest.MonkeyPatch
+    llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]]
 ) -> None:
     """On cores other work keeps busy the larger count took 1-3 s per decode step: a probe
     there must not run six of them."""
-    import engine.llamacpp as llamacpp
-
     gov, records = due_decode_probe
     slow, fast = gov.choices[0], gov.choices[-1]
-    monkeypatch.setattr(llamacpp, "PROBE_ABORT_FACTOR", 2.0)
+    gov.slow_factor = 2.0  # as shipped (the fixture turned it off)
     gov.ms_per_token[fast] = 0.01  # the count in use: far faster than any real step
     warm = run(llamacpp_engine, "abort-warm", prompt=parts(path="abort.py"), prefill_only=True,
                priority=Priority.BACKGROUND)
@@ -485,22 +484,19 @@ def test_a_decode_probe_far_slower_than_the_count_in_use_stops_after_a_step(
 
 
 def test_a_count_that_became_far_slower_is_judged_on_a_short_request(
-    llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]],
-    monkeypatch: pytest.MonkeyPatch
+    llamacpp_engine: Any, due_decode_probe: tuple[Any, list[tuple[int, int]]]
 ) -> None:
     """A build started in another session made two threads take 1-3 s per decode step; the
     deadline then cut every completion to 1-2 steps, fewer than the governor judges, and no
     request ever left two threads (every completion of the rest of a replay at the deadline).
     Here the count in use claims 0.01 ms per token: a real step is far slower than that."""
-    import engine.llamacpp as llamacpp
-
-    monkeypatch.setattr(llamacpp, "PROBE_ABORT_FACTOR", 2.0)  # the fixture turned it off
     gov, records = due_decode_probe
+    gov.slow_factor = 2.0  # as shipped (the fixture turned it off)
     fast = gov.choices[-1]
     gov.ms_per_token[fast] = 0.01
     f = run(llamacpp_engine, "short", prompt=parts(path="short.py"), max_new_tokens=2)
     assert f.stats.num_generated_tokens == 2
-    assert records == [(fast, 1)], records  # one step, recorded although under min_tokens
+    assert records == [(fast, 1)], records  # one step: judged although under min_tokens
     assert gov.ms_per_token[fast] > 1.0
 
 
@@ -625,11 +621,10 @@ def test_when_the_other_work_stops_the_larger_count_is_measured_again(
         records: list[int] = []
         record = engine._record_threads
 
-        def spy(governor: Any, threads: int, num_tokens: int, ms: float, *,
-                early: bool = False) -> None:
+        def spy(governor: Any, threads: int, num_tokens: int, ms: float) -> None:
             if governor is gov:
                 records.append(threads)
-            record(governor, threads, num_tokens, ms, early=early)
+            record(governor, threads, num_tokens, ms)
 
         monkeypatch.setattr(engine, "_record_threads", spy)
         time.sleep(0.8)  # idle now, past the check interval

@@ -144,13 +144,17 @@ def test_a_start_count_is_used_and_measured_first_then_the_others() -> None:
     assert ThreadGovernor((1, 2), start=3).current == 2  # not a choice: all CPUs
 
 
-def test_an_early_record_is_judged_on_fewer_tokens() -> None:
+def test_a_short_run_is_judged_only_when_far_slower_than_the_count_in_use() -> None:
     gov = ThreadGovernor((1, 2), min_tokens=4, skip_first=0)
-    gov.record(2, 1, 30.0)
-    assert gov.ms_per_token == {}  # one step says too little ...
-    gov.record(2, 1, 2500.0, early=True)  # ... unless a probe stopped as far slower
-    assert gov.ms_per_token == {2: 2500.0}
-    gov.record(1, 0, 10.0, early=True)
+    gov.record(2, 1, 2500.0)
+    assert gov.ms_per_token == {}  # no figure to compare with: one step says too little
+    gov.record(2, 4, 100.0)  # 25 ms per token
+    gov.record(2, 1, 30.0)  # a healthy step: still too little to judge
+    assert gov.ms_per_token == {2: 25.0}
+    assert not gov.far_slower(1, 200.0) and gov.far_slower(1, 201.0)  # 2 x 25 x 4
+    gov.record(2, 1, 2500.0)  # a step of a count that became far slower: judged
+    assert gov.ms_per_token[2] == 25.0 + 0.3 * (2500.0 - 25.0)
+    gov.record(1, 0, 10.0)
     assert 1 not in gov.ms_per_token  # nothing ran: nothing to judge
 
 
