@@ -136,7 +136,8 @@ class Service:
         self._hints = PromptHints(self.config.engine.kv_state_slots)
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
         # records of requests answered while the engine still runs them (cancelled, superseded,
-        # preempted): written when its Finished brings the figures, or after UNRECORDED_MAX_S
+        # preempted, answered at the deadline by the backstop): written when its Finished
+        # brings the figures, or after UNRECORDED_MAX_S
         self._unrecorded: dict[str, tuple[RequestRecord, float]] = {}
         self._warm_ids = itertools.count()
         self._events = EventHub()
@@ -750,7 +751,8 @@ class Service:
             live.peer.send(reply)  # (warm-ups were skipped above)
             self._answer_followers(live, None)
             s = live.start
-            self._record(RequestRecord(
+            # recorded when the engine stops it, with what it prefilled and decoded
+            self._unrecorded[live.key] = (RequestRecord(
                 time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
                 kind=live.kind, tier=s.tier.label, watch=s.watch, finish_reason="deadline",
                 first_token_ms=(live.first_chunk_at - live.arrival) * 1000
@@ -758,7 +760,7 @@ class Service:
                 total_ms=(now - live.arrival) * 1000, predicted_ms=s.prediction.total_ms,
                 num_generated_tokens=len(live.streamed),
                 num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
-                detail="answered at the deadline; the engine was still busy"))
+                detail="answered at the deadline; the engine was still busy"), now)
 
     def _send_final(self, live: Live, reply: p.DoneReply | p.ErrorReply) -> None:
         live.state = "done"

@@ -60,6 +60,18 @@ def first_warmup(engine: FakeEngine, what: str, key: str | None = None) -> Gener
     return found()[0]
 
 
+def logged(request_id: str, timeout_s: float = 5.0) -> list[dict[str, Any]]:
+    """The request-log lines of ``request_id``, once there is one (or none after the wait)."""
+    log = state_dir() / "requests.jsonl"
+    deadline = time.monotonic() + timeout_s
+    while True:
+        lines = log.read_text().splitlines() if log.exists() else []
+        found = [r for r in map(json.loads, lines) if r["request_id"] == request_id]
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
 def wait_until_idle(d: DaemonHandle, what: str = "requests still live") -> None:
     """Wait until the daemon has no request in flight (warm-ups included), nor one answered
     whose engine run is still stopping (its record waits for the engine's figures)."""
@@ -252,13 +264,7 @@ def test_newer_request_supersedes_older_for_same_document(home: Path) -> None:
         assert c1.request_id in engine.cancel_calls
         # its request-log line carries what the engine did before it stopped (written when
         # the engine's Finished came, after the reply)
-        log = state_dir() / "requests.jsonl"
-        deadline = time.monotonic() + 5
-        record: dict[str, Any] = {}
-        while not record and time.monotonic() < deadline:
-            lines = log.read_text().splitlines() if log.exists() else []
-            record = next((r for r in map(json.loads, lines) if r["request_id"] == "c1"), {})
-            time.sleep(0.05)
+        [record] = logged("c1")
         assert record["finish_reason"] == "superseded", record
         assert record["num_prompt_tokens"] == 100 and record["decode_ms"] > 0, record
 
@@ -330,6 +336,10 @@ def test_deadline_answered_even_when_the_engine_cannot_stop(home: Path) -> None:
         r = raw.recv()
         assert r["id"] == "s" and r["type"] == "status"
         assert d.call(lambda: len(d.service._live)) == 0
+        # one log line, written when the engine stopped, with what it did (the fake: 100
+        # prompt tokens); before, the backstop wrote it at the reply with no engine figures
+        [record] = logged("c1")
+        assert record["finish_reason"] == "deadline" and record["num_prompt_tokens"] == 100
         raw.close()
 
 
