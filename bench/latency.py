@@ -37,6 +37,7 @@ import msgspec
 from app.config import Config, EngineConfig
 from app.errors import InputError
 from app.evaluation.corpus import build_index, percentile
+from bench.busy import parse_span
 from bench.daemon_proc import code_version
 from bench.latency_pipelines import NaivePipeline, NospinPipeline, Pipeline
 from bench.latency_points import Key, Point, sample_points, typing_schedule
@@ -126,6 +127,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="daemon pipeline: a config change (dotted key, TOML value), e.g. "
         "engine.num_draft_tokens=3; repeatable",
+    )
+    parser.add_argument(
+        "--busy-loop",
+        type=parse_span,
+        default=None,
+        metavar="START[:STOP]",
+        help="daemon pipeline: a busy loop in another session from START to STOP seconds "
+        "after the daemon starts (negative START: before it), as a build in another terminal",
     )
     parser.add_argument("--min-lines", type=int, default=150, help="smallest file to visit")
     parser.add_argument(
@@ -526,6 +535,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             max_tokens=args.max_tokens,
             warm=not args.no_warmup,
             timeout_s=args.request_timeout_s,
+            busy=args.busy_loop,
         )
         out["daemon"] = summarize(sent, points) | extra | {"load_avg_at_start": load}
     if "nospin" in out and "naive" in out:

@@ -31,6 +31,7 @@ from app.config import ContextConfig, TierConfig
 from app.errors import NospinError
 from app.evaluation.corpus import percentile
 from app.paths import state_dir
+from bench.busy import BusySpan, busy_loop, thread_events
 from bench.daemon_proc import private_daemon, wait_ready
 from bench.latency import Sent
 from bench.latency_points import Key, Point
@@ -190,13 +191,16 @@ def run_daemon_pipeline(
     max_tokens: int,
     warm: bool,
     timeout_s: float,
+    busy: BusySpan | None = None,
 ) -> tuple[list[Sent], dict[str, Any]]:
     """Replay through a private daemon with config ``changes``; the requests sent and the
-    daemon-only figures (tiers, cache answers, ...)."""
+    daemon-only figures (tiers, cache answers, ...). ``busy``: a busy loop in another session
+    over that span, seconds from the daemon's start (bench/busy.py)."""
     with tempfile.TemporaryDirectory(prefix="nsreplay", dir="/tmp") as tmp:
         project = Path(tmp) / "project"
         num_files = copy_project(root, project, exclude)
-        with private_daemon(changes, index=True, prefix="nslat"):
+        with busy_loop(busy) as since, private_daemon(changes, index=True,
+                                                      prefix="nslat") as daemon:
 
             async def main() -> tuple[list[Sent], list[p.DoneReply], float, dict[str, Any]]:
                 await wait_ready(180)
@@ -205,7 +209,10 @@ def run_daemon_pipeline(
 
             sent, replies, index_s, end = asyncio.run(main())
             log = _read_request_log(state_dir() / "requests.jsonl", len(sent))
+            events = thread_events(daemon.log_path, since)
     extra = {
+        "busy_loop": None if busy is None else {"start_s": busy.start_s, "stop_s": busy.stop_s},
+        "thread_events": events,  # the engine's thread counts over time (seconds from start)
         "project_files": num_files,
         "warm_requests": len(points) if warm else 0,
         "index_wait_s": round(index_s, 1),
