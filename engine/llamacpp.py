@@ -207,9 +207,10 @@ class LlamaCppEngine(Engine):
                      self._busy_cores, govs[0].choices[0])
 
     def _check_busy(self) -> None:
-        """Between requests, at most every ``BUSY_CHECK_S``: sample the other work's CPU use
-        again; when it drops under ``cpu_load.BUSY_CORES`` after a busy sample, the governors
-        re-measure their other count at the next chance (``ThreadGovernor.expedite``). A count
+        """Before a background request, at most every ``BUSY_CHECK_S``: sample the other
+        work's CPU use again; when it drops under ``cpu_load.BUSY_CORES`` after a busy sample,
+        the governors re-measure their other count at the next chance (``ThreadGovernor.
+        expedite``: background work takes it, so an editor's request never samples). A count
         that became slower needs no sample: its own requests show it."""
         mark = self._cpu_mark
         if mark is None or time.monotonic() - mark.at < BUSY_CHECK_S:
@@ -345,7 +346,8 @@ class LlamaCppEngine(Engine):
                 f"the context of {session.n_ctx}"
             )
         background = req.priority == Priority.BACKGROUND
-        self._check_busy()
+        if background:  # off the editor's path: only background work takes the probes it enables
+            self._check_busy()
         t0 = time.monotonic()
         yielded = False
 
