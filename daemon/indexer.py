@@ -358,6 +358,8 @@ class ProjectIndexer:
         )
         if changes.ignore_rules_changed:
             self.rules.reload()
+            if self._watcher is not None:  # before the walk below: it sees what rewatch missed
+                self._watcher.rewatch()
         indexed = self.index.paths()
         touched: set[str] = set(changes.paths)
         for folder in changes.gone_dirs:

@@ -24,16 +24,36 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
+from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from daemon.discovery import SKIPPED_DIR_NAMES, to_rel
+from daemon.inotify_pruned import pruned_observer
 
 log = logging.getLogger(__name__)
 
 #: Events that can change a file's content or existence; the others (opened, attrib, ...) are not.
 _CONTENT_EVENTS = frozenset({"created", "modified", "deleted", "moved", "closed"})
+#: The same as watchdog's event filter: the kernel then does not report a file being opened or
+#: closed unwritten (every read by a build, a test run or git), which the handler would drop.
+_EVENT_FILTER: list[type[FileSystemEvent]] = [
+    FileCreatedEvent, DirCreatedEvent, FileModifiedEvent, FileDeletedEvent, DirDeletedEvent,
+    FileMovedEvent, DirMovedEvent, FileClosedEvent,
+]
+#: Folders inside skipped ones that are still watched: ``.git/info`` holds ``exclude``.
+_WATCHED_IN_SKIPPED = frozenset({".git", ".git/info"})
 #: ``ignore(rel, is_dir)``: whether events for a path are dropped (gitignored paths).
 IgnorePredicate = Callable[[str, bool], bool]
 #: Inside ``.git``, the only file that matters: it holds ignore patterns.
@@ -182,6 +202,7 @@ class _Handler(FileSystemEventHandler):
         self.root = root
         self.queue = queue
         self.ignore = ignore
+        self.num_events = 0  # events watchdog delivered, dropped ones included
 
     def _rel(self, raw: bytes | str) -> str | None:
         if not raw:
@@ -206,7 +227,18 @@ class _Handler(FileSystemEventHandler):
             log.exception("ignore check failed for %s", rel)
             return False
 
+    def keep_dir(self, path: str) -> bool:
+        """Whether the folder at absolute ``path`` is watched at all: not when its events would
+        all be dropped here (skipped folders, gitignored ones)."""
+        rel = to_rel(self.root, path)
+        if rel is None or rel in _WATCHED_IN_SKIPPED:
+            return True
+        if any(part in SKIPPED_DIR_NAMES for part in rel.split("/")):
+            return False
+        return not self._ignored(rel, True)
+
     def on_any_event(self, event: FileSystemEvent) -> None:
+        self.num_events += 1
         if event.event_type not in _CONTENT_EVENTS:
             return
         src = self._rel(event.src_path)
@@ -242,6 +274,10 @@ class ProjectWatcher:
     logged and the next batch still comes. ``ignore(rel, is_dir)`` (the project's gitignore
     rules) drops events on watchdog's thread; it must be thread-safe. Call :meth:`start` once
     and :meth:`stop` at the end.
+
+    On Linux the folders whose events would all be dropped are not watched at all
+    (``daemon/inotify_pruned.py``); after the ignore rules change, :meth:`rewatch` brings the
+    watches in line. Opening and reading files is never reported (``_EVENT_FILTER``).
     """
 
     def __init__(
@@ -256,24 +292,46 @@ class ProjectWatcher:
         self.root = Path(os.path.realpath(root))
         self.queue = ChangeQueue(quiet_s=quiet_s, max_delay_s=max_delay_s)
         self._on_batch = on_batch
-        self._ignore = ignore
         self._observer: BaseObserver | None = None
+        self._handler = _Handler(self.root, self.queue, ignore)
+        self._watch: ObservedWatch | None = None
+        self.pruned = False  # folders the handler would drop are not watched (Linux)
         self._thread: threading.Thread | None = None
         self.num_batches = 0  # batches delivered so far
+
+    @property
+    def num_events(self) -> int:
+        """Events watchdog delivered so far, those dropped as irrelevant included."""
+        return self._handler.num_events
 
     def start(self) -> None:
         """Start watching; events from now on are delivered. Returns once the watch is set up."""
         if self._observer is not None:
             return
-        observer = Observer()
-        observer.schedule(
-            _Handler(self.root, self.queue, self._ignore), str(self.root), recursive=True
-        )
+        observer = pruned_observer(self._handler.keep_dir)
+        self.pruned = observer is not None
+        if observer is None:
+            observer = Observer()
+        self._watch = self._schedule(observer)
         observer.daemon = True
         observer.start()
         self._observer = observer
         self._thread = threading.Thread(target=self._run, name="nospin-watcher", daemon=True)
         self._thread.start()
+
+    def _schedule(self, observer: BaseObserver) -> ObservedWatch:
+        return observer.schedule(
+            self._handler, str(self.root), recursive=True, event_filter=_EVENT_FILTER
+        )
+
+    def rewatch(self) -> None:
+        """Walk the project again with the current ignore rules, so that folders they no longer
+        ignore are watched. Changes made meanwhile may be missed: call it before a full scan."""
+        observer = self._observer
+        if observer is None or not self.pruned or self._watch is None:
+            return
+        observer.unschedule(self._watch)
+        self._watch = self._schedule(observer)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop watching; a batch being processed finishes first, pending events are dropped."""

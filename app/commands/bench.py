@@ -20,6 +20,7 @@ BENCHMARKS: dict[str, str] = {
     "postprocess": "bench.postprocess",
     "weights": "bench.weights",
     "indexing": "bench.indexing",
+    "watching": "bench.watching",
 }
 
 

@@ -260,6 +260,9 @@ def test_gitignore_changes_reload_the_rules(
     assert indexer.wait_idle(TIMEOUT_S)
     assert index.skipped.get("web/") is not None
     assert "secret/" not in index.skipped and "debug.log" not in index.skipped
+    # secret/ was not watched while ignored; now it is, so a new file there is seen
+    (project / "secret" / "later.py").write_text("LATER = 1\n")
+    assert wait_for(lambda: index.get("secret/later.py") is not None)
 
     (project / "pkg" / ".gitignore").write_text("util.py\n")  # a nested .gitignore
     assert wait_for(lambda: index.get("pkg/util.py") is None)

@@ -247,3 +247,60 @@ def test_watcher_drops_ignored_paths_but_not_gitignore_files(tmp_path: Path) -> 
         assert merged.ignore_rules_changed
     finally:
         watcher.stop()
+
+
+def test_reading_files_reports_nothing(tmp_path: Path) -> None:
+    for i in range(50):
+        (tmp_path / f"m{i}.py").write_text("x = 1\n")
+    collector = Collector()
+    watcher = ProjectWatcher(tmp_path, collector, quiet_s=0.05, max_delay_s=1.0)
+    watcher.start()
+    try:
+        for _ in range(4):  # 200 opens and closes, as a test run or a build does
+            for i in range(50):
+                (tmp_path / f"m{i}.py").read_text()
+        (tmp_path / "marker.py").write_text("m")
+        assert wait_for(lambda: "marker.py" in collector.paths())
+        assert watcher.wait_idle(TIMEOUT_S)
+        assert watcher.num_events <= 5, watcher.num_events  # the marker's create/modify/close
+    finally:
+        watcher.stop()
+
+
+def test_skipped_and_ignored_folders_are_not_watched(tmp_path: Path) -> None:
+    for folder in (".git/info", ".git/objects/ab", "node_modules/pkg", ".venv/lib", "gen", "src"):
+        (tmp_path / folder).mkdir(parents=True)
+    collector = Collector()
+    ignored = {"gen"}
+    watcher = ProjectWatcher(tmp_path, collector, quiet_s=0.05, max_delay_s=1.0,
+                             ignore=lambda rel, is_dir: rel.split("/")[0] in ignored)
+    watcher.start()
+    try:
+        assert watcher.pruned
+        (tmp_path / ".git" / "objects" / "ab" / "cdef").write_bytes(b"x")
+        (tmp_path / "node_modules" / "pkg" / "index.js").write_text("x")
+        (tmp_path / ".venv" / "lib" / "site.py").write_text("x")
+        (tmp_path / "gen" / "out.py").write_text("x")
+        # a new folder with a skipped one inside: the new one is watched, the skipped one not
+        (tmp_path / "src" / "new" / "node_modules" / "dep").mkdir(parents=True)
+        (tmp_path / "src" / "new" / "node_modules" / "dep" / "a.js").write_text("x")
+        (tmp_path / "src" / "new" / "b.py").write_text("x")
+        assert wait_for(lambda: "src/new/b.py" in collector.paths())
+        assert watcher.wait_idle(TIMEOUT_S)
+        n = watcher.num_events
+        for i in range(20):  # nothing below a skipped or ignored folder reaches the handler
+            (tmp_path / "node_modules" / "pkg" / f"f{i}.js").write_text("x")
+            (tmp_path / "src" / "new" / "node_modules" / "dep" / f"f{i}.js").write_text("x")
+            (tmp_path / "gen" / f"f{i}.py").write_text("x")
+        (tmp_path / ".git" / "info" / "exclude").write_text("*.tmp\n")  # .git/info is watched
+        assert wait_for(lambda: collector.merged().ignore_rules_changed)
+        assert watcher.wait_idle(TIMEOUT_S)
+        assert watcher.num_events - n <= 5, watcher.num_events - n
+        assert "gen/out.py" not in collector.paths()
+
+        ignored.clear()  # the rules changed: gen/ is watched once the watcher walks again
+        watcher.rewatch()
+        (tmp_path / "gen" / "later.py").write_text("x")
+        assert wait_for(lambda: "gen/later.py" in collector.paths())
+    finally:
+        watcher.stop()
