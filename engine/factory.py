@@ -91,11 +91,13 @@ def load_tokenizer(config: Config) -> TokenCounter | None:
         return None
     import llama_cpp
 
+    from engine.llama_log import muted
     from engine.llamacpp_session import Tokenizer
 
     model_path = resolve_model_path(e.model)
     try:
-        with _quiet_stderr():  # llama.cpp prints context warnings even when not verbose
+        # llama.cpp prints context warnings to stderr even when not verbose; muted: its log
+        with _quiet_stderr(), muted():
             llm = llama_cpp.Llama(model_path=str(model_path), vocab_only=True, verbose=False)
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelError(f"cannot read the tokenizer of {model_path}", detail=str(exc)) from exc

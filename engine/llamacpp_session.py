@@ -23,6 +23,7 @@ import numpy as np
 
 from app.errors import EngineError, InputError, ModelError
 from engine.healing import PieceTable
+from engine.llama_log import muted
 from engine.profiles import ModelProfile, Pieces
 
 ShouldStop = Callable[[], bool]
@@ -53,7 +54,8 @@ def load_llama(
         import llama_cpp
     except ImportError as exc:  # pragma: no cover - installed with nospin
         raise ModelError("llama-cpp-python is not installed") from exc
-    try:
+
+    def load() -> Any:  # not verbose: llama-cpp-python sends fds 1 and 2 to /dev/null meanwhile
         return llama_cpp.Llama(
             str(path),
             n_ctx=n_ctx,
@@ -67,6 +69,10 @@ def load_llama(
             logits_all=logits_all,
             verbose=False,
         )
+
+    try:
+        with muted():  # its ~2,200 log lines would each wait for the GIL (engine/llama_log.py)
+            return load()
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelError(f"cannot load model {path}", detail=str(exc)) from exc
 
@@ -342,7 +348,8 @@ class KVSession:
         t0 = time.monotonic()
         self.ctx.kv_cache_seq_rm(0, 0, -1)
         self.tokens = []
-        n = self._lib.llama_state_seq_set_data(self.ctx.ctx, saved.data, saved.num_bytes, 0)
+        with muted():  # a log line, which would wait for the GIL
+            n = self._lib.llama_state_seq_set_data(self.ctx.ctx, saved.data, saved.num_bytes, 0)
         if n != saved.num_bytes:
             self.ctx.kv_cache_seq_rm(0, 0, -1)
             self.llm.n_tokens = 0

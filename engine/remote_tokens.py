@@ -114,10 +114,12 @@ def _gguf_counter(path: Path, profile: ModelProfile) -> Callable[[str], int]:
         import llama_cpp
     except ImportError as exc:  # pragma: no cover - installed with nospin
         raise ModelNotInstalled("llama-cpp-python is not installed") from exc
+    from engine.llama_log import muted
     from engine.llamacpp_session import Tokenizer
 
     try:
-        llm = llama_cpp.Llama(str(path), vocab_only=True, n_ctx=8, verbose=False)
+        with muted():  # its log lines would each wait for the GIL (engine/llama_log.py)
+            llm = llama_cpp.Llama(str(path), vocab_only=True, n_ctx=8, verbose=False)
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelError(f"cannot read the vocabulary of {path}", detail=str(exc)) from exc
     return Tokenizer(llm, profile).count

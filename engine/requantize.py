@@ -21,17 +21,16 @@ source file instead: never worse than before.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import shutil
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from app.config import EngineConfig
+from engine.llama_log import muted
 from engine.models import packaged_model_at, stamp_holds, write_stamp
 
 __all__ = [
@@ -157,7 +156,10 @@ def _quantize(source: Path, target: Path, ftype: int) -> None:
     params.allow_requantize = True
     params.nthread = os.cpu_count() or 1
     try:
-        with _llama_quiet():
+        # muted: a line per tensor, and the shipped vocabulary's "control-looking token"
+        # warning, which reached a fresh install's terminal at any logger level; a failure is
+        # reported from the return code
+        with muted():
             rc = llama_cpp.llama_model_quantize(
                 str(source).encode(), str(tmp).encode(), ctypes.byref(params))
             if rc != 0 or not tmp.is_file():
@@ -182,17 +184,3 @@ def _loads(path: Path) -> bool:
     llama_cpp.llama_model_free(model)
     return True
 
-
-@contextlib.contextmanager
-def _llama_quiet() -> Iterator[None]:
-    """No llama.cpp log for a block: a line per tensor while quantizing, and the shipped
-    vocabulary's "control-looking token" warning, which llama.cpp logs at a level no logger
-    setting below CRITICAL hides (it reached a fresh install's terminal). A failure is
-    reported by the caller from the return code."""
-    logger = logging.getLogger("llama-cpp-python")  # llama-cpp-python's route for it
-    level = logger.level
-    logger.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
