@@ -58,10 +58,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         idle = [prefill() for _ in range(args.prompts)]
         finished = threading.Event()
         build_s: list[float] = []
+        index = ProjectIndex(root)
 
         def build() -> None:
             limits = IndexerLimits(extra_ignores=tuple(args.exclude), worker_nice=nice)
-            indexer = ProjectIndexer(root, limits, ProjectIndex(root))
+            indexer = ProjectIndexer(root, limits, index)
             t0 = time.monotonic()
             try:
                 indexer.build()
@@ -83,4 +84,5 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "prefill_ms_per_token_during_scan": round(statistics.median(during), 2),
         "prefills_during_scan": len(during),
         "scan_s": round(build_s[0], 1),
+        "files_indexed": len(index),
     }
