@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 MAX_ROOTS = 8
 SUMMARY_CACHE_SIZE = 32  # stable summaries of recently completed-in documents
+#: The longest a root's first scan waits for ``scan_gate`` (the engine loaded and free of
+#: editors' requests) before it starts anyway.
+SCAN_WAIT_MAX_S = 10.0
 
 AssembleFn = Callable[..., AssembledContext]
 assemble: AssembleFn = assemble_context
@@ -53,8 +56,15 @@ class _Project:
 class Projects:
     """Roots by path; thread-safe (assembly runs in worker threads)."""
 
-    def __init__(self, *, enabled: bool = True) -> None:
+    def __init__(self, *, enabled: bool = True, scan_gate: threading.Event | None = None,
+                 scan_wait_max_s: float = SCAN_WAIT_MAX_S) -> None:
+        """``scan_gate``: a root's first scan waits until it is set, at most
+        ``scan_wait_max_s``. The daemon sets it while the engine is loaded and runs no editor's
+        request: on two cores a scan beside the model load and the first completion made that
+        completion 0.3-0.7 s slower (docs/context.md, "The first scan waits")."""
         self._enabled = enabled
+        self._scan_gate = scan_gate
+        self._scan_wait_max_s = scan_wait_max_s
         self._lock = threading.Lock()
         self._projects: dict[str, _Project] = {}
         self._recent: dict[str, str] = {}  # path -> text of recently opened/edited documents
@@ -83,6 +93,12 @@ class Projects:
                          name=f"index {root}").start()
 
     def _build(self, project: _Project, config: Config) -> None:
+        if self._scan_gate is not None:
+            self._scan_gate.wait(self._scan_wait_max_s)
+            with self._lock:
+                if self._projects.get(project.root) is not project:  # closed or evicted
+                    project.building = False
+                    return
         try:
             from daemon.indexer import ProjectIndexer
 
@@ -180,5 +196,7 @@ class Projects:
         with self._lock:
             projects = list(self._projects.values())
             self._projects.clear()
+        if self._scan_gate is not None:
+            self._scan_gate.set()  # scans still waiting see the root gone and stop
         for project in projects:
             self._stop(project)

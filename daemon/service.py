@@ -18,6 +18,7 @@ import itertools
 import logging
 import math
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,10 @@ class Service:
         self.metrics = metrics or Metrics()
         self._log_file = log_file
         self._docs = DocumentStore()
-        self._projects = Projects(enabled=index_projects)
+        # set while the engine is loaded and runs no editor's request: a root's first scan
+        # waits for it (daemon/projects.py)
+        self._scan_gate = threading.Event()
+        self._projects = Projects(enabled=index_projects, scan_gate=self._scan_gate)
         self._cache = CompletionCache()
         self._sessions = SessionStore(
             idle_current_file_s=config.context.session_idle_current_file_s,
@@ -194,6 +198,7 @@ class Service:
                 self._backstop(now)
             if self._unrecorded:
                 self._flush_unrecorded(now - UNRECORDED_MAX_S)
+            self._update_scan_gate()
             if now - last_beat >= HEARTBEAT_S:
                 last_beat = now
                 self._heartbeat(now)
@@ -599,6 +604,12 @@ class Service:
                 live.error = exc
                 self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
                                                        GenerationStats(), str(exc), exc.code))
+
+    def _update_scan_gate(self) -> None:
+        quiet = self.supervisor.state == "ready" and all(
+            live.kind == "warmup" for live in self._live.values())
+        if quiet != self._scan_gate.is_set():
+            (self._scan_gate.set if quiet else self._scan_gate.clear)()
 
     def _on_engine_state(self, state: str) -> None:
         self._events.publish("state", self._state_data())

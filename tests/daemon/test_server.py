@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -761,4 +762,50 @@ def test_real_engine_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
         status = raw.until_final("s")[-1]
         assert status["engine"]["state"] == "ready" and status["engine"]["name"] != "fake"
         assert status["num_documents"] == 1
+        raw.close()
+
+
+class SlowStartEngine(FakeEngine):
+    """Loads for a second, as a model does (the scan must not start meanwhile)."""
+
+    def start(self) -> None:
+        time.sleep(1.0)
+        super().start()
+
+
+def test_the_first_scan_waits_for_the_engine_and_the_editors_request(home: Path) -> None:
+    with running_daemon(engine_factory=lambda: SlowStartEngine(token_delay_s=0.1),
+                        index_projects=True) as d:
+        src = write_project(home / "proj")
+        projects = d.service._projects
+
+        def scan_started() -> bool:
+            return any(pr.indexer is not None for pr in projects._projects.values())
+
+        samples: list[tuple[str, int, bool]] = []  # engine state, live requests, scan started
+        replied = threading.Event()
+
+        def sample() -> None:
+            while not replied.is_set():
+                samples.append(d.call(lambda: (d.service.supervisor.state,
+                                               len(d.service._live), scan_started())))
+                time.sleep(0.02)
+
+        sampler = threading.Thread(target=sample)
+        raw = RawClient(d.endpoint)
+        raw.send(complete_msg("c1", src, options={"max_tokens": 6, "deadline_ms": 60_000}))
+        sampler.start()
+        replies = raw.until_final("c1", timeout_s=30)
+        replied.set()
+        sampler.join(10)
+        assert replies[-1]["type"] == "done", replies[-1]
+        assert replies[-1]["timings"]["queue_ms"] >= 500  # it waited for the load
+        # the load (1 s), then 6 tokens at 0.1 s: both seen, neither with the scan started
+        assert any(st == "loading" and live for st, live, _ in samples), samples
+        assert any(st == "ready" and live for st, live, _ in samples), samples
+        assert not any(started for st, live, started in samples if live or st != "ready")
+        deadline = time.monotonic() + 10  # the engine is free now: the scan starts
+        while projects.busy() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert scan_started() and projects._projects[str(src.parent)].ready
         raw.close()
