@@ -10,6 +10,7 @@ current file's context.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import threading
@@ -105,9 +106,17 @@ class Projects:
             indexer = ProjectIndexer(Path(project.root), config, project.index, project.history)
             project.indexer = indexer
             indexer.build()
-            indexer.start_watching()
             project.ready = True
             log.info("indexed %s (%d files)", project.root, len(project.index))
+            try:
+                indexer.start_watching()
+            except OSError as exc:  # inotify's instance or watch limit, most likely
+                limit = ("max_user_watches=524288" if exc.errno == errno.ENOSPC
+                         else "max_user_instances=512")
+                log.warning(
+                    "not watching %s for changes (%s): the index keeps what this scan found, "
+                    "and files saved from now on are not re-read; raise the limit (`sudo sysctl "
+                    "fs.inotify.%s`) and restart the daemon", project.root, exc, limit)
         except Exception:  # indexing is an aid: completions go on without it
             log.exception("indexing %s failed", project.root)
         finally:
