@@ -51,6 +51,13 @@ from daemon.languages import detect_language
 from daemon.live import Follower, Live
 from daemon.metrics import Metrics, RequestRecord, hash_path
 from daemon.projects import Projects, assemble
+from daemon.records import (
+    UNRECORDED_MAX_S,
+    Recorder,
+    deadline_record,
+    final_record,
+    warmup_record,
+)
 from daemon.replies import clean_generated, done, done_reply, finish_reason
 from daemon.scheduler import (
     EndReason,
@@ -90,7 +97,6 @@ BACKSTOP_S = 2 * TICK_S
 
 WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
-UNRECORDED_MAX_S = 30.0  # a record waiting for the engine's figures is written without them
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 
 
@@ -139,22 +145,19 @@ class Service:
         self._token_counter: tuple[Engine, LineCachedCounter] | None = None
         self._hints = PromptHints(self.config.engine.kv_state_slots)
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
-        # records of requests answered while the engine still runs them (cancelled, superseded,
-        # preempted, answered at the deadline by the backstop): written when its Finished
-        # brings the figures, or after UNRECORDED_MAX_S
-        self._unrecorded: dict[str, tuple[RequestRecord, float]] = {}
         self._warm_ids = itertools.count()
         self._events = EventHub()
+        self._recorder = Recorder(self.metrics, self._events, self._metrics_data)
         self._started = time.monotonic()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._metrics_event_pending = False
         self.endpoints: list[str] = []
         self.count_peers: Any = lambda: 0  # set by the daemon: live client count
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self._recorder.attach(self._loop)
         self.supervisor.start()
         self._spawn(self._ticker())
 
@@ -175,7 +178,7 @@ class Service:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.supervisor.close()
-        self._flush_unrecorded(math.inf)
+        self._recorder.flush(math.inf)
         await asyncio.to_thread(self._projects.close)
 
     def _spawn(self, coro: Any) -> None:
@@ -196,8 +199,8 @@ class Service:
             if self._live:
                 self._step()
                 self._backstop(now)
-            if self._unrecorded:
-                self._flush_unrecorded(now - UNRECORDED_MAX_S)
+            if self._recorder:
+                self._recorder.flush(now - UNRECORDED_MAX_S)
             self._update_scan_gate()
             if now - last_beat >= HEARTBEAT_S:
                 last_beat = now
@@ -395,7 +398,7 @@ class Service:
         """Send a completion answered from the completion cache and record it."""
         reply = done(request_id, text, "stop", 0, "cache", kind, arrival)
         peer.send(reply)
-        self._record(RequestRecord(
+        self._recorder.record(RequestRecord(
             time=time.time(), request_id=request_id, path_hash=hash_path(path), kind="complete",
             tier="", watch=False, finish_reason="stop", first_token_ms=reply.timings.total_ms,
             total_ms=reply.timings.total_ms, cache_hit=True))
@@ -578,9 +581,7 @@ class Service:
     def _engine_result(self, key: str, fin: Finished) -> None:
         if fin.reason is FinishReason.ERROR and fin.error_code == "engine_died":
             self.supervisor.report_died()
-        waiting = self._unrecorded.pop(key, None)
-        if waiting is not None:  # answered before the engine stopped: now its figures are in
-            self._record(waiting[0].with_engine_figures(fin.stats))
+        self._recorder.engine_finished(key, fin.stats)  # a record waiting for the figures
         live = self._live.get(key)
         if live is not None and live.kind == "complete" and fin.stats.num_prompt_tokens \
                 and live.context is not None:
@@ -598,7 +599,7 @@ class Service:
 
     def _on_engine_died(self, exc: NospinError) -> None:
         """The supervisor saw the engine die: fail every request it was running."""
-        self._flush_unrecorded(math.inf)  # no Finished will come for them
+        self._recorder.flush(math.inf)  # no Finished will come for them
         for live in list(self._live.values()):
             if live.submitted_to is not None:
                 live.error = exc
@@ -637,15 +638,8 @@ class Service:
                     and live.context is not None:
                 self._hints.warm.mark(live.path, live.context.budget_tokens,
                                       fin.stats.num_prompt_tokens)
-            self._record_when_stopped(live, fin, RequestRecord(
-                time=time.time(), request_id=live.key, path_hash=hash_path(live.path),
-                kind="warmup", tier=ended.tier.label if ended.tier is not None else "",
-                watch=False, finish_reason=finish_reason(ended, fin), first_token_ms=None,
-                total_ms=(now - live.arrival) * 1000,
-                num_prompt_tokens=stats.num_prompt_tokens,
-                num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code,
-                engine_queue_ms=stats.queue_ms, prefill_ms=stats.prefill_ms,
-                context_ms=live.context_ms))
+            self._recorder.record_when_stopped(
+                live, fin, warmup_record(live, ended, fin, stats, now))
             return
         if live.replied_early:  # the client has its answer; the engine is done only now
             self._live.pop(live.key, None)
@@ -657,7 +651,6 @@ class Service:
                 self._cache.finish(live.key, complete=fin.reason in _COMPLETED, text=text)
             else:
                 self._cache.discard(live.key)
-        tier_label = ended.tier.label if ended.tier is not None else ""
         reply: p.DoneReply | p.ErrorReply
         error_code = ended.error_code
         if live.error is not None and ended.reason in (EndReason.ERROR, EndReason.CANCELLED):
@@ -680,23 +673,8 @@ class Service:
         self._answer_followers(live, "" if error_code else None)
         if ended.reason in (EndReason.SHED, EndReason.EXPIRED) and live.kind == "complete":
             self._warm_up(live, now)
-        s = live.start
-        self._record_when_stopped(live, fin, RequestRecord(
-            time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
-            kind=live.kind, tier=tier_label, watch=bool(s and s.watch),
-            finish_reason=finish_reason(ended, fin) if not error_code else ended.reason.value,
-            first_token_ms=(live.first_chunk_at - live.arrival) * 1000
-            if live.first_chunk_at else None,
-            total_ms=(now - live.arrival) * 1000,
-            predicted_ms=s.prediction.total_ms if s else None,
-            num_prompt_tokens=stats.num_prompt_tokens, num_cached_tokens=stats.num_cached_tokens,
-            num_generated_tokens=stats.num_generated_tokens,
-            num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
-            num_draft_proposed=stats.num_draft_tokens, num_draft_accepted=stats.num_draft_accepted,
-            engine_queue_ms=stats.queue_ms, prefill_ms=stats.prefill_ms,
-            decode_ms=stats.decode_ms, context_ms=live.context_ms,
-            error_code=error_code, detail=ended.detail if error_code else "",
-        ))
+        self._recorder.record_when_stopped(
+            live, fin, final_record(live, ended, fin, stats, now, error_code))
 
     def _warm_up(self, shed: Live, now: float) -> None:
         """A completion for a cold document was shed: prefill its prompt in the background
@@ -761,57 +739,14 @@ class Service:
             live.replied_early = True
             live.peer.send(reply)  # (warm-ups were skipped above)
             self._answer_followers(live, None)
-            s = live.start
             # recorded when the engine stops it, with what it prefilled and decoded
-            self._unrecorded[live.key] = (RequestRecord(
-                time=time.time(), request_id=live.request_id, path_hash=hash_path(live.path),
-                kind=live.kind, tier=s.tier.label, watch=s.watch, finish_reason="deadline",
-                first_token_ms=(live.first_chunk_at - live.arrival) * 1000
-                if live.first_chunk_at else None,
-                total_ms=(now - live.arrival) * 1000, predicted_ms=s.prediction.total_ms,
-                num_generated_tokens=len(live.streamed),
-                num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
-                detail="answered at the deadline; the engine was still busy"), now)
+            self._recorder.hold(live.key, deadline_record(live, now), now)
 
     def _send_final(self, live: Live, reply: p.DoneReply | p.ErrorReply) -> None:
         live.state = "done"
         self._live.pop(live.key, None)
         if live.peer is not None:
             live.peer.send(reply)
-
-    def _record_when_stopped(self, live: Live, fin: Finished | None,
-                             record: RequestRecord) -> None:
-        """Record a request that ended: now, or, when the engine is still running it (ended
-        by the scheduler: cancelled, superseded, preempted), when its Finished brings what it
-        prefilled and decoded (a superseded warm-up was logged with prompt 0 after prefilling
-        64 tokens)."""
-        if fin is None and live.submitted_to is not None:
-            self._unrecorded[live.key] = (record, time.monotonic())
-        else:
-            self._record(record)
-
-    def _flush_unrecorded(self, before: float) -> None:
-        """Write the waiting records stashed before ``before`` (monotonic) as they are."""
-        for key, (record, at) in list(self._unrecorded.items()):
-            if at < before:
-                del self._unrecorded[key]
-                self._record(record)
-
-    def _record(self, record: RequestRecord) -> None:
-        self.metrics.record(record)
-        self._events.publish("requests", {
-            "request_id": record.request_id, "kind": record.kind, "tier": record.tier,
-            "watch": record.watch, "finish_reason": record.finish_reason,
-            "first_token_ms": record.first_token_ms, "total_ms": round(record.total_ms, 1),
-            "cache_hit": record.cache_hit, "error_code": record.error_code,
-        })
-        if not self._metrics_event_pending and self._loop is not None and self._events:
-            self._metrics_event_pending = True
-            self._loop.call_later(0.25, self._metrics_event)
-
-    def _metrics_event(self) -> None:
-        self._metrics_event_pending = False
-        self._events.publish("metrics", self._metrics_data())
 
     def _heartbeat(self, now: float) -> None:
         for live in list(self._live.values()):

@@ -77,7 +77,7 @@ def wait_until_idle(d: DaemonHandle, what: str = "requests still live") -> None:
     """Wait until the daemon has no request in flight (warm-ups included), nor one answered
     whose engine run is still stopping (its record waits for the engine's figures)."""
     deadline = time.monotonic() + 5
-    while d.call(lambda: len(d.service._live) + len(d.service._unrecorded)):
+    while d.call(lambda: len(d.service._live) + len(d.service._recorder)):
         assert time.monotonic() < deadline, what
         time.sleep(0.05)
 

@@ -1,0 +1,38 @@
+"""Recorder: records written now, or held until the engine's figures come."""
+
+from __future__ import annotations
+
+import time
+
+from daemon.events import EventHub
+from daemon.metrics import Metrics, RequestRecord
+from daemon.records import Recorder
+from engine.base import GenerationStats
+
+
+def _record(request_id: str) -> RequestRecord:
+    return RequestRecord(time=time.time(), request_id=request_id, path_hash="h",
+                         kind="complete", tier="fast", watch=False, finish_reason="cancelled",
+                         first_token_ms=None, total_ms=120.0)
+
+
+def test_held_records_get_the_engines_figures_or_are_flushed_as_they_are() -> None:
+    metrics = Metrics()
+    recorder = Recorder(metrics, EventHub(), dict)
+    recorder.hold("a", _record("a"), now=100.0)
+    recorder.hold("b", _record("b"), now=200.0)
+    assert len(recorder) == 2 and metrics.snapshot(time.time())["num_requests"] == 0
+
+    recorder.engine_finished("a", GenerationStats(num_prompt_tokens=64, prefill_ms=300.0))
+    recorder.engine_finished("zzz", GenerationStats())  # nothing held for it: nothing written
+    assert len(recorder) == 1
+    (written,) = list(metrics._records)
+    assert written.request_id == "a" and written.num_prompt_tokens == 64
+    assert written.prefill_ms == 300.0
+
+    recorder.flush(before=150.0)  # "b" was held at 200: not yet
+    assert len(recorder) == 1
+    recorder.flush(before=250.0)
+    assert len(recorder) == 0
+    assert [r.request_id for r in metrics._records] == ["a", "b"]
+    assert metrics._records[1].num_prompt_tokens == 0  # flushed without figures
