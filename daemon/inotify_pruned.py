@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +53,8 @@ def watch_limit() -> int | None:
 def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
     """watchdog's inotify observer, leaving out the folders ``keep_dir`` rejects; None where
     this watchdog or platform has no such observer (the caller then watches everything)."""
+    if not sys.platform.startswith("linux"):
+        return None
     try:
         from watchdog.observers.inotify import (
             InotifyEmitter,
@@ -59,7 +62,8 @@ def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
             InotifyWatchGroup,
         )
         from watchdog.observers.inotify_c import InotifyConstants, InotifyEvent, InotifyFD, Mask
-    except (ImportError, OSError):  # not Linux, or no inotify
+    except Exception:  # no inotify here (watchdog raises its own UnsupportedLibcError)
+        log.info("no inotify; watching every folder", exc_info=True)
         return None
     needed = ("_add_all_callbacks", "_add_callback", "_recursive_simulate",
               "_active_callbacks_by_path", "_inotify_fd")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from daemon.watcher import ChangeQueue, ChangeSet, ProjectWatcher
 
@@ -302,5 +305,26 @@ def test_skipped_and_ignored_folders_are_not_watched(tmp_path: Path) -> None:
         watcher.rewatch()
         (tmp_path / "gen" / "later.py").write_text("x")
         assert wait_for(lambda: "gen/later.py" in collector.paths())
+    finally:
+        watcher.stop()
+
+
+def test_elsewhere_watchdogs_own_observer_watches_and_the_handler_drops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "node_modules" / "pkg").mkdir(parents=True)
+    monkeypatch.setattr(sys, "platform", "darwin")  # no pruned inotify observer there
+    collector = Collector()
+    watcher = ProjectWatcher(tmp_path, collector, quiet_s=0.05, max_delay_s=1.0)
+    watcher.start()
+    monkeypatch.undo()
+    try:
+        assert not watcher.pruned
+        (tmp_path / "node_modules" / "pkg" / "index.js").write_text("x")
+        (tmp_path / "marker.py").write_text("m")
+        assert wait_for(lambda: "marker.py" in collector.paths())
+        assert watcher.wait_idle(TIMEOUT_S)
+        assert collector.paths() == {"marker.py"}
+        watcher.rewatch()  # nothing to do without pruning
     finally:
         watcher.stop()
