@@ -12,16 +12,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.commands.complete import parse_location
 from app.config import Config, load
 from app.errors import InputError, NospinError
-from daemon.context import AssembledContext, ContextRequest, assemble_context
-from daemon.documents import find_root
-from daemon.index import ProjectIndex
-from daemon.tokens import LineCachedCounter
-from engine.base import TokenCounter
+
+if TYPE_CHECKING:  # imported when the command runs: the CLI's other commands start without
+    from daemon.context import AssembledContext
+    from daemon.index import ProjectIndex
+    from engine.base import TokenCounter
 
 
 def register(sub: Any) -> None:
@@ -37,7 +37,10 @@ def register(sub: Any) -> None:
 def build_context(
     location: str, *, root: Path | None, budget: int | None, use_index: bool = True
 ) -> AssembledContext:
+    from daemon.context import ContextRequest, assemble_context
+    from daemon.documents import find_root
     from daemon.history import EditHistory
+    from daemon.index import ProjectIndex
     from daemon.indexer import ProjectIndexer
 
     config = load()
@@ -68,6 +71,7 @@ def build_context(
 
 def _counter(config: Config) -> TokenCounter | None:
     """The configured model's tokenizer when it is installed, else None (the estimator)."""
+    from daemon.tokens import LineCachedCounter
     from engine.factory import load_tokenizer
 
     try:

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import ConfigError, EngineUnavailable, InputError, ModelError
-from engine.exllama_backend import check_model_dir
 
 CONVERTER_MODULE = "exllamav2.conversion.convert_exl2"
 HEAD_BITS = (2, 3, 4, 5, 6, 8)  # exllamav2/conversion/qparams.py: qparams_headoptions
@@ -137,6 +136,8 @@ def check_inputs(hf_dir: Path, out_dir: Path, bits: float, head_bits: int) -> No
         raise InputError(f"--bits must be between {MIN_BITS:g} and {MAX_BITS:g}, not {bits:g}")
     if head_bits not in HEAD_BITS:
         raise InputError(f"--head-bits must be one of {', '.join(map(str, HEAD_BITS))}")
+    from engine.exllama_backend import check_model_dir
+
     check_model_dir(str(hf_dir), what="HF_DIR")
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise InputError(f"OUT_DIR {str(out_dir)!r} exists and is not an empty folder")

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 
 from app.config import ContextConfig
+from app.evaluation import MODE_NAMES
 from app.evaluation.corpus import buffer_in_index
 from app.evaluation.sampling import EvalPoint
 from daemon.context import ContextRequest, assemble_context
@@ -34,7 +35,7 @@ from daemon.parse import summarize
 from daemon.tokens import CharEstimator
 from engine.base import PromptParts, TokenCounter
 
-MODES: tuple[str, ...] = ("nospin", "naive_full", "naive_tail")
+MODES: tuple[str, ...] = MODE_NAMES
 
 
 @dataclass(frozen=True, slots=True)
