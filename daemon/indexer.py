@@ -329,6 +329,11 @@ class ProjectIndexer:
         )
         self._watcher.start()
 
+    @property
+    def num_unwatched_dirs(self) -> int:
+        """Folders the kernel refused to watch (its watch limit): changes there go unseen."""
+        return self._watcher.num_refused if self._watcher is not None else 0
+
     def stop(self) -> None:
         """Stop watching (a batch in progress finishes first)."""
         watcher, self._watcher = self._watcher, None

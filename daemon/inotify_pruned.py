@@ -162,6 +162,12 @@ def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
             self._inotify_fd.start()
             BaseObserver.__init__(self, PrunedEmitter, inotify_fd=self._inotify_fd)
 
+        @property
+        def num_refused(self) -> int:
+            """Folders the kernel refused to watch (the watch limit), over all watches."""
+            return sum(e.group.num_refused for e in self.emitters
+                       if isinstance(e, PrunedEmitter) and e.group is not None)
+
     return PrunedObserver()
 
 

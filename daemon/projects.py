@@ -51,6 +51,7 @@ class _Project:
     indexer: Any = None  # daemon.indexer.ProjectIndexer once started
     ready: bool = False  # first build finished
     building: bool = True
+    watch_error: str = ""  # why the root is not watched at all ("" when it is)
     last_used: float = field(default_factory=time.monotonic)
 
 
@@ -113,10 +114,10 @@ class Projects:
             except OSError as exc:  # inotify's instance or watch limit, most likely
                 limit = ("max_user_watches=524288" if exc.errno == errno.ENOSPC
                          else "max_user_instances=512")
-                log.warning(
-                    "not watching %s for changes (%s): the index keeps what this scan found, "
-                    "and files saved from now on are not re-read; raise the limit (`sudo sysctl "
-                    "fs.inotify.%s`) and restart the daemon", project.root, exc, limit)
+                project.watch_error = (
+                    f"not watched ({exc.strerror or exc}): files saved are not re-read; raise "
+                    f"the limit (`sudo sysctl fs.inotify.{limit}`) and restart the daemon")
+                log.warning("%s: %s", project.root, project.watch_error)
         except Exception:  # indexing is an aid: completions go on without it
             log.exception("indexing %s failed", project.root)
         finally:
@@ -193,6 +194,20 @@ class Projects:
 
     def roots(self) -> list[str]:
         return sorted(self._projects)
+
+    def problems(self) -> dict[str, str]:
+        """Roots whose changes on disk are not (all) followed, and why."""
+        out: dict[str, str] = {}
+        for project in list(self._projects.values()):
+            unwatched = project.indexer.num_unwatched_dirs if project.indexer else 0
+            if project.watch_error:
+                out[project.root] = project.watch_error
+            elif unwatched:
+                out[project.root] = (
+                    f"{unwatched} folders not watched (fs.inotify.max_user_watches reached): "
+                    "changes there are not seen; raise it (`sudo sysctl "
+                    "fs.inotify.max_user_watches=524288`) and restart the daemon")
+        return out
 
     def _stop(self, project: _Project) -> None:
         if project.indexer is not None:

@@ -262,6 +262,8 @@ class StatusReply(_Message, frozen=True, tag="status"):
     num_queued: int  # requests waiting for the engine
     roots: list[str]  # indexed project roots
     indexing: bool = False  # a root's first index build is still running
+    # root -> why changes on disk there are not (all) followed: an inotify limit
+    root_problems: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class ConfigReply(_Message, frozen=True, tag="config"):

@@ -783,6 +783,7 @@ class Service:
             paused=self.config.completion.paused, num_documents=len(self._docs),
             num_clients=int(self.count_peers()), num_queued=self.scheduler.num_waiting,
             roots=self._projects.roots(), indexing=self._projects.busy(),
+            root_problems=self._projects.problems(),
         )
 
     def _config_get(self, key: str | None) -> dict[str, Any]:

@@ -300,6 +300,12 @@ class ProjectWatcher:
         self.num_batches = 0  # batches delivered so far
 
     @property
+    def num_refused(self) -> int:
+        """Folders the kernel refused to watch (``fs.inotify.max_user_watches`` reached); 0
+        where that is not known (watchdog's own observer drops the error)."""
+        return int(getattr(self._observer, "num_refused", 0))
+
+    @property
     def num_events(self) -> int:
         """Events watchdog delivered so far, those dropped as irrelevant included."""
         return self._handler.num_events

@@ -66,6 +66,8 @@ def format_status(data: dict[str, Any]) -> str:
     if data.get("roots"):
         lines.append(f"  projects   {', '.join(data['roots'])}"
                      + ("   (indexing...)" if data.get("indexing") else ""))
+        for root, problem in sorted((data.get("root_problems") or {}).items()):
+            lines.append(f"  WARNING    {root}: {problem}")
     if m.get("num_requests"):
         ft, tt = m.get("first_token_ms") or {}, m.get("total_ms") or {}
         tiers = m.get("tiers") or {}

@@ -89,15 +89,22 @@ def test_snapshot_commands_after_config_changes(home: Path) -> None:
     assert show["config"]["tiers"]["fast_ms"] == 2000.0
 
 
-def _status(engine: dict[str, Any], metrics: dict[str, Any]) -> str:
+def _status(engine: dict[str, Any], metrics: dict[str, Any], **more: Any) -> str:
     from app.commands.status import format_status
 
     return format_status({
         "version": "0", "pid": 1, "uptime_s": 2.0, "endpoints": ["ipc://x"], "log_path": "",
         "engine": {"kind": "llamacpp", "state": "ready", **engine}, "metrics": metrics,
         "fast_mode": False, "paused": False, "num_clients": 1, "num_documents": 1,
-        "num_queued": 0,
+        "num_queued": 0, **more,
     })
+
+
+def test_status_text_warns_about_roots_not_watched() -> None:
+    text = _status({}, {}, roots=["/p", "/q"],
+                   root_problems={"/q": "not watched (too many open files): ..."})
+    assert "  projects   /p, /q\n  WARNING    /q: not watched (too many open files)" in text
+    assert "WARNING" not in _status({}, {}, roots=["/p"], root_problems={})
 
 
 def test_status_text_shows_speculation_and_what_was_saved() -> None:

@@ -58,6 +58,8 @@ def test_a_root_that_cannot_be_watched_is_still_indexed(
                 time.sleep(0.02)
         project = projects._projects[str(root)]
         assert project.ready and project.index.get("calc.py") is not None
-        assert "not watching" in caplog.text and "inotify" in caplog.text
+        assert "not watched" in caplog.text and "inotify" in caplog.text
+        problem = projects.problems()[str(root)]  # what `nospin status` shows for the root
+        assert "not watched" in problem and "fs.inotify.max_user_instances" in problem
     finally:
         projects.close()
