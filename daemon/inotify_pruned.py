@@ -165,7 +165,8 @@ def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
         @property
         def num_refused(self) -> int:
             """Folders the kernel refused to watch (the watch limit), over all watches."""
-            return sum(e.group.num_refused for e in self.emitters
+            emitters = list(self.emitters)  # a copy: a rewatch may change the set meanwhile
+            return sum(e.group.num_refused for e in emitters
                        if isinstance(e, PrunedEmitter) and e.group is not None)
 
     return PrunedObserver()
