@@ -259,8 +259,15 @@ def check_daemon(probe: Probe) -> CheckResult:
         return CheckResult("daemon", "fail", f"pid {info.pid} holds the lock but does not "
                            f"answer: {exc}", f"restart it; its log: {info.log_path or 'journal'}")
     engine = status.engine
-    return CheckResult("daemon", "ok", f"pid {info.pid} answers at {', '.join(info.endpoints)}"
-                       f"; engine {engine.get('kind')} {engine.get('state')}")
+    summary = (f"pid {info.pid} answers at {', '.join(info.endpoints)}"
+               f"; engine {engine.get('kind')} {engine.get('state')}")
+    if status.root_problems:  # changes on disk not followed: an inotify limit
+        root, problem = sorted(status.root_problems.items())[0]
+        more = len(status.root_problems) - 1
+        return CheckResult("daemon", "warn", f"{summary}; project {root}: {problem}"
+                           + (f" (and {more} more project(s): `nospin status`)" if more else ""),
+                           "raise the inotify limit it names, then `nospin restart`")
+    return CheckResult("daemon", "ok", summary)
 
 
 def check_service(probe: Probe) -> CheckResult:

@@ -284,3 +284,40 @@ def test_cli_json_and_exit_status(home: Path) -> None:
                                            "flash_attn", "daemon", "service", "tray"]
     assert set(checks[0]) == {"name", "status", "summary", "fix"}
     assert done.returncode == 1  # the model is not there: a failure
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify: Linux only")
+def test_daemon_check_warns_about_a_project_it_cannot_watch(home: Path) -> None:
+    from app.client import Client
+    from tests.daemon.test_projects import LIMIT_FILE, inotify_instances_used_up
+
+    if not LIMIT_FILE.exists() or int(LIMIT_FILE.read_text()) > 1024:
+        pytest.skip("needs a small inotify instance limit")
+    project = home / "proj"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO),
+           "NOSPIN_ENGINE_FACTORY": "tests.daemon.fakes:make_engine"}
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon"], cwd=REPO, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while lifecycle.read_daemon_info() is None:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        with inotify_instances_used_up(), Client(autostart=False) as client:
+            client.complete(str(project / "calc.py"), 1, 4)  # the project's first scan follows
+            while True:
+                status = client.status()
+                if status.roots and not status.indexing:
+                    break
+                assert time.monotonic() < deadline + 30
+                time.sleep(0.05)
+        result = check_daemon(probe(detect_host("linux")))
+        assert result.status == "warn", result
+        assert f"project {project.resolve()}: not watched" in result.summary
+        assert "fs.inotify.max_user_instances" in result.summary and "restart" in result.fix
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
