@@ -151,6 +151,7 @@ class Service:
         self._warm_ids = itertools.count()
         self._events = EventHub()
         self._tick_wake = asyncio.Event()  # ends the ticker's idle wait
+        self._projects_seen: tuple[bool, dict[str, str]] = (False, {})  # in the last state event
         self._recorder = Recorder(self.metrics, self._events, self._metrics_data)
         self._started = time.monotonic()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -211,6 +212,7 @@ class Service:
             if self._recorder:
                 self._recorder.flush(now - UNRECORDED_MAX_S)
             self._update_scan_gate()
+            self._projects_changed()
             if now - last_beat >= HEARTBEAT_S:
                 last_beat = now
                 self._heartbeat(now)
@@ -616,6 +618,16 @@ class Service:
                 self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
                                                        GenerationStats(), str(exc), exc.code))
 
+    def _projects_changed(self) -> None:
+        """A state event when indexing starts or ends, or a root's watch problem changes (the
+        tray showed "indexing" until the engine's next state change)."""
+        if not self._events:
+            return
+        seen = (self._projects.busy(), self._projects.problems())
+        if seen != self._projects_seen:
+            self._projects_seen = seen
+            self._events.publish("state", self._state_data())
+
     def _update_scan_gate(self) -> None:
         quiet = self.supervisor.state == "ready" and all(
             live.kind == "warmup" for live in self._live.values())
@@ -782,6 +794,7 @@ class Service:
             "paused": self.config.completion.paused,
             "speculation": self.config.engine.speculation,
             "indexing": self._projects.busy(),
+            "root_problems": self._projects.problems(),
         }
 
     def status_reply(self, request_id: str) -> p.StatusReply:

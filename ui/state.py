@@ -104,6 +104,8 @@ class DaemonView:
     speculation_active: bool | None = None  # engine reports speculation running (None: unknown)
     speculation_note: str = ""  # the engine's reason when speculation is off ("no draft model")
     indexing: bool = False  # projects being indexed
+    # project root -> why its changes on disk are not (all) followed (an inotify limit)
+    root_problems: Mapping[str, str] = field(default_factory=dict)
     last_tier: int = 0  # tier of the latest completion that ran (0: none yet)
     metrics: Mapping[str, Any] = field(default_factory=dict)  # the latest metrics snapshot
     config: Mapping[str, Any] = field(default_factory=dict)  # the daemon's configuration
@@ -142,6 +144,7 @@ def apply_status(view: DaemonView, status: Mapping[str, Any]) -> DaemonView:
         fast_mode=bool(status.get("fast_mode", view.fast_mode)),
         paused=bool(status.get("paused", view.paused)),
         metrics=dict(status.get("metrics") or {}),
+        root_problems=dict(status.get("root_problems") or {}),
     )
 
 
@@ -171,6 +174,7 @@ def apply_event(view: DaemonView, topic: str, data: Mapping[str, Any], *, now: f
             paused=bool(data.get("paused", view.paused)),
             speculation=bool(data.get("speculation", view.speculation)),
             indexing=bool(data.get("indexing", view.indexing)),
+            root_problems=dict(data.get("root_problems", view.root_problems)),
         )
     if topic == "metrics":
         return dataclasses.replace(view, metrics=dict(data))
@@ -321,7 +325,7 @@ def figures(view: DaemonView) -> list[Figure]:
     tier_names = {1: "1 · normal", 2: "2 · capped", 3: "3 · fast"}
     engine = ENGINE_NAMES.get(view.engine_kind, view.engine_kind) + (
         f" ({view.engine_state})" if view.engine_state != "ready" else "")
-    return [
+    rows = [
         Figure("First token", _pair(m.get("first_token_ms"))),
         Figure("Finished", _pair(m.get("total_ms"))),
         Figure("Tier", tier_names[tier] + (" (forced)" if view.fast_mode else "")
@@ -332,6 +336,10 @@ def figures(view: DaemonView) -> list[Figure]:
         Figure("Model", _short_model(view.model) or "(loading)"),
         Figure("Engine", engine or "–"),
     ]
+    if view.root_problems:  # the index goes stale there: say so, and where to read why
+        names = ", ".join(sorted(r.rstrip("/").rsplit("/", 1)[-1] for r in view.root_problems))
+        rows.append(Figure("Watching", f"changes in {names} not followed · `nospin doctor`"))
+    return rows
 
 
 def _fast_context(metrics: Mapping[str, Any], tier: int) -> str:

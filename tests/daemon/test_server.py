@@ -809,3 +809,23 @@ def test_the_first_scan_waits_for_the_engine_and_the_editors_request(home: Path)
             time.sleep(0.02)
         assert scan_started() and projects._projects[str(src.parent)].ready
         raw.close()
+
+
+def test_state_events_follow_indexing_to_its_end(home: Path) -> None:
+    with running_daemon(index_projects=True) as d:
+        raw = RawClient(d.endpoint)
+        raw.send({"type": "subscribe", "id": "sub", "topics": ["state"]})
+        assert raw.recv()["type"] == "ok"
+        assert raw.recv()["data"]["indexing"] is False
+        src = write_project(home / "proj")
+        raw.send({"type": "open", "id": "o", "path": str(src), "text": src.read_text()})
+        seen: list[bool] = []
+        deadline = time.monotonic() + 30
+        while seen[-2:] != [True, False]:  # the tray's "indexing" ends when the scan does
+            assert time.monotonic() < deadline, seen
+            r = raw.recv(30)
+            if r["type"] == "event" and r["topic"] == "state":
+                assert r["data"]["root_problems"] == {}
+                seen.append(r["data"]["indexing"])
+        assert d.call(lambda: d.service._projects.busy()) is False
+        raw.close()

@@ -98,6 +98,11 @@ def test_status_and_metrics_make_figures_and_tooltip() -> None:
         "inactive · no draft model"
     off = st.apply_event(view, "state", {"speculation": False}, now=0)
     assert {f.label: f.value for f in st.figures(off)}["Speculation"] == "off"
+    assert "Watching" not in rows
+    unwatched = st.apply_status(view, {**status, "root_problems": {
+        "/home/u/big": "not watched (Too many open files): ..."}})
+    assert {f.label: f.value for f in st.figures(unwatched)}["Watching"] == \
+        "changes in big not followed · `nospin doctor`"
     assert st.figures(DaemonView()) == [st.Figure("Daemon", "not running")]
 
 
@@ -132,3 +137,14 @@ def test_points_from_the_request_log() -> None:
                                                                  (12.0, 0, False)]
     seeded = st.with_history(running(), points)
     assert seeded.points == points and st.tray_state(seeded) is TrayState.DEGRADED
+
+
+def test_state_events_carry_indexing_and_watch_problems() -> None:
+    view = st.apply_event(DaemonView(running=True, engine_state="ready"), "state",
+                          {"indexing": True, "root_problems": {}}, now=0)
+    assert st.tray_state(view) is TrayState.BUSY
+    view = st.apply_event(view, "state", {"indexing": False, "root_problems": {
+        "/p/big": "not watched"}}, now=0)
+    assert st.tray_state(view) is TrayState.READY
+    assert {f.label: f.value for f in st.figures(view)}["Watching"] == \
+        "changes in big not followed · `nospin doctor`"
