@@ -187,8 +187,9 @@ class AsyncClient:
         try:
             await self._send(message)
             while True:
-                try:
-                    reply = await asyncio.wait_for(queue.get(), idle)
+                try:  # asyncio.timeout, not wait_for: that may swallow a cancel on 3.11
+                    async with asyncio.timeout(idle):
+                        reply = await queue.get()
                 except TimeoutError:
                     raise DaemonError(
                         f"no reply from the daemon within {idle:.0f} s",

@@ -203,8 +203,11 @@ class Service:
                 await asyncio.sleep(TICK_S)
             else:
                 self._tick_wake.clear()
+                # asyncio.timeout, not wait_for: on 3.11 wait_for swallows a cancel that comes
+                # with the wake-up, and close() then waited for the ticker forever
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._tick_wake.wait(), IDLE_TICK_S)
+                    async with asyncio.timeout(IDLE_TICK_S):
+                        await self._tick_wake.wait()
             now = time.monotonic()
             if self._live:
                 self._step()

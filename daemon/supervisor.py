@@ -72,8 +72,9 @@ class EngineSupervisor:
         """The engine once ready, or None if it is not ready within ``timeout_s``."""
         if self.engine is not None and self.state == "ready":
             return self.engine
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._ready.wait(), timeout_s)
+        with contextlib.suppress(TimeoutError):  # asyncio.timeout: see Service._ticker
+            async with asyncio.timeout(timeout_s):
+                await self._ready.wait()
         return self.engine if self.state == "ready" else None
 
     def info(self) -> dict[str, Any]:
@@ -141,8 +142,11 @@ class EngineSupervisor:
             log.info("engine %s ready (%s)", engine.name, _model_of(engine))
             while engine.is_alive():
                 self._wake.clear()
+                # asyncio.timeout, not wait_for: on 3.11 wait_for swallows a cancel that comes
+                # with the wake-up, and close() would wait for this task forever
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self._interval)
+                    async with asyncio.timeout(self._interval):
+                        await self._wake.wait()
             # the engine died
             self.engine = None
             self.restarts += 1

@@ -203,8 +203,9 @@ class DaemonBridge(QObject):
     async def _wait_for_daemon(self) -> None:
         assert self._wake is not None
         self._wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), WAIT_S)
+        with contextlib.suppress(TimeoutError):  # not wait_for: it may swallow a cancel (3.11)
+            async with asyncio.timeout(WAIT_S):
+                await self._wake.wait()
 
     async def _session(self, client: AsyncClient) -> None:
         """One connection: hello, status, config, then events until the daemon goes away."""
