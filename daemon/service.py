@@ -215,7 +215,7 @@ class Service:
             if self._recorder:
                 self._recorder.flush(now - UNRECORDED_MAX_S)
             self._update_scan_gate()
-            self._projects_changed()
+            self._projects_changed()  # a few attribute reads, and only with subscribers
             if now - last_beat >= HEARTBEAT_S:
                 last_beat = now
                 self._heartbeat(now)
@@ -227,6 +227,10 @@ class Service:
     def dispatch(self, peer: Peer, request: p.Request) -> None:
         """Handle one request (called by the server on the loop; never blocks)."""
         self._tick_wake.set()
+        if isinstance(request, p.CompleteRequest | p.GenerateRequest):
+            # not quiet from now: a root's first scan that this request starts (ensure) waits
+            # until it is answered, not only until the next tick sees it live
+            self._scan_gate.clear()
         match request:
             case p.CompleteRequest():
                 self._on_complete(peer, request)

@@ -773,43 +773,56 @@ class SlowStartEngine(FakeEngine):
         super().start()
 
 
+def _scan_samples(d: DaemonHandle, raw: RawClient, src: Path,
+                  ) -> tuple[list[dict[str, Any]], list[tuple[str, int, bool]]]:
+    """Complete in ``src`` and sample (engine state, live requests, whether a scan of its root
+    started) every 20 ms until the reply."""
+    projects = d.service._projects
+    root = str(src.parent)
+
+    def started() -> bool:
+        project = projects._projects.get(root)
+        return project is not None and project.indexer is not None
+
+    samples: list[tuple[str, int, bool]] = []
+    replied = threading.Event()
+
+    def sample() -> None:
+        while not replied.is_set():
+            samples.append(d.call(lambda: (d.service.supervisor.state,
+                                           len(d.service._live), started())))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample)
+    raw.send(complete_msg(f"c-{src.parent.name}", src,
+                          options={"max_tokens": 6, "deadline_ms": 60_000}))
+    sampler.start()
+    replies = raw.until_final(f"c-{src.parent.name}", timeout_s=30)
+    replied.set()
+    sampler.join(10)
+    assert replies[-1]["type"] == "done", replies[-1]
+    assert not any(on for st, live, on in samples if live or st != "ready"), samples
+    deadline = time.monotonic() + 10  # the engine is free now: the scan starts and ends
+    while not (started() and projects._projects[root].ready) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert started() and projects._projects[root].ready
+    return replies, samples
+
+
 def test_the_first_scan_waits_for_the_engine_and_the_editors_request(home: Path) -> None:
     with running_daemon(engine_factory=lambda: SlowStartEngine(token_delay_s=0.1),
                         index_projects=True) as d:
-        src = write_project(home / "proj")
-        projects = d.service._projects
-
-        def scan_started() -> bool:
-            return any(pr.indexer is not None for pr in projects._projects.values())
-
-        samples: list[tuple[str, int, bool]] = []  # engine state, live requests, scan started
-        replied = threading.Event()
-
-        def sample() -> None:
-            while not replied.is_set():
-                samples.append(d.call(lambda: (d.service.supervisor.state,
-                                               len(d.service._live), scan_started())))
-                time.sleep(0.02)
-
-        sampler = threading.Thread(target=sample)
         raw = RawClient(d.endpoint)
-        raw.send(complete_msg("c1", src, options={"max_tokens": 6, "deadline_ms": 60_000}))
-        sampler.start()
-        replies = raw.until_final("c1", timeout_s=30)
-        replied.set()
-        sampler.join(10)
-        assert replies[-1]["type"] == "done", replies[-1]
+        replies, samples = _scan_samples(d, raw, write_project(home / "proj"))
         assert replies[-1]["timings"]["queue_ms"] >= 500  # it waited for the load
         # the load (1 s), then 6 tokens at 0.1 s: both seen, neither with the scan started
         assert any(st == "loading" and live for st, live, _ in samples), samples
         assert any(st == "ready" and live for st, live, _ in samples), samples
-        assert not any(started for st, live, started in samples if live or st != "ready")
-        deadline = time.monotonic() + 10  # the engine is free now: the scan starts
-        while projects.busy() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert scan_started() and projects._projects[str(src.parent)].ready
+        # another project while the engine is loaded and idle: its scan waits for this request
+        time.sleep(0.2)
+        _, samples = _scan_samples(d, raw, write_project(home / "other"))
+        assert any(st == "ready" and live for st, live, _ in samples), samples
         raw.close()
-
 
 def test_state_events_follow_indexing_to_its_end(home: Path) -> None:
     with running_daemon(index_projects=True) as d:
