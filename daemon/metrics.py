@@ -3,10 +3,11 @@
 The server builds one :class:`RequestRecord` per request when its final reply goes out (served,
 cancelled, shed or failed) and calls ``Metrics.record``; a request the engine was still running
 when it was answered (cancelled, superseded, preempted) is recorded when the engine stops it,
-with what it prefilled and decoded (``RequestRecord.with_engine_figures``). The record goes
-into a rolling window (the last ``window_requests`` requests within ``window_s`` seconds) and,
-when a log is attached, one JSON line into the request log. ``Metrics.snapshot(now)`` answers
-status, the tray's metrics stream and configuration snapshots.
+with what it prefilled and decoded (``RequestRecord.with_engine_figures``; daemon/records.py).
+The record goes into a rolling window (the last ``window_requests`` requests within
+``window_s`` seconds) and, when a log is attached, one JSON line into the request log.
+``Metrics.snapshot(now)`` answers status, the tray's metrics stream and configuration
+snapshots.
 
 Times in records and ``now`` are wall-clock seconds (``time.time()``): the log needs real times.
 Logs never carry source text: paths are hashed (:func:`hash_path`).

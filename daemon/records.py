@@ -31,6 +31,14 @@ def _first_token_ms(live: Live) -> float | None:
     return (live.first_chunk_at - live.arrival) * 1000 if live.first_chunk_at else None
 
 
+def cache_record(request_id: str, path: str, total_ms: float) -> RequestRecord:
+    """The record of a completion answered from the completion cache (no engine work)."""
+    return RequestRecord(
+        time=time.time(), request_id=request_id, path_hash=hash_path(path), kind="complete",
+        tier="", watch=False, finish_reason="stop", first_token_ms=total_ms,
+        total_ms=total_ms, cache_hit=True)
+
+
 def warmup_record(live: Live, ended: RequestEnded, fin: Finished | None,
                   stats: GenerationStats, now: float) -> RequestRecord:
     """The record of a background warm-up that ended."""
@@ -138,6 +146,10 @@ class Recorder:
         if waiting is not None:
             self.record(waiting[0].with_engine_figures(stats))
 
+    def flush_stale(self, now: float) -> None:
+        """Write the records held for ``UNRECORDED_MAX_S`` or longer as they are."""
+        self.flush(now - UNRECORDED_MAX_S)
+
     def flush(self, before: float) -> None:
         """Write the waiting records held since before ``before`` (monotonic) as they are."""
         for key, (record, since) in list(self._waiting.items()):
@@ -146,5 +158,5 @@ class Recorder:
                 self.record(record)
 
 
-__all__ = ["UNRECORDED_MAX_S", "Recorder", "deadline_record", "final_record",
+__all__ = ["UNRECORDED_MAX_S", "Recorder", "cache_record", "deadline_record", "final_record",
            "warmup_record"]

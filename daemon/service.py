@@ -49,11 +49,11 @@ from daemon.fast_budget import tier_budget
 from daemon.hints import Cursor, PromptHints
 from daemon.languages import detect_language
 from daemon.live import Follower, Live
-from daemon.metrics import Metrics, RequestRecord, hash_path
+from daemon.metrics import Metrics
 from daemon.projects import Projects, assemble
 from daemon.records import (
-    UNRECORDED_MAX_S,
     Recorder,
+    cache_record,
     deadline_record,
     final_record,
     warmup_record,
@@ -213,7 +213,7 @@ class Service:
                 self._step()
                 self._backstop(now)
             if self._recorder:
-                self._recorder.flush(now - UNRECORDED_MAX_S)
+                self._recorder.flush_stale(now)
             self._update_scan_gate()
             self._projects_changed()  # a few attribute reads, and only with subscribers
             if now - last_beat >= HEARTBEAT_S:
@@ -417,10 +417,7 @@ class Service:
         """Send a completion answered from the completion cache and record it."""
         reply = done(request_id, text, "stop", 0, "cache", kind, arrival)
         peer.send(reply)
-        self._recorder.record(RequestRecord(
-            time=time.time(), request_id=request_id, path_hash=hash_path(path), kind="complete",
-            tier="", watch=False, finish_reason="stop", first_token_ms=reply.timings.total_ms,
-            total_ms=reply.timings.total_ms, cache_hit=True))
+        self._recorder.record(cache_record(request_id, path, reply.timings.total_ms))
 
     # ------------------------------------------------------------------ generate
     def _on_generate(self, peer: Peer, req: p.GenerateRequest) -> None:

@@ -6,7 +6,7 @@ import time
 
 from daemon.events import EventHub
 from daemon.metrics import Metrics, RequestRecord
-from daemon.records import Recorder
+from daemon.records import UNRECORDED_MAX_S, Recorder, cache_record
 from engine.base import GenerationStats
 
 
@@ -32,7 +32,16 @@ def test_held_records_get_the_engines_figures_or_are_flushed_as_they_are() -> No
 
     recorder.flush(before=150.0)  # "b" was held at 200: not yet
     assert len(recorder) == 1
-    recorder.flush(before=250.0)
+    recorder.flush_stale(now=200.0 + UNRECORDED_MAX_S - 1)  # held for less than the limit
+    assert len(recorder) == 1
+    recorder.flush_stale(now=200.0 + UNRECORDED_MAX_S + 1)
     assert len(recorder) == 0
     assert [r.request_id for r in metrics._records] == ["a", "b"]
     assert metrics._records[1].num_prompt_tokens == 0  # flushed without figures
+
+
+def test_a_cache_answer_is_a_served_completion_with_a_hit() -> None:
+    metrics = Metrics()
+    Recorder(metrics, EventHub(), dict).record(cache_record("c", "/p/a.py", 3.0))
+    snap = metrics.snapshot(time.time())
+    assert snap["cache"]["hits"] == 1 and snap["total_ms"]["p50"] == 3.0
