@@ -37,6 +37,11 @@ KeepDir = Callable[[str], bool]
 _LIMIT_FILE = "/proc/sys/fs/inotify/max_user_watches"
 
 
+#: The command that raises each inotify limit (the values common distributions suggest).
+RAISE_WATCHES = "`sudo sysctl fs.inotify.max_user_watches=524288`"
+RAISE_INSTANCES = "`sudo sysctl fs.inotify.max_user_instances=512`"
+
+
 def _keep_all(path: str) -> bool:
     return True
 
@@ -117,9 +122,8 @@ def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
                         log.warning(
                             "inotify watch limit reached (fs.inotify.max_user_watches = %s): "
                             "changes made outside the editor below %s and other folders are "
-                            "not seen until the next full scan; raise it with "
-                            "`sudo sysctl fs.inotify.max_user_watches=524288`",
-                            watch_limit(), os.fsdecode(path))
+                            "not seen until the next full scan; raise it with %s",
+                            watch_limit(), os.fsdecode(path), RAISE_WATCHES)
                 return
             self._active_callbacks_by_path[path] = wd
             self._active_callbacks_by_watch[wd] = path
@@ -172,4 +176,4 @@ def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
     return PrunedObserver()
 
 
-__all__ = ["KeepDir", "pruned_observer", "watch_limit"]
+__all__ = ["RAISE_INSTANCES", "RAISE_WATCHES", "KeepDir", "pruned_observer", "watch_limit"]

@@ -27,6 +27,7 @@ from daemon.context.types import AssembledContext, ContextRequest
 from daemon.documents import ROOT_MARKERS
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
+from daemon.inotify_pruned import RAISE_INSTANCES, RAISE_WATCHES
 from daemon.parse import digest_text, summarize
 from daemon.symbols import FileSummary
 from engine.base import TokenCounter
@@ -112,11 +113,10 @@ class Projects:
             try:
                 indexer.start_watching()
             except OSError as exc:  # inotify's instance or watch limit, most likely
-                limit = ("max_user_watches=524288" if exc.errno == errno.ENOSPC
-                         else "max_user_instances=512")
+                fix = RAISE_WATCHES if exc.errno == errno.ENOSPC else RAISE_INSTANCES
                 project.watch_error = (
                     f"not watched ({exc.strerror or exc}): files saved are not re-read; raise "
-                    f"the limit (`sudo sysctl fs.inotify.{limit}`) and restart the daemon")
+                    f"the limit ({fix}) and restart the daemon")
                 log.warning("%s: %s", project.root, project.watch_error)
         except Exception:  # indexing is an aid: completions go on without it
             log.exception("indexing %s failed", project.root)
@@ -205,8 +205,8 @@ class Projects:
             elif unwatched:
                 out[project.root] = (
                     f"{unwatched} folders not watched (fs.inotify.max_user_watches reached): "
-                    "changes there are not seen; raise it (`sudo sysctl "
-                    "fs.inotify.max_user_watches=524288`) and restart the daemon")
+                    f"changes there are not seen; raise it ({RAISE_WATCHES}) and restart the "
+                    "daemon")
         return out
 
     def _stop(self, project: _Project) -> None:

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from watchdog.events import (
     DirCreatedEvent,
@@ -52,12 +52,12 @@ _EVENT_FILTER: list[type[FileSystemEvent]] = [
     FileCreatedEvent, DirCreatedEvent, FileModifiedEvent, FileDeletedEvent, DirDeletedEvent,
     FileMovedEvent, DirMovedEvent, FileClosedEvent,
 ]
-#: Folders inside skipped ones that are still watched: ``.git/info`` holds ``exclude``.
-_WATCHED_IN_SKIPPED = frozenset({".git", ".git/info"})
 #: ``ignore(rel, is_dir)``: whether events for a path are dropped (gitignored paths).
 IgnorePredicate = Callable[[str, bool], bool]
 #: Inside ``.git``, the only file that matters: it holds ignore patterns.
 _GIT_EXCLUDE = ".git/info/exclude"
+#: Folders inside skipped ones that are still watched: those that hold ``_GIT_EXCLUDE``.
+_WATCHED_IN_SKIPPED = frozenset(str(p) for p in PurePosixPath(_GIT_EXCLUDE).parents) - {"."}
 
 
 @dataclass(slots=True)
