@@ -740,4 +740,3 @@ def _sample(logits: Any, temperature: float, rng: np.random.Generator) -> int:
     probs = np.exp(scaled)
     probs /= probs.sum()
     return int(rng.choice(len(probs), p=probs))
-
