@@ -31,6 +31,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                 "re-quantizations vs the shipped file."),
     "indexing": ("bench.indexing", "Indexing beside the engine: prefill speed while the "
                  "project indexer's initial scan runs."),
+    "startup": ("bench.startup", "Start-up: README's first completion with no daemon "
+                "running, the CLI's start, an idle daemon."),
     "watching": ("bench.watching", "Watching: the project watcher's CPU while a build, a test "
                  "run or an install touches the project."),
 }
