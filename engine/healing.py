@@ -44,12 +44,11 @@ class PieceTable:
     """
 
     def __init__(self, pieces: Sequence[str]) -> None:
-        order = sorted((p, i) for i, p in enumerate(pieces) if p)
-        self._texts = [p for p, _ in order]
-        self._ids = np.fromiter((i for _, i in order), dtype=np.int64, count=len(order))
-        self._exact: dict[str, list[int]] = {}
-        for p, i in order:
-            self._exact.setdefault(p, []).append(i)
+        # sorted by text, ties by id (a stable sort of the ids): 0.11 s for Qwen's 151,665
+        # tokens where sorting (text, id) tuples and a dict of exact texts took 0.56 s
+        order = sorted((i for i, p in enumerate(pieces) if p), key=pieces.__getitem__)
+        self._texts = [pieces[i] for i in order]
+        self._ids = np.asarray(order, dtype=np.int64)
         self._after_blanks: dict[str, np.ndarray] = {}
 
     def __len__(self) -> int:
@@ -62,10 +61,16 @@ class PieceTable:
             return self._ids
         found = [self.starting_with(required)]
         for k in range(1, len(required)):
-            ids = self._exact.get(required[:k])
-            if ids:
-                found.append(np.asarray(ids, dtype=np.int64))
+            ids = self.exactly(required[:k])
+            if len(ids):
+                found.append(ids)
         return np.unique(np.concatenate(found)) if len(found) > 1 else found[0]
+
+    def exactly(self, text: str) -> np.ndarray:
+        """Ids of the tokens whose text is ``text``."""
+        lo = bisect.bisect_left(self._texts, text)
+        hi = bisect.bisect_right(self._texts, text, lo)
+        return self._ids[lo:hi]
 
 
     def starting_with(self, text: str) -> np.ndarray:

@@ -72,6 +72,9 @@ START_SAMPLE_S = 0.2
 # how often (at most, between requests) the other work's CPU use is sampled again, to notice
 # that a build has ended and the larger thread count is worth measuring again
 BUSY_CHECK_S = 5.0
+# token texts per idle step of building the healing table (~40 ms: how late a request that
+# arrives meanwhile starts)
+IDLE_PIECES_STEP = 16_384
 
 
 @dataclass(slots=True)
@@ -311,8 +314,8 @@ class LlamaCppEngine(Engine):
         self._drain(FinishReason.CANCELLED)
 
     def _next_job(self) -> _Job | None:
-        with self._cond:
-            while True:
+        while True:
+            with self._cond:
                 self._reap_cancelled_locked()
                 if self._closing:
                     return None
@@ -320,7 +323,14 @@ class LlamaCppEngine(Engine):
                     return self._interactive.popleft()
                 if self._background:
                     return self._background.popleft()
-                self._cond.wait()
+                idle_work = self._tokenizer is not None and not self._tokenizer.has_piece_table
+                if not idle_work:
+                    self._cond.wait()
+                    continue
+            # nothing queued: one step of building the healing table, which the first
+            # completion inside a word otherwise built on its way (0.9-1.2 s in a daemon replay)
+            assert self._tokenizer is not None
+            self._tokenizer.build_piece_table(IDLE_PIECES_STEP)
 
     def _run_guarded(self, job: _Job) -> None:
         try:

@@ -28,6 +28,8 @@ from engine.profiles import ModelProfile, Pieces
 
 ShouldStop = Callable[[], bool]
 
+_PIECE_BUFFER = 256  # bytes for one token's text (a longer one gets its own buffer)
+
 
 @dataclass(frozen=True, slots=True)
 class SavedState:
@@ -106,6 +108,7 @@ class Tokenizer:
         self._count_buffers = threading.local()  # per-thread token buffer for counting
         self._count = lru_cache(maxsize=4096)(self._count_uncached)
         self._pieces: PieceTable | None = None
+        self._piece_texts: list[str] = []  # the table's texts built so far (build_piece_table)
 
     def tokenize_text(self, text: str) -> list[int]:
         """Token ids of source text, special-token parsing OFF (markers stay plain text)."""
@@ -156,21 +159,44 @@ class Tokenizer:
         return token in self.stop_ids or bool(self._lib.llama_vocab_is_eog(self._vocab, token))
 
     def piece_table(self) -> PieceTable:
-        """The vocabulary's token texts for token healing (built on first use, ~0.3 s)."""
+        """The vocabulary's token texts for token healing: built by the engine while idle
+        (:meth:`build_piece_table`), else here on first use (0.45 s for Qwen's vocabulary)."""
+        table = self.build_piece_table(None)
+        assert table is not None
+        return table
+
+    @property
+    def has_piece_table(self) -> bool:
+        return self._pieces is not None
+
+    def build_piece_table(self, max_tokens: int | None) -> PieceTable | None:
+        """Go on building the piece table, by the texts of up to ``max_tokens`` more tokens
+        (None: to the end); the table once it is complete, else None. Steps of 16,384 tokens
+        take about 40 ms, the final sort about 0.1 s."""
         with self._lock:
-            if self._pieces is None:
-                n = int(self._lib.llama_vocab_n_tokens(self._vocab))
-                self._pieces = PieceTable([_text(self.piece(i)) for i in range(n)])
+            if self._pieces is not None:
+                return self._pieces
+            texts = self._piece_texts
+            n = int(self._lib.llama_vocab_n_tokens(self._vocab))
+            end = n if max_tokens is None else min(n, len(texts) + max(1, max_tokens))
+            buf = ctypes.create_string_buffer(_PIECE_BUFFER)
+            texts.extend(_text(self._piece_in(i, buf)) for i in range(len(texts), end))
+            if len(texts) < n:
+                return None
+            self._pieces = PieceTable(texts)
+            self._piece_texts = []
             return self._pieces
 
     def piece(self, token: int) -> bytes:
         """The bytes of one token; special tokens render as nothing."""
-        buf = ctypes.create_string_buffer(64)
-        n = self._lib.llama_token_to_piece(self._vocab, token, buf, 64, 0, False)
+        return self._piece_in(token, ctypes.create_string_buffer(64))
+
+    def _piece_in(self, token: int, buf: ctypes.Array[ctypes.c_char]) -> bytes:
+        n = self._lib.llama_token_to_piece(self._vocab, token, buf, len(buf), 0, False)
         if n < 0:
             buf = ctypes.create_string_buffer(-n)
             n = self._lib.llama_token_to_piece(self._vocab, token, buf, -n, 0, False)
-        return buf.raw[:n]
+        return ctypes.string_at(buf, n)
 
 
 def _text(piece: bytes) -> str:

@@ -39,3 +39,12 @@ def test_consistent_tokens_cover_or_start_the_required_text() -> None:
     logits[2] = 3.0
     logits[6] = 8.0  # " finally": what an unhealed prompt got
     assert constrained_argmax(logits, table.consistent(" exc")) == 2
+
+
+def test_tokens_that_share_a_text_are_all_found() -> None:
+    pieces = ["ab", "a", "", "a", "abc", "b"]  # two tokens spell "a" (a model's duplicates)
+    table = PieceTable(pieces)
+    assert table.exactly("a").tolist() == [1, 3]
+    assert table.exactly("c").tolist() == []
+    assert table.starting_with("ab").tolist() == [0, 4]
+    assert set(table.consistent("abc").tolist()) == {0, 1, 3, 4}

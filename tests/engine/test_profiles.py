@@ -127,3 +127,19 @@ def test_count_tokens_is_exact(qwen_vocab: Any) -> None:
     text = "def f(x):\n    return x + 1  # <|fim_pad|>\n"
     assert tok.count(text) == len(qwen_vocab.tokenize(text.encode(), add_bos=False, special=False))
     assert tok.count("") == 0
+
+
+def test_the_healing_table_built_in_steps_is_the_table_built_at_once(qwen_vocab: Any) -> None:
+    """The engine builds the table in idle steps (engine.llamacpp ``IDLE_PIECES_STEP``)."""
+    at_once = Tokenizer(qwen_vocab, QWEN25_CODER).piece_table()
+    stepped = Tokenizer(qwen_vocab, QWEN25_CODER)
+    steps = 1
+    while stepped.build_piece_table(40_000) is None:
+        assert not stepped.has_piece_table
+        steps += 1
+    assert steps == 4 and stepped.has_piece_table  # 151,665 texts in steps of 40,000
+    table = stepped.piece_table()
+    assert len(table) == len(at_once)
+    for text in (" exc", "resu", "  ", "def", "\u00e9"):
+        assert table.consistent(text).tolist() == at_once.consistent(text).tolist()
+    assert table.exactly(" except").tolist() == [qwen_vocab.tokenize(b" except", add_bos=False)[0]]
