@@ -85,6 +85,11 @@ class RequestRecord:
     prefill_ms: float = 0.0
     decode_ms: float = 0.0
     context_ms: float = 0.0
+    # the daemon's side, from arrival: to the scheduler's start (waiting for a warm-up or a
+    # slot), and to the engine's submit (start + the engine's readiness + context assembly);
+    # None when it never got that far
+    held_ms: float | None = None
+    submit_ms: float | None = None
     detail: str = ""  # reason text for shed/errors (no source text)
 
     def __repr__(self) -> str:

@@ -31,6 +31,10 @@ def _first_token_ms(live: Live) -> float | None:
     return (live.first_chunk_at - live.arrival) * 1000 if live.first_chunk_at else None
 
 
+def _since_arrival_ms(live: Live, at: float | None) -> float | None:
+    return (at - live.arrival) * 1000 if at is not None else None
+
+
 def cache_record(request_id: str, path: str, total_ms: float) -> RequestRecord:
     """The record of a completion answered from the completion cache (no engine work)."""
     return RequestRecord(
@@ -50,7 +54,8 @@ def warmup_record(live: Live, ended: RequestEnded, fin: Finished | None,
         num_prompt_tokens=stats.num_prompt_tokens,
         num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code,
         engine_queue_ms=stats.queue_ms, prefill_ms=stats.prefill_ms,
-        context_ms=live.context_ms)
+        context_ms=live.context_ms, held_ms=_since_arrival_ms(live, live.started_at),
+        submit_ms=_since_arrival_ms(live, live.submitted_at))
 
 
 def final_record(live: Live, ended: RequestEnded, fin: Finished | None,
@@ -71,6 +76,8 @@ def final_record(live: Live, ended: RequestEnded, fin: Finished | None,
         num_draft_proposed=stats.num_draft_tokens, num_draft_accepted=stats.num_draft_accepted,
         engine_queue_ms=stats.queue_ms, prefill_ms=stats.prefill_ms,
         decode_ms=stats.decode_ms, context_ms=live.context_ms,
+        held_ms=_since_arrival_ms(live, live.started_at),
+        submit_ms=_since_arrival_ms(live, live.submitted_at),
         error_code=error_code, detail=ended.detail if error_code else "",
     )
 
@@ -87,6 +94,8 @@ def deadline_record(live: Live, now: float) -> RequestRecord:
         total_ms=(now - live.arrival) * 1000, predicted_ms=s.prediction.total_ms,
         num_generated_tokens=len(live.streamed),
         num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
+        context_ms=live.context_ms, held_ms=_since_arrival_ms(live, live.started_at),
+        submit_ms=_since_arrival_ms(live, live.submitted_at),
         detail="answered at the deadline; the engine was still busy")
 
 

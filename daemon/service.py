@@ -535,6 +535,7 @@ class Service:
             loop.call_soon_threadsafe(self._engine_event, live.key, event)
 
         live.submitted_to = engine
+        live.submitted_at = time.monotonic()
         try:
             engine.submit(gen, sink)
         except Exception as exc:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import time
 
 from daemon.events import EventHub
+from daemon.live import Live
 from daemon.metrics import Metrics, RequestRecord
-from daemon.records import UNRECORDED_MAX_S, Recorder, cache_record
-from engine.base import GenerationStats
+from daemon.records import UNRECORDED_MAX_S, Recorder, cache_record, final_record, warmup_record
+from daemon.schedule_types import EndReason, RequestEnded, RequestState, Tier
+from engine.base import FinishReason, GenerationStats
 
 
 def _record(request_id: str) -> RequestRecord:
@@ -45,3 +47,21 @@ def test_a_cache_answer_is_a_served_completion_with_a_hit() -> None:
     Recorder(metrics, EventHub(), dict).record(cache_record("c", "/p/a.py", 3.0))
     snap = metrics.snapshot(time.time())
     assert snap["cache"]["hits"] == 1 and snap["total_ms"]["p50"] == 3.0
+
+
+def test_a_record_says_how_long_the_daemon_held_the_request_before_the_engine_had_it() -> None:
+    """held_ms: arrival to the scheduler's start (waiting for a warm-up or a slot); submit_ms:
+    arrival to the engine's submit. The rest of total_ms is the engine's (its figures)."""
+    live = Live(key="k/1", peer=None, request_id="1", kind="complete", path="/p/a.py",
+                arrival=100.0)
+    ended = RequestEnded("k/1", EndReason.COMPLETED, RequestState.FINISHED, Tier.FAST,
+                         FinishReason.NEWLINE, "", "")
+    stats = GenerationStats(prefill_ms=150.0, decode_ms=100.0, total_ms=250.0)
+    never = final_record(live, ended, None, stats, now=100.5, error_code="")
+    assert never.held_ms is None and never.submit_ms is None  # not started: nothing to say
+    live.started_at, live.submitted_at, live.context_ms = 100.2, 100.21, 8.0
+    rec = final_record(live, ended, None, stats, now=100.5, error_code="")
+    assert round(rec.held_ms or 0) == 200 and round(rec.submit_ms or 0) == 210
+    assert round(rec.total_ms) == 500 and rec.to_log_dict()["held_ms"] == rec.held_ms
+    warm = warmup_record(live, ended, None, stats, now=100.5)
+    assert round(warm.submit_ms or 0) == 210
