@@ -38,6 +38,14 @@ def inotify_instances_used_up() -> Iterator[None]:
             os.close(fd)
 
 
+def ensure_built(projects: Projects, root: Path) -> None:
+    """Open ``root`` as a project and wait (60 s at most) until its first build is over."""
+    projects.ensure(str(root), Config())
+    deadline = time.monotonic() + 60
+    while projects.busy() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not LIMIT_FILE.exists()
                     or int(LIMIT_FILE.read_text()) > 1024,
                     reason="needs Linux inotify with a small instance limit")
@@ -52,14 +60,53 @@ def test_a_root_that_cannot_be_watched_is_still_indexed(
     caplog.set_level(logging.WARNING, logger="daemon.projects")
     try:
         with inotify_instances_used_up():
-            projects.ensure(str(root), Config())
-            deadline = time.monotonic() + 60
-            while projects.busy() and time.monotonic() < deadline:
-                time.sleep(0.02)
+            ensure_built(projects, root)
         project = projects._projects[str(root)]
         assert project.ready and project.index.get("calc.py") is not None
         assert "not watched" in caplog.text and "inotify" in caplog.text
         problem = projects.problems()[str(root)]  # what `nospin status` shows for the root
         assert "not watched" in problem and "fs.inotify.max_user_instances" in problem
+    finally:
+        projects.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux inotify")
+def test_folders_the_kernel_refuses_to_watch_are_counted_and_named_in_status(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At fs.inotify.max_user_watches the kernel refuses a folder's watch (ENOSPC). Lowering
+    that limit would change the machine for every process, so the refusal is the kernel's
+    answer for the folders below ``deep/``: raised from watchdog's inotify_add_watch call."""
+    from watchdog.observers.inotify_c import InotifyFD
+
+    root = tmp_path / "proj"
+    for folder in ("src", "deep/a", "deep/b/c"):
+        (root / folder).mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (root / "src" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    add = InotifyFD.add_callback
+    refused = os.fsencode(root / "deep")
+
+    def limited(self: InotifyFD, path: bytes, *args: object) -> object:
+        if path.startswith(refused):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return add(self, path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(InotifyFD, "add_callback", limited)
+    projects = Projects()
+    caplog.set_level(logging.WARNING)
+    try:
+        ensure_built(projects, root)
+        project = projects._projects[str(root)]
+        assert project.ready and project.index.get("src/calc.py") is not None
+        assert project.indexer is not None and project.indexer.num_unwatched_dirs == 4
+        assert caplog.text.count("inotify watch limit reached") == 1  # once, not per folder
+        problem = projects.problems()[str(root)]  # what `nospin status` shows for the root
+        assert problem.startswith("4 folders not watched") and "max_user_watches" in problem
+        (root / "src" / "more.py").write_text("def sub(a, b):\n    return a - b\n")
+        deadline = time.monotonic() + 30  # the folders that were watched still are
+        while project.index.get("src/more.py") is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert project.index.get("src/more.py") is not None
     finally:
         projects.close()
