@@ -16,6 +16,15 @@ budget fills more of itself: an over-estimate for a smaller one). The floor is 1
 64 the prompts held 34 tokens and the replay's completions fell apart (exact lines 0.27 -> 0.03).
 Budgets are halvings and grow back only with a margin, so one budget holds across keystrokes:
 another budget is another prompt text, which the KV cache does not hold.
+
+Growing back has two ways. The larger budget fits 70% of the deadline; or the engine got at least
+a quarter faster than when the budget last shrank and the larger budget fits 80% of it. With the
+first alone a machine whose idle speed lies between the two points kept the smaller budget for
+the rest of the session after any build: this host at 8.2-9.8 ms per prompt token (256 shrinks
+past ~10.7, grew back below ~6.8), where 3 of 11 daemon replays shrank once, early, and stayed
+at 128, the budget the quality harness scores a third lower (exact 13 against 18%). Under a
+steady load the median rate moves 10-15% (12.4 and 14.2 ms a few seconds apart), which flapped
+the budget at an 85% margin; a quarter is twice that.
 """
 
 from __future__ import annotations
@@ -48,11 +57,16 @@ class FastBudget:
     # grow only when the larger budget fits this share of the deadline: at 0.85 the busy
     # replay flapped 256 <-> 128 (the prefill rate moves 10-15% under load; docs/latency.md)
     grow_margin: float = 0.7
+    # or grow when the prefill rate is this share of the rate at the last shrink (or less), and
+    # the larger budget fits ``recover_margin`` of the deadline (the module docstring says why)
+    recover_share: float = 0.75
+    recover_margin: float = 0.8
     min_samples: int = 5  # prefill samples before judging (the first ones after a load run cold)
     fill_window: int = 9  # prompts behind each budget's learnt fill (their median)
     tokens: int = 0  # the budget in use (0: base_tokens)
     note: str = ""  # why it is what it is, for status and the log (empty: not judged yet)
     num_changes: int = 0  # how often ``update`` changed the budget (flaps show here)
+    shrink_rate: float = 0.0  # prefill ms per token when it last shrank (0: at the base)
     _fills: dict[int, deque[float]] = field(default_factory=dict)  # budget -> recent fills
 
     def __post_init__(self) -> None:
@@ -97,13 +111,22 @@ class FastBudget:
         if model.rate_samples("prefill_ms_per_token") < self.min_samples:
             return False
         ladder = self.ladder()
-        i = ladder.index(self.tokens)
+        i = start = ladder.index(self.tokens)
+        rate = model.prefill_ms_per_token
         while i + 1 < len(ladder) and self.cold_ms(model, ladder[i], max_new_tokens) > limit_ms:
             i += 1  # shrink while the budget in use is predicted past the deadline
-        while i > 0 and (
-            self.cold_ms(model, ladder[i - 1], max_new_tokens) <= self.grow_margin * limit_ms
-        ):
-            i -= 1  # grow back while the larger one fits with room to spare
+        if i > start:
+            self.shrink_rate = rate
+        recovered = rate <= self.recover_share * self.shrink_rate
+        while i > 0:  # grow back while the larger one fits with room to spare
+            cold = self.cold_ms(model, ladder[i - 1], max_new_tokens)
+            if cold > self.grow_margin * limit_ms and not (
+                recovered and cold <= self.recover_margin * limit_ms
+            ):
+                break
+            i -= 1
+        if i == 0:
+            self.shrink_rate = 0.0
         before, self.tokens = self.tokens, ladder[i]
         cold = self.cold_ms(model, self.tokens, max_new_tokens)
         self.note = (

@@ -59,17 +59,31 @@ def test_it_grows_back_only_with_room_to_spare() -> None:
     budget = FastBudget(256)
     for _ in range(9):
         budget.observe_prompt(256, 185)
-    budget.update(measured(16.0, 40.0), LIMIT, NEW)
-    assert budget.tokens == 128
+    budget.update(measured(12.0, 40.0), LIMIT, NEW)
+    assert budget.tokens == 128 and budget.shrink_rate == 12.0
     # 256 would fit the deadline, but not within the margin: the budget holds (no flapping)
-    model = measured(11.5, 23.6)
+    model = measured(9.2, 23.6)  # 23% faster than at the shrink: a wobble under load
     cold = budget.cold_ms(model, 256, NEW)
-    assert budget.grow_margin * LIMIT < cold <= LIMIT
+    assert budget.grow_margin * LIMIT < cold <= budget.recover_margin * LIMIT
     assert not budget.update(model, LIMIT, NEW) and budget.tokens == 128
-    # 8.3 ms per token grew it at a margin of 0.85, and it flapped under load: not at 0.7
-    assert not budget.update(measured(8.3, 23.6), LIMIT, NEW) and budget.tokens == 128
     assert budget.update(measured(7.0, 23.6), LIMIT, NEW) and budget.tokens == 256  # idle
     assert budget.num_changes == 2  # 256 -> 128 -> 256, what the status counts
+    assert budget.shrink_rate == 0.0
+
+
+def test_when_the_load_that_shrank_it_ends_it_grows_back_at_idle_speed() -> None:
+    """This host idles at 8.2-9.8 ms per prompt token: between where 256 shrinks and where it
+    fits 70% of the deadline. A build shrank the budget and it stayed at 128 for the rest of
+    the session."""
+    budget = FastBudget(256)
+    for _ in range(9):
+        budget.observe_prompt(256, 185)
+    assert budget.update(measured(14.2, 40.0), LIMIT, NEW) and budget.tokens == 128  # a build
+    assert not budget.update(measured(12.4, 40.0), LIMIT, NEW)  # the build's rate wobbles
+    idle = measured(9.0, 23.6)
+    assert budget.cold_ms(idle, 256, NEW) > budget.grow_margin * LIMIT  # 70% alone: stuck
+    assert budget.update(idle, LIMIT, NEW) and budget.tokens == 256
+    assert "256 tokens: a cold prompt predicted" in budget.note
 
 
 def test_nothing_is_judged_before_a_few_prefills_were_measured() -> None:
