@@ -18,6 +18,7 @@ from pathlib import Path
 from app.config import Config
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
+from daemon.metrics import percentile as daemon_percentile
 from daemon.symbols import FileSummary
 from engine.base import TokenCounter
 
@@ -116,9 +117,7 @@ def cut_tail(text: str, budget: int, counter: TokenCounter) -> str:
 
 
 def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (``q`` in 0..1); 0.0 for no values."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[k]
+    """The daemon's percentile (``daemon.metrics.percentile``: linear interpolation, what
+    status and the tray show) with ``q`` as a share (0..1); 0.0 for no values. Before
+    2026-12-01 the benchmarks and the eval took the nearest rank."""
+    return daemon_percentile(list(values), q * 100) or 0.0

@@ -189,3 +189,15 @@ def test_chart_is_skipped_with_a_note_without_matplotlib(
     note = render_chart({"summary": {}}, tmp_path / "chart.png")
     assert "matplotlib is not installed" in note
     assert not (tmp_path / "chart.png").exists()
+
+
+@given(st.lists(st.floats(0, 1e4), max_size=40), st.sampled_from([0.0, 0.5, 0.9, 0.95, 1.0]))
+def test_benchmarks_and_eval_take_percentiles_as_the_daemon_does(
+    values: list[float], q: float
+) -> None:
+    """One definition for the figures of `nospin bench`, `nospin eval`, status and the tray."""
+    from app.evaluation.corpus import percentile
+    from daemon.metrics import percentile as daemon_percentile
+
+    assert percentile(values, q) == (daemon_percentile(values, q * 100) if values else 0.0)
+    assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5  # interpolated, not the nearest rank
