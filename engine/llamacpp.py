@@ -564,11 +564,8 @@ class LlamaCppEngine(Engine):
             else:
                 session.decode([token])
                 steps += 1
-                if probing and self._threads is not None:
-                    ms = (time.monotonic() - t0) * 1000
-                    if steps == PROBE_DECODE_STEPS or self._threads.far_slower(steps, ms):
-                        self._end_decode_probe(probing, steps, ms)
-                        probing = threads = 0  # the rest is not measured
+                if probing and self._decode_probe_over(probing, steps, t0):
+                    probing = threads = 0  # the rest is not measured
                 queue.append(pick())
         self._emit(job, filt.flush() if reason != FinishReason.STOP else "")
         decode_ms = (time.monotonic() - t0) * 1000
@@ -613,21 +610,25 @@ class LlamaCppEngine(Engine):
                 if should_stop():
                     return
                 session.decode([session.argmax()])
-                ms = (time.monotonic() - t0) * 1000
-                if step == PROBE_DECODE_STEPS or gov.far_slower(step, ms):
-                    self._end_decode_probe(probe, step, ms)
+                if self._decode_probe_over(probe, step, t0):
                     return
         finally:
             session.set_threads(decode=gov.current)
 
-    def _end_decode_probe(self, probe: int, steps: int, ms: float) -> None:
-        """A decode probe measured ``steps`` steps on ``probe`` threads: record them and go
-        on with the verdict's count (an editor waits on every decode: on two busy cores the
-        slower count took 74 against 43 ms per token, 0.5 s over a 16-token completion). Fewer
-        than ``PROBE_DECODE_STEPS``: stopped as far slower, judged on what it ran."""
-        assert self._threads is not None and self._session is not None
-        self._record_threads(self._threads, probe, steps, ms)
-        self._session.set_threads(decode=self._threads.current)
+    def _decode_probe_over(self, probe: int, steps: int, t0: float) -> bool:
+        """After ``steps`` decode steps of a probe on ``probe`` threads begun at ``t0``: True
+        when the probe is over, recorded, and decoding is back on the verdict's count (an
+        editor waits on every decode: on two busy cores the slower count took 74 against 43 ms
+        per token, 0.5 s over a 16-token completion). Over after ``PROBE_DECODE_STEPS`` steps,
+        or sooner when far slower, judged on what it ran."""
+        gov, session = self._threads, self._session
+        assert gov is not None and session is not None
+        ms = (time.monotonic() - t0) * 1000
+        if steps < PROBE_DECODE_STEPS and not gov.far_slower(steps, ms):
+            return False
+        self._record_threads(gov, probe, steps, ms)
+        session.set_threads(decode=gov.current)
+        return True
 
     @staticmethod
     def _record_threads(gov: ThreadGovernor, threads: int, num_tokens: int, ms: float) -> None:
