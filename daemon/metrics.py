@@ -219,6 +219,24 @@ def _ms_summary(values: list[float]) -> dict[str, float | None]:
     return {"p50": r(percentile(values, 50)), "p95": r(percentile(values, 95))}
 
 
+def _phases(ran: list[RequestRecord]) -> dict[str, float | None]:
+    """Medians of where the time of requests the engine ran went, in order: held by the
+    scheduler (for a warm-up of the document or a slot), to the engine's submit (its readiness
+    and the context assembly), its queue, prefill, decode."""
+    def p50(values: list[float]) -> float | None:
+        v = percentile(values, 50)
+        return None if v is None else round(v, 1)
+
+    return {
+        "num": float(len(ran)),
+        "held": p50([r.held_ms or 0.0 for r in ran]),
+        "to_engine": p50([(r.submit_ms or 0.0) - (r.held_ms or 0.0) for r in ran]),
+        "queue": p50([r.engine_queue_ms for r in ran]),
+        "prefill": p50([r.prefill_ms for r in ran]),
+        "decode": p50([r.decode_ms for r in ran]),
+    }
+
+
 class Metrics:
     """Rolling window of request records with percentiles and counters."""
 
@@ -248,7 +266,8 @@ class Metrics:
 
     def snapshot(self, now: float) -> dict[str, Any]:
         """Figures over the window ending at ``now`` (wall clock) as plain JSON-able data:
-        num_requests, first_token_ms/total_ms {p50, p95}, tiers {normal, cap, fast}, watch,
+        num_requests, first_token_ms/total_ms {p50, p95}, phases_ms (medians of where the
+        time of served requests the engine ran went: ``_phases``), tiers {normal, cap, fast}, watch,
         finish_reasons, speculation {proposed, accepted, acceptance}, num_tokens_saved,
         cache {hits, hit_rate}, num_shed, num_errors, num_cancelled, log {errors, last_error},
         window {requests, seconds}.
@@ -266,6 +285,7 @@ class Metrics:
         ]
         first = [r.first_token_ms for r in served if r.first_token_ms is not None]
         total = [r.total_ms for r in served]
+        ran = [r for r in served if not r.cache_hit and r.submit_ms is not None]
         tiers = Counter(r.tier for r in records if r.tier)
         reasons = Counter(r.finish_reason for r in records)
         proposed = sum(r.num_draft_proposed for r in records)
@@ -287,6 +307,7 @@ class Metrics:
             "num_total": self._num_total,
             "first_token_ms": _ms_summary(first),
             "total_ms": _ms_summary(total),
+            "phases_ms": _phases(ran),
             "tiers": {name: tiers.get(name, 0) for name in ("normal", "cap", "fast")},
             "watch": sum(1 for r in records if r.watch),
             "finish_reasons": dict(sorted(reasons.items())),

@@ -76,8 +76,15 @@ def format_status(data: dict[str, Any]) -> str:
             + (f" (and {m['num_warmups']} warm-ups)" if m.get("num_warmups") else ""),
             f"  first tok  p50 {_ms(ft.get('p50'))}, p95 {_ms(ft.get('p95'))}",
             f"  finished   p50 {_ms(tt.get('p50'))}, p95 {_ms(tt.get('p95'))}",
-            "  tiers      " + ", ".join(f"{k} {v}" for k, v in tiers.items()),
         ]
+        phases = m.get("phases_ms") or {}
+        if phases.get("num"):
+            lines.append(
+                f"  time in    p50: held {_ms(phases.get('held'))} (for a warm-up or a slot), "
+                f"to engine {_ms(phases.get('to_engine'))}, queue {_ms(phases.get('queue'))}, "
+                f"prefill {_ms(phases.get('prefill'))}, decode {_ms(phases.get('decode'))} "
+                f"({phases['num']:.0f} run by the engine)")
+        lines.append("  tiers      " + ", ".join(f"{k} {v}" for k, v in tiers.items()))
         cache = m.get("cache") or {}
         saved = [f"{m.get('num_tokens_saved', 0)} prompt tokens trimmed"]
         if cache.get("hits"):

@@ -107,6 +107,19 @@ def test_status_text_warns_about_roots_not_watched() -> None:
     assert "WARNING" not in _status({}, {}, roots=["/p"], root_problems={})
 
 
+def test_status_text_says_where_the_time_went() -> None:
+    metrics = {
+        "num_requests": 4, "first_token_ms": {"p50": 80.0, "p95": 200.0},
+        "total_ms": {"p50": 650.0, "p95": 900.0}, "tiers": {"normal": 4, "cap": 0, "fast": 0},
+        "phases_ms": {"num": 3, "held": 310.4, "to_engine": 7.0, "queue": 0.2,
+                      "prefill": 180.0, "decode": 250.0},
+    }
+    text = _status({}, metrics)
+    assert ("  time in    p50: held 310 ms (for a warm-up or a slot), to engine 7 ms, queue 0 ms, "
+            "prefill 180 ms, decode 250 ms (3 run by the engine)\n  tiers      normal 4") in text
+    assert "time in" not in _status({}, {**metrics, "phases_ms": {"num": 0}})
+
+
 def test_status_text_shows_speculation_and_what_was_saved() -> None:
     metrics = {
         "num_requests": 4, "first_token_ms": {"p50": 80.0, "p95": 200.0},

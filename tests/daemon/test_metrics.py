@@ -87,6 +87,22 @@ def test_snapshot_percentiles_counts_and_rates() -> None:
     json.dumps(snap)  # plain data
 
 
+def test_the_phases_say_where_the_time_of_engine_run_requests_went() -> None:
+    m = Metrics()
+    assert m.snapshot(now=1000.0)["phases_ms"]["num"] == 0
+    for i in range(1, 4):  # held for the cursor's warm-up, then a short prefill
+        m.record(rec(i, held_ms=300.0 * i, submit_ms=300.0 * i + 8, engine_queue_ms=1.0,
+                     prefill_ms=150.0, decode_ms=200.0 + i))
+    m.record(rec(10, cache_hit=True))  # answered from the cache: no engine, no phases
+    m.record(rec(11, finish_reason="superseded", error_code="cancelled", held_ms=5000.0,
+                 submit_ms=5000.0))  # not served
+    m.record(rec(12, kind="warmup", held_ms=0.0, submit_ms=3.0, prefill_ms=1500.0))
+    m.record(rec(13))  # an older record, written before the fields: no submit_ms
+    phases = m.snapshot(now=1100.0)["phases_ms"]
+    assert phases == {"num": 3, "held": 600.0, "to_engine": 8.0, "queue": 1.0,
+                      "prefill": 150.0, "decode": 202.0}
+
+
 def test_background_warmups_stay_out_of_what_users_waited_for() -> None:
     m = Metrics()
     for i in range(1, 11):
