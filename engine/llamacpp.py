@@ -73,8 +73,10 @@ START_SAMPLE_S = 0.2
 # that a build has ended and the larger thread count is worth measuring again
 BUSY_CHECK_S = 5.0
 # token texts per idle step of building the healing table (~40 ms: how late a request that
-# arrives meanwhile starts)
+# arrives meanwhile starts), each after this long with nothing queued: a step at once after a
+# request ran beside the first scan and the next keystroke's request (0.1-0.9 s per step)
 IDLE_PIECES_STEP = 16_384
+IDLE_BEFORE_STEP_S = 0.5
 
 
 @dataclass(slots=True)
@@ -182,6 +184,7 @@ class LlamaCppEngine(Engine):
         )
         self._stats.speculation_enabled = self._drafter is not None
         self._start_threads(before)
+        self._idle_since = time.monotonic()  # nothing queued since (the healing table's steps)
         self._thread = threading.Thread(target=self._loop, name="nospin-llamacpp", daemon=True)
         self._thread.start()
 
@@ -307,6 +310,7 @@ class LlamaCppEngine(Engine):
                     break
                 self._run_guarded(job)
                 job = None
+                self._idle_since = time.monotonic()
         except BaseException as exc:  # the thread dies: every request still gets its Finished
             log.exception("llamacpp engine thread died")
             self._die(job, f"the llamacpp engine thread died: {type(exc).__name__}: {exc}")
@@ -323,13 +327,15 @@ class LlamaCppEngine(Engine):
                     return self._interactive.popleft()
                 if self._background:
                     return self._background.popleft()
-                idle_work = self._tokenizer is not None and not self._tokenizer.has_piece_table
-                if not idle_work:
+                if self._tokenizer is None or self._tokenizer.has_piece_table:
                     self._cond.wait()
                     continue
-            # nothing queued: one step of building the healing table, which the first
-            # completion inside a word otherwise built on its way (0.9-1.2 s in a daemon replay)
-            assert self._tokenizer is not None
+                idle = time.monotonic() - self._idle_since
+                if idle < IDLE_BEFORE_STEP_S:
+                    self._cond.wait(IDLE_BEFORE_STEP_S - idle)
+                    continue
+            # idle a while: one step of building the healing table, which the first completion
+            # inside a word otherwise built on its way (0.9-1.2 s in a daemon replay)
             self._tokenizer.build_piece_table(IDLE_PIECES_STEP)
 
     def _run_guarded(self, job: _Job) -> None:
