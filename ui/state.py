@@ -336,10 +336,23 @@ def figures(view: DaemonView) -> list[Figure]:
         Figure("Model", _short_model(view.model) or "(loading)"),
         Figure("Engine", engine or "–"),
     ]
+    phases = _phases(m.get("phases_ms"))
+    if phases:
+        rows.insert(2, Figure("Time (p50)", phases))
     if view.root_problems:  # the index goes stale there: say so, and where to read why
         names = ", ".join(sorted(r.rstrip("/").rsplit("/", 1)[-1] for r in view.root_problems))
         rows.append(Figure("Watching", f"changes in {names} not followed · `nospin doctor`"))
     return rows
+
+
+def _phases(phases: Any) -> str:
+    """Where the time of engine-run completions went (medians): waiting (held for a warm-up
+    or a slot, to the engine, its queue), prefill, decode; "" before any."""
+    if not isinstance(phases, Mapping) or not phases.get("num"):
+        return ""
+    waiting = sum(float(phases.get(k) or 0.0) for k in ("held", "to_engine", "queue"))
+    return (f"waiting {format_ms(waiting)} · prefill {format_ms(phases.get('prefill'))} · "
+            f"decode {format_ms(phases.get('decode'))}")
 
 
 def _fast_context(metrics: Mapping[str, Any], tier: int) -> str:

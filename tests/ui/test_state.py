@@ -89,6 +89,12 @@ def test_status_and_metrics_make_figures_and_tooltip() -> None:
     assert rows["Cache hits"] == "3 of 10"
     assert rows["Model"] == "qwen2.5-coder-0.5b-q4_k_m.gguf"
     assert rows["Engine"] == "llama.cpp"
+    assert "Time (p50)" not in rows  # a daemon without the figure (or no engine-run answer)
+    status["metrics"]["phases_ms"] = {"num": 8, "held": 300.0, "to_engine": 8.0, "queue": 2.0,
+                                      "prefill": 180.0, "decode": 1250.0}
+    timed = st.figures(st.apply_status(view, status))
+    assert [f.label for f in timed][:3] == ["First token", "Finished", "Time (p50)"]
+    assert timed[2].value == "waiting 310 ms · prefill 180 ms · decode 1.25 s"
     tip = st.tooltip(st.apply_event(view, "state", {"fast_mode": True}, now=0))
     assert tip.splitlines() == ["nospin: Fast mode (forced)", "first token p50 120 ms · p95 340 ms",
                                 "finished p50 650 ms · p95 1.83 s", "tier 3 (forced)"]
