@@ -278,9 +278,10 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         if r.get("predicted_ms") and r.get("total_ms", 0) > 0
     ]
     warmups = sorted((r for r in records if r.get("kind") == "warmup"), key=_arrival)
+    # a warm-up stopped mid-prefill (taken over, pre-empted) reports its whole prompt: no rate
     rates = [
         r["prefill_ms"] / new
-        for r in (*served, *warmups)
+        for r in (*served, *(w for w in warmups if w.get("finish_reason") == "prefilled"))
         if (new := r.get("num_prompt_tokens", 0) - r.get("num_cached_tokens", 0))
         >= MIN_PREFILL_TOKENS and r.get("prefill_ms", 0) > 0
     ]

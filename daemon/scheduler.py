@@ -115,6 +115,7 @@ class Scheduler:
         preempt_background: bool = True,
         max_waiting: int = 256,
         budget_tokens: int = 2048,
+        warmup_takeover: bool = False,
     ) -> None:
         """``capacity``: requests the engine runs at once (1, or max_batch when it batches).
         ``default_deadline_ms``: for requests without one; None means ``tiers.fast_ms``.
@@ -125,6 +126,9 @@ class Scheduler:
         ``max_waiting``: past this, new requests are shed at once ("queue full").
         ``budget_tokens``: the normal context budget (``context.budget_tokens``); the fast
         tier's is fitted below ``tiers.fast_budget_factor`` of it (daemon.fast_budget).
+        ``warmup_takeover``: an interactive request takes over a running warm-up of its
+        document (:meth:`_taken_over`); for an engine that keeps a stopped prefill's KV cache
+        and reuses it as a prefix (llamacpp).
         """
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
@@ -134,6 +138,7 @@ class Scheduler:
         self._default_deadline_ms = default_deadline_ms
         self._grace_ms = hard_deadline_grace_ms
         self._preempt_background = preempt_background
+        self.warmup_takeover = warmup_takeover
         self._max_waiting = max_waiting
         self._force_fast = False
         self._budget_tokens = budget_tokens
@@ -311,9 +316,16 @@ class Scheduler:
 
         # 4. preempt background work when interactive work cannot start
         in_engine = [e for e in self._live.values() if e.in_engine]
-        free = self._capacity - len(in_engine)
         interactive = [e for e in waiting if e.spec.priority is Priority.INTERACTIVE]
-        if self._preempt_background and len(interactive) > free:
+        taken = self._taken_over(in_engine, interactive)
+        for entry in taken:
+            cancels.append(CancelInstruction(entry.spec.request_id, EndReason.PREEMPTED))
+            ended.append(self._end(entry, EndReason.PREEMPTED,
+                                   detail="taken over by a completion of its document"))
+        # a stopped request keeps its slot until the engine lets it go; taken-over warm-ups
+        # let go at their next prefill step, before the request that took them over starts
+        free = self._capacity - len(in_engine) + len(taken)
+        if self._preempt_background and interactive and len(interactive) > free:
             docs = {e.spec.document for e in interactive if e.spec.document}
             need = len(interactive) - free
             victims = sorted(
@@ -379,6 +391,21 @@ class Scheduler:
                 queued_ms += pred.service_ms
                 num_queued_ahead += 1
         return SchedulerOutput(start=tuple(starts), cancel=tuple(cancels), ended=tuple(ended))
+
+    def _taken_over(self, in_engine: list[_Entry], interactive: list[_Entry]) -> list[_Entry]:
+        """Running warm-ups that waiting interactive requests of their document take over
+        (``warmup_takeover``): the warm-up stops at its next prefill step and the request
+        goes on from the prefix it evaluated (the same text up to the cursor's line). Held
+        until the warm-up ended, the request also waited for the warm-up's own cursor line and
+        suffix, then prefilled its own (150-200 ms each on two cores)."""
+        if not self.warmup_takeover or not interactive:
+            return []
+        docs = {e.spec.document for e in interactive if e.spec.document}
+        return [
+            e for e in in_engine
+            if e.state is RequestState.RUNNING and e.stopping is None and e.spec.prefill_only
+            and e.spec.priority is Priority.BACKGROUND and e.spec.document in docs
+        ]
 
     def _remaining_ms(self, entry: _Entry, now: float) -> float:
         if entry.state is not RequestState.RUNNING or entry.stopping is not None:

@@ -139,7 +139,8 @@ class Service:
             reset_s=config.context.session_reset_s,
         )
         self.scheduler = Scheduler(config.tiers, default_deadline_ms=p.DEFAULT_DEADLINE_MS,
-                                   budget_tokens=config.context.budget_tokens)
+                                   budget_tokens=config.context.budget_tokens,
+                                   warmup_takeover=config.engine.kind == "llamacpp")
         self.scheduler.set_force_fast(config.tiers.force_fast)
         self.supervisor = EngineSupervisor(
             engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state

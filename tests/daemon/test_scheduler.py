@@ -480,6 +480,42 @@ def test_background_is_preempted_for_interactive_work_except_a_warmup_doing_its_
     assert ended(out) == {"w3": EndReason.PREEMPTED}
 
 
+def test_a_completion_takes_over_the_running_warm_up_of_its_document() -> None:
+    """With ``warmup_takeover`` (llamacpp) a completion starts at once: the warm-up stops at
+    its next prefill step and the completion goes on from the prefix it evaluated. Held until
+    the warm-up ended, the completion also waited for the warm-up's own cursor line and
+    suffix."""
+    s = Scheduler(TierConfig(fast_budget_factor=0.5), model=make_model(), warmup_takeover=True)
+    s.add_request(NewRequest.warmup("w1", "a.py", num_prompt_tokens=1000), 0.0)
+    assert started(s.schedule(0.0)) == ["w1"]
+    s.add_request(completion("c1", doc="a.py"), 0.1)
+    out = s.schedule(0.1)
+    assert started(out) == ["c1"] and ended(out) == {"w1": EndReason.PREEMPTED}
+    assert out.cancel == (CancelInstruction("w1", EndReason.PREEMPTED),)
+    assert s.schedule(0.15) == SchedulerOutput()  # nothing more to stop meanwhile
+    s.add_request(completion("o", doc="b.py"), 0.2)  # another document waits for the slot
+    assert started(s.schedule(0.2)) == []
+    s.update_from_result("w1", stats_for(300, 0), 0.3, reason=FinishReason.CANCELLED)
+    assert started(s.schedule(0.3)) == []  # c1 has the slot
+    s.update_from_result("c1", stats_for(100, 50), 0.9)
+    assert started(s.schedule(0.9)) == ["o"]
+
+    # a warm-up of another document is not taken over: pre-empted as background work
+    s.update_from_result("o", stats_for(100, 50), 1.5)
+    s.add_request(NewRequest.warmup("w2", "b.py", num_prompt_tokens=1000), 2.0)
+    assert started(s.schedule(2.0)) == ["w2"]
+    s.add_request(completion("c2", doc="a.py"), 2.1)
+    out = s.schedule(2.1)
+    assert ended(out) == {"w2": EndReason.PREEMPTED} and started(out) == []
+
+    # without the takeover the same-document warm-up in time is kept and the completion waits
+    held = make()
+    held.add_request(NewRequest.warmup("w", "a.py", num_prompt_tokens=1000), 0.0)
+    held.schedule(0.0)
+    held.add_request(completion("c", doc="a.py"), 0.1)
+    assert held.schedule(0.1) == SchedulerOutput()
+
+
 # -- the latency model ------------------------------------------------------------------------
 
 
