@@ -212,7 +212,13 @@ def test_tiny_replay_prints_every_pipeline(tmp_path: Path) -> None:
     assert sum(daemon["tiers"].values()) >= 1
     # read back from the daemon's request log: its warm-up of the point at least
     assert daemon["daemon_warmups"] >= 1 and "prediction_within_2x" in daemon
-    assert set(result["targets_daemon"]) == {"finished_p50_le_300ms", "finished_p95_le_1100ms"}
+    # issue 3's three targets for the product's pipeline too, naive's ratios over it
+    assert set(result["targets_daemon"]) == set(result["targets"]) == {
+        "finished_p50_le_300ms", "finished_p95_le_1100ms", "p95_20x_below_naive"}
+    ratios = result["naive_over_daemon"]
+    assert ratios["finished_ms_p95"] == pytest.approx(
+        result["naive"]["finished_ms_p95"] / daemon["finished_ms_p95"], rel=0.01)
+    assert result["targets_daemon"]["p95_20x_below_naive"] == (ratios["finished_ms_p95"] >= 20)
 
 
 def test_set_takes_toml_values_and_bare_words() -> None:
