@@ -589,6 +589,8 @@ class Scheduler:
                 self._fast.observe_prompt(entry.fast_budget_tokens, stats.num_prompt_tokens)
             max_new, limit_ms = self._fast_request
             self._fast.update(self._model, limit_ms, max_new)
+        elif cut_early and stats.num_prefilled_tokens and entry.started_at is not None:
+            self._model.observe_prefill(stats)  # what it evaluated says how fast prefill runs
         entry.in_engine = False
         if entry.state.is_terminal:
             self._forget(entry)

@@ -118,6 +118,9 @@ class GenerationStats:
     speculation_used: bool = False
     speculation_note: str = ""  # e.g. "off: acceptance 0.31 < 0.4"
     restored_state: bool = False  # KV state of this document was restored from the state cache
+    # prompt tokens this request's prefill evaluated, up to where it stopped when it was cut
+    # short (num_prompt_tokens is the whole prompt's); 0: not reported by this engine
+    num_prefilled_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)

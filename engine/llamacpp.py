@@ -385,18 +385,19 @@ class LlamaCppEngine(Engine):
             )
         session.set_threads(batch=pf_threads)
         self._draft_threads(pf_threads)
-        if gov is not None and gov.probing:
+        probed = gov is not None and bool(gov.probing)  # the probe records its own figures
+        if gov is not None and probed:
             pf = self._probe_prefill(gov, prompt, req.cache_key, chunk, should_stop)
         else:
             pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
-            if gov is not None and pf_threads:
-                # a prefill cut short counts what it ran (the governor judges few tokens only
-                # when they were far slower than the count in use)
-                ran = pf.num_prompt_tokens if pf.complete else len(session.tokens)
-                self._record_threads(gov, pf_threads, ran - pf.num_cached_tokens,
-                                     (time.monotonic() - t0) * 1000)
+        # a prefill cut short counts what it ran: for the governor (which judges few tokens
+        # only when they were far slower than the count in use) and the scheduler's rate
+        ran = (pf.num_prompt_tokens if pf.complete else len(session.tokens)) - pf.num_cached_tokens
         pf_ms = (time.monotonic() - t0) * 1000
+        if gov is not None and pf_threads and not probed:
+            self._record_threads(gov, pf_threads, ran, pf_ms)
         stats.prefill_ms += pf_ms
+        stats.num_prefilled_tokens += max(0, ran)
         stats.num_prompt_tokens = pf.num_prompt_tokens
         if not stats.num_cached_tokens:
             stats.num_cached_tokens = pf.num_cached_tokens

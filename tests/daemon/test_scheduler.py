@@ -606,6 +606,30 @@ def test_results_teach_the_model_except_errors_and_early_cancels() -> None:
     assert snap["model"]["num_samples"] == 1.0
 
 
+def test_a_prefill_stopped_early_teaches_the_rate_of_what_it_evaluated() -> None:
+    """A warm-up a completion took over stopped mid-prefill: with the engine's count of the
+    tokens it evaluated it is a long prefill sample (completions' own are short and slower per
+    token); without that count, nothing is learnt (its prompt count is the whole prompt's)."""
+    s = Scheduler(TierConfig(), warmup_takeover=True)
+    s.add_request(NewRequest.warmup("w", "a.py", num_prompt_tokens=200), 0.0)
+    s.schedule(0.0)
+    s.add_request(completion("c", doc="a.py", prompt=200, new=10), 0.5)
+    s.schedule(0.5)  # c takes the warm-up over
+    cut = GenerationStats(num_prompt_tokens=200, num_prefilled_tokens=128, prefill_ms=960.0)
+    s.update_from_result("w", cut, 0.6, reason=FinishReason.CANCELLED)
+    assert s.model.prefill_ms_per_token == pytest.approx(7.5)  # 960 ms / 128, not / 200
+    assert s.model.num_samples == 0  # nothing else learnt from it
+    s.add_request(NewRequest.warmup("w2", "b.py", num_prompt_tokens=200), 1.0)
+    s.update_from_result("c", stats_for(200, 10), 1.0)
+    s.schedule(1.0)
+    before = s.model.prefill_ms_per_token
+    unknown = GenerationStats(num_prompt_tokens=200, prefill_ms=20_000.0)  # no count given
+    s.add_request(completion("c2", doc="b.py", prompt=200, new=10), 1.1)
+    s.schedule(1.1)
+    s.update_from_result("w2", unknown, 1.2, reason=FinishReason.CANCELLED)
+    assert s.model.prefill_ms_per_token == before
+
+
 def test_predict_counts_the_work_ahead() -> None:
     s = make()
     s.add_request(completion("a", doc="a.py"), 0.0)

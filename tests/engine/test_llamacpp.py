@@ -264,6 +264,9 @@ def test_cancel_during_long_prefill_is_quick(embedded_model: Any) -> None:
         f = got[0]
         assert f.reason == FinishReason.CANCELLED
         assert f.stats.num_generated_tokens == 0  # it was still prefilling
+        # what it evaluated, for the prefill rate (the whole prompt's count would halve it)
+        assert 0 < f.stats.num_prefilled_tokens < f.stats.num_prompt_tokens
+        assert f.stats.num_prefilled_tokens == engine.stats().extra["kv_tokens"]
         assert elapsed < 0.5, f"cancel took {elapsed:.2f} s"
         assert engine.stats().extra["kv_tokens"] > 0  # the prefilled part was kept
     finally:
