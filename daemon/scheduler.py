@@ -397,7 +397,11 @@ class Scheduler:
         (``warmup_takeover``): the warm-up stops at its next prefill step and the request
         goes on from the prefix it evaluated (the same text up to the cursor's line). Held
         until the warm-up ended, the request also waited for the warm-up's own cursor line and
-        suffix, then prefilled its own (150-200 ms each on two cores)."""
+        suffix, then prefilled its own (150-200 ms each on two cores).
+
+        Only warm-ups at the fast tier, where the document's completions go while it is cold:
+        a completion does not count a stopped warm-up as warm, so beside a warm-up at the
+        normal tier it went to the fast tier, a smaller prompt that shares nothing with it."""
         if not self.warmup_takeover or not interactive:
             return []
         docs = {e.spec.document for e in interactive if e.spec.document}
@@ -405,6 +409,7 @@ class Scheduler:
             e for e in in_engine
             if e.state is RequestState.RUNNING and e.stopping is None and e.spec.prefill_only
             and e.spec.priority is Priority.BACKGROUND and e.spec.document in docs
+            and e.tier is Tier.FAST
         ]
 
     def _remaining_ms(self, entry: _Entry, now: float) -> float:

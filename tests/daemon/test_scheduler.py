@@ -486,8 +486,10 @@ def test_a_completion_takes_over_the_running_warm_up_of_its_document() -> None:
     the warm-up ended, the completion also waited for the warm-up's own cursor line and
     suffix."""
     s = Scheduler(TierConfig(fast_budget_factor=0.5), model=make_model(), warmup_takeover=True)
-    s.add_request(NewRequest.warmup("w1", "a.py", num_prompt_tokens=1000), 0.0)
-    assert started(s.schedule(0.0)) == ["w1"]
+    s.add_request(NewRequest.warmup("w1", "a.py", num_prompt_tokens=6000,
+                                    followup_uncached_tokens=20), 0.0)
+    out = s.schedule(0.0)
+    assert started(out) == ["w1"] and out.start[0].tier is Tier.FAST  # a cold document
     s.add_request(completion("c1", doc="a.py"), 0.1)
     out = s.schedule(0.1)
     assert started(out) == ["c1"] and ended(out) == {"w1": EndReason.PREEMPTED}
@@ -514,6 +516,14 @@ def test_a_completion_takes_over_the_running_warm_up_of_its_document() -> None:
     held.schedule(0.0)
     held.add_request(completion("c", doc="a.py"), 0.1)
     assert held.schedule(0.1) == SchedulerOutput()
+    # as beside a warm-up at the normal tier: the completion, which does not count a stopped
+    # warm-up as warm, would go to the fast tier's smaller prompt and share nothing with it
+    normal = Scheduler(TierConfig(fast_budget_factor=0.5), model=make_model(),
+                       warmup_takeover=True)
+    normal.add_request(NewRequest.warmup("w", "a.py", num_prompt_tokens=1000), 0.0)
+    assert normal.schedule(0.0).start[0].tier is Tier.NORMAL
+    normal.add_request(completion("c", doc="a.py"), 0.1)
+    assert normal.schedule(0.1) == SchedulerOutput()
 
 
 # -- the latency model ------------------------------------------------------------------------
@@ -614,7 +624,7 @@ def test_a_prefill_stopped_early_teaches_the_rate_of_what_it_evaluated() -> None
     s.add_request(NewRequest.warmup("w", "a.py", num_prompt_tokens=200), 0.0)
     s.schedule(0.0)
     s.add_request(completion("c", doc="a.py", prompt=200, new=10), 0.5)
-    s.schedule(0.5)  # c takes the warm-up over
+    s.schedule(0.5)  # the engine then stops the warm-up (taken over or pre-empted)
     cut = GenerationStats(num_prompt_tokens=200, num_prefilled_tokens=128, prefill_ms=960.0)
     s.update_from_result("w", cut, 0.6, reason=FinishReason.CANCELLED)
     assert s.model.prefill_ms_per_token == pytest.approx(7.5)  # 960 ms / 128, not / 200
