@@ -305,6 +305,7 @@ def summarize(sent: list[Sent], points: list[Point]) -> dict[str, Any]:
         "cancelled_before_first_token": sum(1 for s in cancelled if s.first is None),
         "first_token_ms_p50": _ms(first, 0.5),
         "first_token_ms_p95": _ms(first, 0.95),
+        "first_token_ms_max": round(max(first, default=0.0), 1),
         "first_token_n": len(first),
         "finished_ms_p50": _ms(finished, 0.5),
         "finished_ms_p95": _ms(finished, 0.95),

@@ -12,7 +12,8 @@ as a user sees them:
 Then, in this process, a model load beside a thread spinning in Python, the way the engine
 loads (``load_llama``, llama.cpp's log muted natively) and with llama-cpp-python's own log
 callback, alternately ``--loads`` times each: the callback needs the GIL for each of the load's
-~2,200 log lines (docs/engine.md, "llama.cpp's log without the GIL").
+~2,200 log lines (docs/engine.md, "llama.cpp's log without the GIL"). And the token-healing
+table built at once and in the engine's idle steps (docs/engine.md, "Token healing").
 """
 
 from __future__ import annotations
@@ -129,6 +130,42 @@ def _loads_beside_python(num: int) -> dict[str, Any]:
     }
 
 
+def _healing_table() -> dict[str, Any]:
+    """The token-healing table of the embedded model's vocabulary: built at once (what the
+    first completion inside a word paid before the engine built it while idle) and in the
+    engine's idle steps (``IDLE_PIECES_STEP`` texts each; the last one sorts)."""
+    import llama_cpp
+
+    from engine.llama_log import muted
+    from engine.llamacpp import IDLE_PIECES_STEP
+    from engine.llamacpp_session import Tokenizer
+    from engine.models import embedded_model_path
+    from engine.profiles import QWEN25_CODER
+
+    with muted():
+        vocab = llama_cpp.Llama(str(embedded_model_path()), vocab_only=True, verbose=False)
+    try:
+        t0 = time.perf_counter()
+        Tokenizer(vocab, QWEN25_CODER).piece_table()
+        at_once = time.perf_counter() - t0
+        stepped = Tokenizer(vocab, QWEN25_CODER)
+        steps: list[float] = []
+        while True:
+            t0 = time.perf_counter()
+            done = stepped.build_piece_table(IDLE_PIECES_STEP) is not None
+            steps.append(time.perf_counter() - t0)
+            if done:
+                break
+    finally:
+        vocab.close()
+    return {
+        "at_once_ms": round(at_once * 1000),
+        "steps": len(steps),
+        "step_ms_max_before_last": round(max(steps[:-1], default=0.0) * 1000),
+        "last_step_ms": round(steps[-1] * 1000),  # the last texts and the sort
+    }
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     runs = [_one_start(args.location, args.idle_s) for _ in range(args.runs)]
     out: dict[str, Any] = {
@@ -139,6 +176,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "idle_cpu_percent_of_a_core": [r["idle_cpu_percent_of_a_core"] for r in runs],
         "runs": runs,
     }
+    out["healing_table"] = _healing_table()
     if args.loads > 0:
         out["load_beside_a_python_thread"] = _loads_beside_python(args.loads)
     return out

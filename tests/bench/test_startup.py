@@ -29,3 +29,5 @@ def test_a_fresh_start_is_timed_as_a_user_sees_it() -> None:
     assert 0 < run["status_cli_ms"] < run["first_completion_wall_ms"]
     assert run["idle_cpu_percent_of_a_core"] is not None
     assert "load_beside_a_python_thread" not in result
+    healing = result["healing_table"]  # 151,665 texts in steps of 16,384: ten, the last sorts
+    assert healing["steps"] == 10 and healing["at_once_ms"] > 0 and healing["last_step_ms"] > 0
