@@ -212,28 +212,26 @@ class RequestLog:
                 self._last_error = f"{type(exc).__name__}: {exc}"
 
 
-def _ms_summary(values: list[float]) -> dict[str, float | None]:
-    def r(v: float | None) -> float | None:
-        return None if v is None else round(v, 1)
+def _ms(values: list[float], q: float) -> float | None:
+    v = percentile(values, q)
+    return None if v is None else round(v, 1)
 
-    return {"p50": r(percentile(values, 50)), "p95": r(percentile(values, 95))}
+
+def _ms_summary(values: list[float]) -> dict[str, float | None]:
+    return {"p50": _ms(values, 50), "p95": _ms(values, 95)}
 
 
 def _phases(ran: list[RequestRecord]) -> dict[str, float | None]:
     """Medians of where the time of requests the engine ran went, in order: held by the
     scheduler (for a warm-up of the document or a slot), to the engine's submit (its readiness
     and the context assembly), its queue, prefill, decode."""
-    def p50(values: list[float]) -> float | None:
-        v = percentile(values, 50)
-        return None if v is None else round(v, 1)
-
     return {
         "num": float(len(ran)),
-        "held": p50([r.held_ms or 0.0 for r in ran]),
-        "to_engine": p50([(r.submit_ms or 0.0) - (r.held_ms or 0.0) for r in ran]),
-        "queue": p50([r.engine_queue_ms for r in ran]),
-        "prefill": p50([r.prefill_ms for r in ran]),
-        "decode": p50([r.decode_ms for r in ran]),
+        "held": _ms([r.held_ms or 0.0 for r in ran], 50),
+        "to_engine": _ms([(r.submit_ms or 0.0) - (r.held_ms or 0.0) for r in ran], 50),
+        "queue": _ms([r.engine_queue_ms for r in ran], 50),
+        "prefill": _ms([r.prefill_ms for r in ran], 50),
+        "decode": _ms([r.decode_ms for r in ran], 50),
     }
 
 
