@@ -66,17 +66,16 @@ class PieceTable:
                 found.append(ids)
         return np.unique(np.concatenate(found)) if len(found) > 1 else found[0]
 
-    def exactly(self, text: str) -> np.ndarray:
-        """Ids of the tokens whose text is ``text``."""
-        lo = bisect.bisect_left(self._texts, text)
-        hi = bisect.bisect_right(self._texts, text, lo)
-        return self._ids[lo:hi]
-
-
     def starting_with(self, text: str) -> np.ndarray:
         """Ids of the tokens whose text starts with ``text``."""
         lo = bisect.bisect_left(self._texts, text)
         hi = bisect.bisect_left(self._texts, text + "\U0010ffff")
+        return self._ids[lo:hi]
+
+    def exactly(self, text: str) -> np.ndarray:
+        """Ids of the tokens whose text is ``text``."""
+        lo = bisect.bisect_left(self._texts, text)
+        hi = bisect.bisect_right(self._texts, text, lo)
         return self._ids[lo:hi]
 
     def after_blanks(self, text: str) -> np.ndarray:

@@ -72,7 +72,7 @@ START_SAMPLE_S = 0.2
 # how often (at most, between requests) the other work's CPU use is sampled again, to notice
 # that a build has ended and the larger thread count is worth measuring again
 BUSY_CHECK_S = 5.0
-# token texts per idle step of building the healing table (~40 ms: how late a request that
+# token texts per idle step of building the healing table (40-75 ms: how late a request that
 # arrives meanwhile starts), each after this long with nothing queued: a step at once after a
 # request ran beside the first scan and the next keystroke's request (0.1-0.9 s per step)
 IDLE_PIECES_STEP = 16_384
@@ -385,17 +385,18 @@ class LlamaCppEngine(Engine):
             )
         session.set_threads(batch=pf_threads)
         self._draft_threads(pf_threads)
-        probed = gov is not None and bool(gov.probing)  # the probe records its own figures
-        if gov is not None and probed:
+        measured = gov if pf_threads else None  # the governor to record this prefill to
+        if gov is not None and gov.probing:
             pf = self._probe_prefill(gov, prompt, req.cache_key, chunk, should_stop)
+            measured = None  # the probe recorded its own figures
         else:
             pf = session.prefill(prompt, key=req.cache_key, chunk=chunk, should_stop=should_stop)
         # a prefill cut short counts what it ran: for the governor (which judges few tokens
         # only when they were far slower than the count in use) and the scheduler's rate
         ran = (pf.num_prompt_tokens if pf.complete else len(session.tokens)) - pf.num_cached_tokens
         pf_ms = (time.monotonic() - t0) * 1000
-        if gov is not None and pf_threads and not probed:
-            self._record_threads(gov, pf_threads, ran, pf_ms)
+        if measured is not None:
+            self._record_threads(measured, pf_threads, ran, pf_ms)
         stats.prefill_ms += pf_ms
         stats.num_prefilled_tokens += max(0, ran)
         stats.num_prompt_tokens = pf.num_prompt_tokens
