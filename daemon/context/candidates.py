@@ -40,6 +40,9 @@ FORMAT_OVERHEAD = 8  # FIM markers and repository header tokens the prompt forma
 SNIPPET_OVERHEAD = 3  # file separator and newline around each cross-file snippet
 # plus one token per snippet line: formats without a repository layout comment each line out
 BOUNDARY_SLACK = 1  # a token of slack where two current-file segments meet
+# prompt order of a stable layout's enclosing class headers: after the file block (0.5), before
+# the cross-file snippets (1 and up)
+STABLE_CLASS_ORDER = 0.75
 CURSOR_LINE_SLACK = 24  # the cursor line is reserved in steps of this many tokens (typing room)
 
 
@@ -202,11 +205,17 @@ class CandidateBuilder:
         cands: list[Candidate] = []
         covered_from = start
         limit = self.allow["enclosing"]
+        # stable layout: the classes around the cursor (outermost, up to the first function)
+        # go before the cross-file snippets, which change with every cursor position: a move
+        # within a class then keeps its header's KV cache
+        classes = len(outer) if self.inline_snippets else 0
         for depth, d in enumerate(outer):
             header_end = min(max(d.body_start_line, d.start_line + 1), start)
             header = "".join(lines[d.start_line : header_end])
             if d.kind is DefKind.CLASS:  # doc line and attributes: cheap, names the model needs
                 header += _class_notes(d, self.language)
+            else:
+                classes = min(classes, depth)
             cands.append(
                 Candidate(
                     self.counted(
@@ -219,7 +228,7 @@ class CandidateBuilder:
                     ),
                     "enclosing",
                     depth,
-                    (30, depth * 2),
+                    (STABLE_CLASS_ORDER if depth < classes else 30, depth * 2),
                 )
             )
             covered_from = min(covered_from, d.start_line)
