@@ -90,7 +90,11 @@ class AsyncClient:
 
     # ------------------------------------------------------------------ connection
     async def __aenter__(self) -> AsyncClient:
-        await self.connect()
+        try:
+            await self.connect()
+        except BaseException:  # a refused hello: no socket left behind (``__aexit__`` won't run)
+            await self.close()
+            raise
         return self
 
     async def __aexit__(self, *exc: object) -> None:

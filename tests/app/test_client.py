@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import zmq
+import zmq.asyncio
 
 from app.client import AsyncClient, Client
 from app.errors import ConfigError, CursorError, DaemonError, InputError, ProtocolError
@@ -116,6 +118,28 @@ def test_idle_timeout_when_daemon_stops_answering(home: Path) -> None:
         with pytest.raises(DaemonError, match="no reply from the daemon"):
             client.status()
         client.close()
+
+
+def test_a_refused_hello_leaves_no_socket_open() -> None:
+    # `async with AsyncClient()` whose hello gets no answer: __aexit__ does not run, so the
+    # failed __aenter__ must close the socket itself (left open, it warned in a later test)
+    async def main() -> None:
+        ctx = zmq.asyncio.Context()
+        silent = ctx.socket(zmq.ROUTER)  # takes the hello, never answers
+        port = silent.bind_to_random_port("tcp://127.0.0.1")
+        client = AsyncClient(f"tcp://127.0.0.1:{port}", token="t", autostart=False,
+                             idle_timeout_s=0.3, context=ctx)
+        try:
+            with pytest.raises(DaemonError, match="no reply from the daemon"):
+                async with client:
+                    pass
+            assert client._sock is None
+        finally:
+            await client.close()
+            silent.close(linger=0)
+            ctx.term()
+
+    asyncio.run(main())
 
 
 def test_leaving_a_stream_early_cancels_it_without_a_stray_reply(
