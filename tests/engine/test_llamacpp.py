@@ -60,9 +60,38 @@ def test_prefix_reuse_same_greedy_text(llamacpp_engine: Any) -> None:
     first = run(llamacpp_engine, "reuse-1", single_line=True)
     second = run(llamacpp_engine, "reuse-2", single_line=True)
     assert second.stats.num_cached_tokens > 0
-    assert second.stats.num_cached_tokens == second.stats.num_prompt_tokens - 1
+    # the same prompt: nothing evaluated, not even its last token (its logits were kept)
+    assert second.stats.num_cached_tokens == second.stats.num_prompt_tokens
+    assert second.stats.num_prefilled_tokens == 0
     assert second.text == first.text
     assert second.stats.prefill_ms < first.stats.prefill_ms or first.stats.num_cached_tokens
+
+
+def test_saved_logits_serve_only_the_prompt_they_were_computed_for(llamacpp_engine: Any) -> None:
+    short = "# saved logits\nimport math\n\n\ndef area(r):\n"
+    longer = short + "    return math.pi * r"
+    ids = [llamacpp_engine._prompt_tokens(GenerationRequest(request_id="x", prompt_text=t))[0]
+           for t in (short, longer)]
+    assert ids[1][: len(ids[0])] == ids[0]  # the longer prompt holds the short one's tokens
+
+    def text_run(rid: str, text: str) -> Finished:
+        return run(llamacpp_engine, rid, prompt=None, prompt_text=text, max_new_tokens=8)
+
+    first = text_run("logits-1", short)
+    again = text_run("logits-2", short)
+    # the same prompt: nothing evaluated, not even its last token (its logits were kept)
+    assert again.stats.num_cached_tokens == again.stats.num_prompt_tokens
+    assert again.stats.num_prefilled_tokens == 0
+    assert again.text == first.text
+    text_run("logits-3", longer)
+    # the cache holds all of the short prompt, but the saved logits are the longer one's:
+    # the short prompt's last token is evaluated again, and the text is what it was
+    session = llamacpp_engine._session
+    assert session.to_evaluate(ids[0], key="") == 1
+    back = text_run("logits-4", short)
+    assert back.stats.num_cached_tokens == back.stats.num_prompt_tokens - 1
+    assert back.text == first.text
+    assert session.to_evaluate(ids[0], key="") == 0  # its logits are the saved ones now
 
 
 def test_kv_state_restore_after_switching_documents(llamacpp_engine: Any) -> None:
@@ -124,7 +153,7 @@ def test_prefill_only_warmup_then_request_reuses_it(llamacpp_engine: Any) -> Non
     assert warm.reason == FinishReason.PREFILLED
     assert warm.text == ""
     f = run(llamacpp_engine, "after-warm", prompt=doc, single_line=True)
-    assert f.stats.num_cached_tokens == f.stats.num_prompt_tokens - 1
+    assert f.stats.num_cached_tokens == f.stats.num_prompt_tokens  # all of it, logits too
 
 
 def test_background_yields_to_interactive(llamacpp_engine: Any) -> None:
@@ -357,7 +386,7 @@ def test_typing_inside_a_word_keeps_the_prompt_cached(llamacpp_engine: Any) -> N
     second = run(llamacpp_engine, "word-2", prompt=parts(base + "ex", TRY_SUFFIX),
                  single_line=True)
     assert second.stats.num_prompt_tokens == first.stats.num_prompt_tokens
-    assert second.stats.num_cached_tokens == second.stats.num_prompt_tokens - 1
+    assert second.stats.num_cached_tokens == second.stats.num_prompt_tokens
     assert ("ex" + second.text).startswith("except"), second.text
 
 
@@ -460,9 +489,9 @@ def test_a_prefill_probe_measures_one_chunk_then_goes_back(
     assert records == [(slow, chunk)], records
     assert gov.ms_per_token[slow] != 1000.0 and gov.current == fast
     assert llamacpp_engine._session.batch_threads == fast
-    # the whole prompt is in the cache: the completion evaluates its last token only
+    # the whole prompt is in the cache, its last logits too: the completion evaluates nothing
     f = run(llamacpp_engine, "probe-after", prompt=doc, single_line=True)
-    assert f.stats.num_cached_tokens == f.stats.num_prompt_tokens - 1
+    assert f.stats.num_cached_tokens == f.stats.num_prompt_tokens
     assert warm.stats.num_cached_tokens < chunk  # counted before the probe's chunk
 
 
@@ -538,7 +567,8 @@ def test_a_keystroke_prefill_far_slower_than_its_count_is_judged(
     run(llamacpp_engine, "keystroke-1", prompt=doc, single_line=True)  # the prompt is cached
     records.clear()
     gov.ms_per_token[fast] = 0.001  # 32 tokens "take" 0.03 ms: any real graph is far slower
-    typed = replace(doc, prefix=doc.prefix + "x")
+    # keystrokes that add tokens (inside a word the prompt stays the same: nothing to run)
+    typed = replace(doc, prefix=doc.prefix + "math.pi *")
     f = run(llamacpp_engine, "keystroke-2", prompt=typed, single_line=True)
     new = f.stats.num_prompt_tokens - f.stats.num_cached_tokens
     assert 0 < new < gov.min_tokens
@@ -570,7 +600,7 @@ def test_a_warm_up_takes_a_due_decode_probe_so_the_completion_does_not(
     # the probe's steps continued the prompt: the next completion still reuses all of it
     records.clear()
     g = run(llamacpp_engine, "decode-after", prompt=doc, max_new_tokens=8)
-    assert g.stats.num_cached_tokens == g.stats.num_prompt_tokens - 1
+    assert g.stats.num_cached_tokens == g.stats.num_prompt_tokens
     assert g.text == f.text  # greedy: the same completion as before the probe
     assert all(threads == fast for threads, _ in records), records
 
