@@ -394,7 +394,8 @@ class Scheduler:
 
     def _taken_over(self, in_engine: list[_Entry], interactive: list[_Entry]) -> list[_Entry]:
         """Running warm-ups that waiting interactive requests of their document take over
-        (``warmup_takeover``): the warm-up stops at its next prefill step and the request
+        (``warmup_takeover``, set from the engine's ``Capabilities.resumable_prefill``): the
+        warm-up stops at its next prefill step and the request
         goes on from the prefix it evaluated (the same text up to the cursor's line). Held
         until the warm-up ended, the request also waited for the warm-up's own cursor line and
         suffix, then prefilled its own (150-200 ms each on two cores).

@@ -139,8 +139,7 @@ class Service:
             reset_s=config.context.session_reset_s,
         )
         self.scheduler = Scheduler(config.tiers, default_deadline_ms=p.DEFAULT_DEADLINE_MS,
-                                   budget_tokens=config.context.budget_tokens,
-                                   warmup_takeover=config.engine.kind == "llamacpp")
+                                   budget_tokens=config.context.budget_tokens)
         self.scheduler.set_force_fast(config.tiers.force_fast)
         self.supervisor = EngineSupervisor(
             engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state
@@ -641,6 +640,9 @@ class Service:
             (self._scan_gate.set if quiet else self._scan_gate.clear)()
 
     def _on_engine_state(self, state: str) -> None:
+        engine = self.supervisor.engine if state == "ready" else None
+        if engine is not None:  # what the loaded engine declares, not what its kind suggests
+            self.scheduler.warmup_takeover = engine.capabilities.resumable_prefill
         self._tick_wake.set()  # the scan gate follows the engine's state
         self._events.publish("state", self._state_data())
 

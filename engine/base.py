@@ -53,6 +53,10 @@ class Capabilities:
     exact_tokenizer: bool  # count_tokens is the model's own tokenizer
     kv_state_cache: bool  # keeps KV states of recent documents for fast switching
     n_ctx: int  # context length in tokens
+    # a prefill stopped part-way keeps what it evaluated, and the next request whose prompt
+    # starts the same goes on from there (one sequence with prefix reuse): a completion can
+    # take over its document's warm-up instead of waiting for it (daemon.scheduler)
+    resumable_prefill: bool = False
 
 
 @dataclass(frozen=True, slots=True)

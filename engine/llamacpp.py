@@ -181,6 +181,7 @@ class LlamaCppEngine(Engine):
             exact_tokenizer=True,
             kv_state_cache=self._config.kv_state_slots > 0,
             n_ctx=self._session.n_ctx,
+            resumable_prefill=True,
         )
         self._stats.speculation_enabled = self._drafter is not None
         self._start_threads(before)

@@ -31,8 +31,10 @@ class FakeEngine(Engine):
     name = "fake"
 
     def __init__(self, *, pieces: tuple[str, ...] = DEFAULT_PIECES, token_delay_s: float = 0.005,
-                 fail_start: bool = False, prefill_s: float = 0.0) -> None:
+                 fail_start: bool = False, prefill_s: float = 0.0,
+                 resumable_prefill: bool = False) -> None:
         self.pieces = pieces
+        self.resumable_prefill = resumable_prefill  # declared only: the fake keeps no KV cache
         self.prefill_s = prefill_s  # an uninterruptible "prefill" before the first token
         self.token_delay_s = token_delay_s
         self.fail_start = fail_start
@@ -49,7 +51,8 @@ class FakeEngine(Engine):
     @property
     def capabilities(self) -> Capabilities:
         return Capabilities(fim=True, speculation=False, batching=False, max_batch=1,
-                            exact_tokenizer=False, kv_state_cache=False, n_ctx=4096)
+                            exact_tokenizer=False, kv_state_cache=False, n_ctx=4096,
+                            resumable_prefill=self.resumable_prefill)
 
     def start(self) -> None:
         if self.fail_start:

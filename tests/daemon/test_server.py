@@ -388,6 +388,18 @@ def test_a_completion_on_a_warm_document_teaches_the_edit_size(home: Path) -> No
         raw.close()
 
 
+@pytest.mark.parametrize("resumable", [False, True])
+def test_warm_up_takeover_follows_what_the_engine_declares(home: Path, resumable: bool) -> None:
+    # the scheduler's takeover needs an engine that resumes a stopped prefill (llamacpp); a
+    # batching or remote engine would lose the warm-up's work, whatever the configured kind
+    with running_daemon(engine_factory=lambda: FakeEngine(resumable_prefill=resumable)) as d:
+        deadline = time.monotonic() + 10
+        while d.call(lambda: d.service.supervisor.state) != "ready":
+            assert time.monotonic() < deadline, "the engine did not load"
+            time.sleep(0.02)
+        assert d.call(lambda: d.service.scheduler.warmup_takeover) is resumable
+
+
 def test_shed_cold_document_is_warmed_in_the_background(home: Path) -> None:
     slow = lambda: FakeEngine(token_delay_s=0.15)  # noqa: E731
     with running_daemon(engine_factory=slow) as d:

@@ -181,6 +181,33 @@ def test_background_yields_to_interactive(llamacpp_engine: Any) -> None:
     assert order == ["fg", "bg"]
 
 
+def test_a_stopped_prefill_is_resumed_by_the_next_request(llamacpp_engine: Any) -> None:
+    """What ``Capabilities.resumable_prefill`` promises the scheduler (a completion takes over
+    its document's warm-up): the tokens a cancelled prefill evaluated stay in the KV cache and
+    a request with the same prompt goes on from them."""
+    assert llamacpp_engine.capabilities.resumable_prefill
+    doc = parts(prefix="# resumed\n" + "total = add(total, 1)\n" * 40 + PREFIX, path="r.py")
+    done = threading.Event()
+    fins: list[Finished] = []
+
+    def sink(event: EngineEvent) -> None:
+        if isinstance(event, Finished):
+            fins.append(event)
+            done.set()
+
+    llamacpp_engine.submit(GenerationRequest(request_id="resume-warm", prompt=doc,
+                                             prefill_only=True, priority=Priority.BACKGROUND),
+                           sink)
+    time.sleep(0.3)
+    llamacpp_engine.cancel("resume-warm")
+    assert done.wait(60)
+    warm = fins[0].stats
+    assert fins[0].reason is FinishReason.CANCELLED
+    assert 0 < warm.num_prefilled_tokens < warm.num_prompt_tokens - warm.num_cached_tokens
+    after = run(llamacpp_engine, "resume-after", prompt=doc, single_line=True)
+    assert after.stats.num_cached_tokens >= warm.num_cached_tokens + warm.num_prefilled_tokens
+
+
 def test_count_tokens_exact_and_cached(llamacpp_engine: Any) -> None:
     text = "def f(x):\n    return x * 2\n"
     n = llamacpp_engine.count_tokens(text)
