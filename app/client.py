@@ -90,18 +90,23 @@ class AsyncClient:
 
     # ------------------------------------------------------------------ connection
     async def __aenter__(self) -> AsyncClient:
-        try:
-            await self.connect()
-        except BaseException:  # a refused hello: no socket left behind (``__aexit__`` won't run)
-            await self.close()
-            raise
+        await self.connect()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def connect(self) -> p.HelloReply:
-        """Connect and say hello; start a daemon first when none runs (and autostart is on)."""
+        """Connect and say hello; start a daemon first when none runs (and autostart is on).
+        A failed hello closes the socket again: nothing is left open for the caller to close
+        (``async with`` does not run ``__aexit__`` when ``__aenter__`` raised)."""
+        try:
+            return await self._connect()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _connect(self) -> p.HelloReply:
         if self.endpoint.startswith("ipc://") and lifecycle.read_daemon_info() is None:
             if not self._autostart:
                 raise DaemonError(

@@ -155,12 +155,10 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
              if f.path.suffix == ".py"]
     if not files:
         raise ConfigError(f"no .py files to type through in {args.files}")
-    warm = AsyncClient(autostart=False, idle_timeout_s=60)
-    await warm.connect()
     path, buffer, line, col = _typing_points(files, rng, 1)[0]
-    await warm.complete(path, line, col, text=buffer, max_tokens=args.max_tokens,
-                        deadline_ms=60_000)
-    await warm.close()
+    async with AsyncClient(autostart=False, idle_timeout_s=60) as warm:
+        await warm.complete(path, line, col, text=buffer, max_tokens=args.max_tokens,
+                            deadline_ms=60_000)
     results: list[Result] = []
     dup: list[int] = []
     start = time.monotonic()
@@ -170,10 +168,8 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         for i in range(args.clients)
     ])
     wall = time.monotonic() - start
-    status_client = AsyncClient(autostart=False)
-    await status_client.connect()
-    status = await status_client.status()
-    await status_client.close()
+    async with AsyncClient(autostart=False) as status_client:
+        status = await status_client.status()
     total = args.clients * args.requests
     totals = [r.total_ms for r in results]
     served = [r for r in results if r.ok]

@@ -179,11 +179,7 @@ class NospinLanguageServer(LanguageServer):
             client = AsyncClient(self.settings.endpoint, autostart=self.settings.autostart,
                                  client_name=f"nospin-lsp {__version__}",
                                  idle_timeout_s=max(15.0, self.settings.deadline_ms / 1000 + 5))
-            try:
-                await client.connect()
-            except BaseException:
-                await client.close()
-                raise
+            await client.connect()  # closes its socket again when it fails
             for uri, text in self._docs.items():  # a fresh or restarted daemon: open them again
                 if (path := to_fs_path(uri)) is not None:
                     await client.open(path, text)

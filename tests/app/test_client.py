@@ -121,8 +121,8 @@ def test_idle_timeout_when_daemon_stops_answering(home: Path) -> None:
 
 
 def test_a_refused_hello_leaves_no_socket_open() -> None:
-    # `async with AsyncClient()` whose hello gets no answer: __aexit__ does not run, so the
-    # failed __aenter__ must close the socket itself (left open, it warned in a later test)
+    # a hello that gets no answer: connect() closes the socket again (in `async with`, a failed
+    # __aenter__ does not run __aexit__; left open, the socket warned in a later test)
     async def main() -> None:
         ctx = zmq.asyncio.Context()
         silent = ctx.socket(zmq.ROUTER)  # takes the hello, never answers
@@ -133,6 +133,9 @@ def test_a_refused_hello_leaves_no_socket_open() -> None:
             with pytest.raises(DaemonError, match="no reply from the daemon"):
                 async with client:
                     pass
+            assert client._sock is None
+            with pytest.raises(DaemonError, match="no reply from the daemon"):
+                await client.connect()  # the plain form: nothing to close either
             assert client._sock is None
         finally:
             await client.close()
