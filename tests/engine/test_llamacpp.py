@@ -7,7 +7,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +38,19 @@ SUFFIX = "\n\n\ndef main() -> None:\n    print(circle_area(2.0))\n"
 
 def parts(prefix: str = PREFIX, suffix: str = SUFFIX, path: str = "geo.py") -> PromptParts:
     return PromptParts(path=path, language="python", snippets=(), prefix=prefix, suffix=suffix)
+
+
+def finished_sink() -> tuple[list[Finished], threading.Event, Callable[[EngineEvent], None]]:
+    """A sink that keeps Finished events, and the event set at the first one."""
+    fins: list[Finished] = []
+    done = threading.Event()
+
+    def sink(event: EngineEvent) -> None:
+        if isinstance(event, Finished):
+            fins.append(event)
+            done.set()
+
+    return fins, done, sink
 
 
 def run(engine: Any, rid: str, **kw: Any) -> Finished:
@@ -187,14 +200,7 @@ def test_a_stopped_prefill_is_resumed_by_the_next_request(llamacpp_engine: Any) 
     a request with the same prompt goes on from them."""
     assert llamacpp_engine.capabilities.resumable_prefill
     doc = parts(prefix="# resumed\n" + "total = add(total, 1)\n" * 40 + PREFIX, path="r.py")
-    done = threading.Event()
-    fins: list[Finished] = []
-
-    def sink(event: EngineEvent) -> None:
-        if isinstance(event, Finished):
-            fins.append(event)
-            done.set()
-
+    fins, done, sink = finished_sink()
     llamacpp_engine.submit(GenerationRequest(request_id="resume-warm", prompt=doc,
                                              prefill_only=True, priority=Priority.BACKGROUND),
                            sink)
@@ -302,14 +308,7 @@ def test_cancel_during_long_prefill_is_quick(embedded_model: Any) -> None:
     )
     engine.start()
     try:
-        done = threading.Event()
-        got: list[Finished] = []
-
-        def sink(event: EngineEvent) -> None:
-            if isinstance(event, Finished):
-                got.append(event)
-                done.set()
-
+        got, done, sink = finished_sink()
         doc = _long_doc("cancelprefill")
         engine.submit(GenerationRequest("long-prefill", prompt=doc, max_new_tokens=4), sink)
         time.sleep(1.0)  # well into a prefill of ~1,000 tokens
