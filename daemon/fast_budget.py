@@ -9,13 +9,14 @@ and a fifth of them showed nothing (docs/latency.md, "Under load").
 
 So the fast budget is fitted: the largest of the configured fast budget, its half, its quarter,
 ... (not below ``min_tokens``) whose cold prompt, none of it cached as at a new cursor position,
-is predicted within the deadline by the scheduler's latency model. The prompt size at each
-budget is learnt (the assembler keeps whole lines and segments: prompts at 256 held about 185
-tokens, at 128 about 72); a budget not seen yet is judged by the nearest one seen (a larger
-budget fills more of itself: an over-estimate for a smaller one). The floor is 128 tokens: at
-64 the prompts held 34 tokens and the replay's completions fell apart (exact lines 0.27 -> 0.03).
-Budgets are halvings and grow back only with a margin, so one budget holds across keystrokes:
-another budget is another prompt text, which the KV cache does not hold.
+is predicted within the deadline by the scheduler's latency model; the budget in use shrinks
+only when its cold prompt is predicted more than ``shrink_margin`` (10%) past the deadline. The
+prompt size at each budget is learnt (the assembler keeps whole lines and segments: prompts at
+256 held about 185 tokens, at 128 about 72); a budget not seen yet is judged by the nearest one
+seen (a larger budget fills more of itself: an over-estimate for a smaller one). The floor is
+128 tokens: at 64 the prompts held 34 tokens and the replay's completions fell apart (exact
+lines 0.27 -> 0.03). Budgets are halvings and grow back only with a margin, so one budget holds
+across keystrokes: another budget is another prompt text, which the KV cache does not hold.
 
 Growing back has two ways. The larger budget fits 70% of the deadline; or the engine got at least
 a quarter faster than when the budget last shrank and the larger budget fits 80% of it. With the
@@ -25,6 +26,14 @@ past ~10.7, grew back below ~6.8), where 3 of 11 daemon replays shrank once, ear
 at 128, the budget the quality harness scores a third lower (exact 13 against 18%). Under a
 steady load the median rate moves 10-15% (12.4 and 14.2 ms a few seconds apart), which flapped
 the budget at an 85% margin; a quarter is twice that.
+
+The shrink margin: on this shared host an idle replay's median prefill rate still wobbles
+between 9 and 15 ms per token (nine samples, some of them short keystroke prefills that ran
+beside the daemon's own work). Five of 21 idle replays in one session shrank 256 -> 128,
+four of them with the cold prompt predicted 0.5-4% past the deadline (2,413-2,496 against
+2,400 ms; the fifth 17%, a slow stretch), and one of those stayed at 128 for the rest of its
+run (shrunk at 11.3 ms per token, grown back only at 8.5). A cold prompt is the rare case (the
+document's warm-up runs first), and one a few percent past the deadline is answered at it.
 """
 
 from __future__ import annotations
@@ -54,6 +63,9 @@ class FastBudget:
 
     base_tokens: int  # the configured fast budget (budget_tokens x fast_budget_factor)
     min_tokens: int = MIN_FAST_TOKENS  # the smallest budget it shrinks to
+    # shrink only when the cold prompt at the budget in use is predicted past this share of
+    # the deadline (the module docstring says why)
+    shrink_margin: float = 1.1
     # grow only when the larger budget fits this share of the deadline: at 0.85 the busy
     # replay flapped 256 <-> 128 (the prefill rate moves 10-15% under load; docs/latency.md)
     grow_margin: float = 0.7
@@ -113,8 +125,9 @@ class FastBudget:
         ladder = self.ladder()
         i = start = ladder.index(self.tokens)
         rate = model.prefill_ms_per_token
-        while i + 1 < len(ladder) and self.cold_ms(model, ladder[i], max_new_tokens) > limit_ms:
-            i += 1  # shrink while the budget in use is predicted past the deadline
+        over = self.shrink_margin * limit_ms
+        while i + 1 < len(ladder) and self.cold_ms(model, ladder[i], max_new_tokens) > over:
+            i += 1  # shrink while the budget in use is predicted well past the deadline
         if i > start:
             self.shrink_rate = rate
         recovered = rate <= self.recover_share * self.shrink_rate
