@@ -185,6 +185,41 @@ def test_definitions_used_at_the_cursor_come_from_other_files_through_imports(
     assert "unrelated" not in "".join(s.text for s in ctx.segments)
 
 
+def test_stable_layout_puts_the_class_header_before_the_snippets_of_a_move() -> None:
+    # the related-definition comments are chosen from the window: a move to another method of
+    # the same class changes them, and everything after them is prefilled again; the class
+    # header before them stays in the KV cache
+    index = _index({"io/csv.py": CSV, "io/log.py": "def note(msg: str) -> None:\n    pass\n"})
+    methods = "".join(
+        f"    def step_{i}(self, line):\n" + "".join(
+            f"        part_{j} = line[{j}]\n" for j in range(12)) + "\n"
+        for i in range(6)
+    )
+    text = (
+        "from io.csv import parse_row\nfrom io.log import note\n\n\n"
+        "class Loader:\n    \"\"\"Loads rows.\"\"\"\n\n    limit = 10\n\n" + methods
+    )
+    lines = text.split("\n")
+    prompts = []
+    for method, call in ((1, "        row = parse_row(line)"), (4, "        note(line)")):
+        line = lines.index(f"    def step_{method}(self, line):") + 6
+        body = [*lines[:line], call, "        ", *lines[line:]]  # the cursor below the call
+        ctx = assemble_context(
+            ContextRequest(path="load.py", text="\n".join(body), line=line + 1, column=8,
+                           budget_tokens=256),
+            index=index, config=ContextConfig(layout="stable"),
+        )
+        kinds = [s.kind for s in ctx.segments if s.role is Role.PREFIX]
+        outer = next(s for s in ctx.segments if s.kind is Kind.ENCLOSING)
+        assert outer.text.startswith("class Loader:")
+        assert kinds.index(Kind.ENCLOSING) < kinds.index(Kind.RELATED), kinds
+        prompts.append((ctx.to_prompt_parts().prefix, outer.text))
+    (first, class_text), (second, _) = prompts
+    assert first != second and "# io/csv.py" in first and "# io/log.py" in second
+    shared = len(os.path.commonprefix([first, second]))  # noqa: RUF071 (text)
+    assert shared >= first.index(class_text) + len(class_text)  # the move keeps the header
+
+
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
 def test_typing_on_the_cursor_line_keeps_everything_before_it_identical(layout: str) -> None:
     index = _index({"io/csv.py": CSV})
