@@ -28,7 +28,10 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from engine.base import GenerationStats
 
-__all__ = ["CANCEL_REASONS", "Metrics", "RequestLog", "RequestRecord", "hash_path", "percentile"]
+__all__ = [
+    "CANCEL_REASONS", "Metrics", "RequestLog", "RequestRecord", "engine_figures", "hash_path",
+    "percentile",
+]
 
 # finish reasons (RequestRecord.finish_reason) counted apart in the snapshot
 _SHED_REASONS = frozenset({"shed", "expired"})
@@ -73,6 +76,9 @@ class RequestRecord:
     predicted_ms: float | None = None  # scheduler's prediction at start; None when not started
     num_prompt_tokens: int = 0
     num_cached_tokens: int = 0  # prompt tokens reused from the KV cache
+    # prompt tokens the engine evaluated, up to where it stopped when cut short (a warm-up a
+    # completion took over); 0 when the engine does not say
+    num_prefilled_tokens: int = 0
     num_generated_tokens: int = 0
     num_tokens_saved: int = 0  # tokens removed by context trimming/compression
     cache_hit: bool = False  # answered from the completion cache (type-through)
@@ -107,18 +113,11 @@ class RequestRecord:
 
     def with_engine_figures(self, stats: GenerationStats) -> RequestRecord:
         """This record with the engine's figures of the request (what it prefilled and
-        decoded before it stopped), for a request whose final reply went out first."""
-        return dataclasses.replace(
-            self,
-            num_prompt_tokens=stats.num_prompt_tokens,
-            num_cached_tokens=stats.num_cached_tokens,
-            num_generated_tokens=max(self.num_generated_tokens, stats.num_generated_tokens),
-            num_draft_proposed=stats.num_draft_tokens,
-            num_draft_accepted=stats.num_draft_accepted,
-            engine_queue_ms=stats.queue_ms,
-            prefill_ms=stats.prefill_ms,
-            decode_ms=stats.decode_ms,
-        )
+        decoded before it stopped), for a request whose final reply went out first (the
+        tokens streamed before it count when the engine reports fewer)."""
+        figures = engine_figures(stats)
+        figures["num_generated_tokens"] = max(self.num_generated_tokens, stats.num_generated_tokens)
+        return dataclasses.replace(self, **figures)
 
     def to_log_dict(self) -> dict[str, Any]:
         """The JSON-lines log object: every field plus ``acceptance``."""
@@ -210,6 +209,21 @@ class RequestLog:
             if not quiet:
                 self._num_errors += 1
                 self._last_error = f"{type(exc).__name__}: {exc}"
+
+
+def engine_figures(stats: GenerationStats) -> dict[str, Any]:
+    """The RequestRecord fields that come from the engine's figures of a request."""
+    return {
+        "num_prompt_tokens": stats.num_prompt_tokens,
+        "num_cached_tokens": stats.num_cached_tokens,
+        "num_prefilled_tokens": stats.num_prefilled_tokens,
+        "num_generated_tokens": stats.num_generated_tokens,
+        "num_draft_proposed": stats.num_draft_tokens,
+        "num_draft_accepted": stats.num_draft_accepted,
+        "engine_queue_ms": stats.queue_ms,
+        "prefill_ms": stats.prefill_ms,
+        "decode_ms": stats.decode_ms,
+    }
 
 
 def _ms(values: list[float], q: float) -> float | None:

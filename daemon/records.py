@@ -18,7 +18,7 @@ from typing import Any
 
 from daemon.events import EventHub
 from daemon.live import Live
-from daemon.metrics import Metrics, RequestRecord, hash_path
+from daemon.metrics import Metrics, RequestRecord, engine_figures, hash_path
 from daemon.replies import finish_reason
 from daemon.scheduler import RequestEnded
 from engine.base import Finished, GenerationStats
@@ -33,6 +33,16 @@ def _first_token_ms(live: Live) -> float | None:
 
 def _since_arrival_ms(live: Live, at: float | None) -> float | None:
     return (at - live.arrival) * 1000 if at is not None else None
+
+
+def _daemon_figures(live: Live) -> dict[str, Any]:
+    """The RequestRecord fields of the daemon's own time: context assembly, held by the
+    scheduler (arrival to its start), to the engine's submit."""
+    return {
+        "context_ms": live.context_ms,
+        "held_ms": _since_arrival_ms(live, live.started_at),
+        "submit_ms": _since_arrival_ms(live, live.submitted_at),
+    }
 
 
 def cache_record(request_id: str, path: str, total_ms: float) -> RequestRecord:
@@ -50,12 +60,8 @@ def warmup_record(live: Live, ended: RequestEnded, fin: Finished | None,
         time=time.time(), request_id=live.key, path_hash=hash_path(live.path),
         kind="warmup", tier=ended.tier.label if ended.tier is not None else "",
         watch=False, finish_reason=finish_reason(ended, fin), first_token_ms=None,
-        total_ms=(now - live.arrival) * 1000,
-        num_prompt_tokens=stats.num_prompt_tokens,
-        num_cached_tokens=stats.num_cached_tokens, error_code=ended.error_code,
-        engine_queue_ms=stats.queue_ms, prefill_ms=stats.prefill_ms,
-        context_ms=live.context_ms, held_ms=_since_arrival_ms(live, live.started_at),
-        submit_ms=_since_arrival_ms(live, live.submitted_at))
+        total_ms=(now - live.arrival) * 1000, error_code=ended.error_code,
+        **engine_figures(stats), **_daemon_figures(live))
 
 
 def final_record(live: Live, ended: RequestEnded, fin: Finished | None,
@@ -70,15 +76,9 @@ def final_record(live: Live, ended: RequestEnded, fin: Finished | None,
         first_token_ms=_first_token_ms(live),
         total_ms=(now - live.arrival) * 1000,
         predicted_ms=s.prediction.total_ms if s else None,
-        num_prompt_tokens=stats.num_prompt_tokens, num_cached_tokens=stats.num_cached_tokens,
-        num_generated_tokens=stats.num_generated_tokens,
         num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
-        num_draft_proposed=stats.num_draft_tokens, num_draft_accepted=stats.num_draft_accepted,
-        engine_queue_ms=stats.queue_ms, prefill_ms=stats.prefill_ms,
-        decode_ms=stats.decode_ms, context_ms=live.context_ms,
-        held_ms=_since_arrival_ms(live, live.started_at),
-        submit_ms=_since_arrival_ms(live, live.submitted_at),
         error_code=error_code, detail=ended.detail if error_code else "",
+        **engine_figures(stats), **_daemon_figures(live),
     )
 
 
@@ -94,8 +94,7 @@ def deadline_record(live: Live, now: float) -> RequestRecord:
         total_ms=(now - live.arrival) * 1000, predicted_ms=s.prediction.total_ms,
         num_generated_tokens=len(live.streamed),
         num_tokens_saved=live.context.num_tokens_saved if live.context else 0,
-        context_ms=live.context_ms, held_ms=_since_arrival_ms(live, live.started_at),
-        submit_ms=_since_arrival_ms(live, live.submitted_at),
+        **_daemon_figures(live),
         detail="answered at the deadline; the engine was still busy")
 
 

@@ -65,3 +65,21 @@ def test_a_record_says_how_long_the_daemon_held_the_request_before_the_engine_ha
     assert round(rec.total_ms) == 500 and rec.to_log_dict()["held_ms"] == rec.held_ms
     warm = warmup_record(live, ended, None, stats, now=100.5)
     assert round(warm.submit_ms or 0) == 210
+
+
+def test_a_record_says_how_much_of_its_prompt_a_stopped_prefill_evaluated() -> None:
+    # a warm-up taken over after 64 of its new tokens: the log says 64, not the whole prompt
+    # (the latency bench's prefill rate counts it as the scheduler's model does)
+    live = Live(key="k/2", peer=None, request_id="warmup/2", kind="warmup", path="/p/a.py",
+                arrival=100.0)
+    ended = RequestEnded("k/2", EndReason.PREEMPTED, RequestState.CANCELLED, Tier.FAST,
+                         FinishReason.CANCELLED, "", "")
+    stats = GenerationStats(num_prompt_tokens=210, num_cached_tokens=10, prefill_ms=480.0,
+                            num_prefilled_tokens=64)
+    warm = warmup_record(live, ended, None, stats, now=100.5)
+    assert warm.to_log_dict()["num_prefilled_tokens"] == 64
+    done = final_record(live, ended, None, stats, now=100.5, error_code="")
+    assert done.num_prefilled_tokens == 64
+    # the path a taken-over warm-up takes: its record waits for the engine's figures
+    early = warmup_record(live, ended, None, GenerationStats(), now=100.5)
+    assert early.with_engine_figures(stats).num_prefilled_tokens == 64
