@@ -260,9 +260,11 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """From the daemon's request log: its scheduler's predicted total time against the real
     one, over engine-served completions that ended by themselves (the ratio's median, p90 and
     the share within 2x); its own warm-ups (sent by the replay's ``warm``, or for shed
-    documents), how many of them finished their prefill and how long the first one took (it
-    runs beside the index scan); the engine's prefill rate (ms per new prompt token, over
-    served completions and warm-ups that prefilled at least ``MIN_PREFILL_TOKENS``); the
+    documents), how many of them finished their prefill, how long the first one took (it runs
+    beside the index scan) and how much of their prompts the KV cache held when they arrived
+    (the reuse at a new cursor position); the completions that found their whole prompt cached
+    and their prefill time; the engine's prefill rate (ms per evaluated prompt token, counted
+    as the scheduler's model counts it: ``_prefilled``, at least ``MIN_PREFILL_TOKENS``); the
     completions that took over ``SLOW_MS`` once the daemon had run ``SETTLED_S`` (start-up
     over); and the engine's prefill and decode time, all of it and the share spent on
     requests stopped before their end (cancelled, superseded, preempted: their prefill stays
@@ -278,13 +280,18 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         if r.get("predicted_ms") and r.get("total_ms", 0) > 0
     ]
     warmups = sorted((r for r in records if r.get("kind") == "warmup"), key=_arrival)
-    # a warm-up stopped mid-prefill (taken over, pre-empted) reports its whole prompt: no rate
     rates = [
         r["prefill_ms"] / new
-        for r in (*served, *(w for w in warmups if w.get("finish_reason") == "prefilled"))
-        if (new := r.get("num_prompt_tokens", 0) - r.get("num_cached_tokens", 0))
-        >= MIN_PREFILL_TOKENS and r.get("prefill_ms", 0) > 0
+        for r in records
+        if (new := _prefilled(r)) >= MIN_PREFILL_TOKENS and r.get("prefill_ms", 0) > 0
     ]
+    # completions whose whole prompt was in the KV cache, its last logits too: no prefill step
+    whole = [
+        r for r in served
+        if 0 < r.get("num_prompt_tokens", 0) <= r.get("num_cached_tokens", 0)
+    ]
+    arrived = [w for w in warmups if w.get("num_prompt_tokens", 0) > 0]
+    arrived_prompt = sum(w["num_prompt_tokens"] for w in arrived)
     engine_ms = sum(r.get("prefill_ms", 0.0) + r.get("decode_ms", 0.0) for r in records)
     cancelled_ms = sum(
         r.get("prefill_ms", 0.0) + r.get("decode_ms", 0.0)
@@ -303,6 +310,19 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "daemon_warmups": len(warmups),
         "daemon_warmups_prefilled": sum(r.get("finish_reason") == "prefilled" for r in warmups),
         "first_warmup_ms": round(warmups[0]["total_ms"]) if warmups else None,
+        # how much of a point's prompt the KV cache held when the cursor arrived (the daemon's
+        # warm-ups: the replay's own ``warm`` replies carry no figures)
+        "warmup_cache_reuse_share": (
+            round(sum(w.get("num_cached_tokens", 0) for w in arrived) / arrived_prompt, 4)
+            if arrived_prompt else None
+        ),
+        "warmup_mean_prompt_tokens": (
+            round(arrived_prompt / len(arrived), 1) if arrived else None
+        ),
+        "whole_prompt_cached": len(whole),
+        "whole_prompt_cached_prefill_ms_p50": _rounded(
+            percentile([r.get("prefill_ms", 0.0) for r in whole], 0.5) if whole else None
+        ),
         "prefill_ms_per_token_p50": _rounded(percentile(rates, 0.5) if rates else None),
         "prefill_ms_per_token_p90": _rounded(percentile(rates, 0.9) if rates else None),
         "prefill_n": len(rates),
@@ -312,6 +332,18 @@ def request_log_figures(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "cancelled_engine_ms": round(cancelled_ms),
         "cancelled_engine_share": round(cancelled_ms / engine_ms, 3) if engine_ms else None,
     }
+
+
+def _prefilled(record: dict[str, Any]) -> int:
+    """Prompt tokens a request's prefill evaluated, as the scheduler's latency model counts
+    them (``LatencyModel.observe_prefill``, the scheduler's call for requests cut short): what
+    the engine reported, which covers a request stopped mid-prefill (a warm-up a completion
+    took over, a superseded keystroke); else the uncached prompt of one that ran to its end."""
+    if record.get("num_prefilled_tokens"):
+        return int(record["num_prefilled_tokens"])
+    if record.get("cache_hit") or record.get("finish_reason") not in (*_SERVED, "prefilled"):
+        return 0  # no engine run, or stopped before its end and the engine did not say where
+    return int(record.get("num_prompt_tokens", 0)) - int(record.get("num_cached_tokens", 0))
 
 
 def _arrival(record: dict[str, Any]) -> float:

@@ -47,10 +47,12 @@ def test_request_log_figures_compare_predictions_with_what_happened() -> None:
     def rec(
         kind: str, reason: str, pred: float | None, total: float, hit: bool = False, *,
         end: float = 100.0, prompt: int = 0, cached: int = 0, prefill: float = 0.0,
+        prefilled: int = 0,
     ) -> dict[str, object]:
         return {"kind": kind, "finish_reason": reason, "predicted_ms": pred, "total_ms": total,
                 "cache_hit": hit, "time": end, "num_prompt_tokens": prompt,
-                "num_cached_tokens": cached, "prefill_ms": prefill}
+                "num_cached_tokens": cached, "prefill_ms": prefill,
+                "num_prefilled_tokens": prefilled}
 
     figures = request_log_figures([
         rec("complete", "newline", 300.0, 300.0, prompt=100, cached=20, prefill=640.0),  # 8/token
@@ -58,7 +60,11 @@ def test_request_log_figures_compare_predictions_with_what_happened() -> None:
         rec("complete", "stop", 100.0, 200.0, prompt=50, cached=40, prefill=500.0),  # 10 new
         rec("complete", "stop", None, 1.0, hit=True),  # a cache answer: not predicted
         rec("complete", "superseded", 5000.0, 100.0, prefill=60.0),  # cut short: not fair
-        rec("warmup", "cancelled", None, 476.0, end=101.0),
+        rec("complete", "newline", 50.0, 50.0, prompt=80, cached=80, prefill=0.1),  # all cached
+        # taken over after 64 of its 200 new tokens: its rate from what it evaluated, 7.5
+        rec("warmup", "cancelled", None, 476.0, end=101.0, prompt=210, cached=10, prefill=480.0,
+            prefilled=64),
+        rec("warmup", "cancelled", None, 90.0, end=101.1, prompt=100, prefill=90.0),  # no count
         rec("warmup", "prefilled", None, 2400.0, end=72.4,  # arrived at 70.0: the first
             prompt=300, prefill=2700.0),  # 9 ms per token
         rec("complete", "newline", 1600.0, 1600.0, end=101.6),  # arrived 30 s after: counted
@@ -67,23 +73,29 @@ def test_request_log_figures_compare_predictions_with_what_happened() -> None:
     ])
     assert figures == {
         "prediction_ratio_p50": 1.0,
-        "prediction_ratio_p90": 2.0,  # 0.5, 1, 1, 1, 1, 3: interpolated (daemon.metrics)
-        "prediction_within_2x": 0.833,
-        "prediction_n": 6,
-        "daemon_warmups": 2,
+        "prediction_ratio_p90": 1.8,  # 0.5, 1, 1, 1, 1, 1, 3: interpolated (daemon.metrics)
+        "prediction_within_2x": 0.857,
+        "prediction_n": 7,
+        "daemon_warmups": 3,
         "daemon_warmups_prefilled": 1,
         "first_warmup_ms": 2400,
-        "prefill_ms_per_token_p50": 9.0,
-        "prefill_ms_per_token_p90": 9.8,  # 8, 9, 10
-        "prefill_n": 3,
+        "warmup_cache_reuse_share": round(10 / 610, 4),  # 0 + 10 + 0 of 300 + 210 + 100
+        "warmup_mean_prompt_tokens": round(610 / 3, 1),
+        "whole_prompt_cached": 1,
+        "whole_prompt_cached_prefill_ms_p50": 0.1,
+        "prefill_ms_per_token_p50": 8.5,  # 7.5, 8, 9, 10
+        "prefill_ms_per_token_p90": 9.7,
+        "prefill_n": 4,
         "settled_completions": 2,  # the others arrived within 30 s of the first warm-up
         "settled_over_slow_ms": 1,
-        "engine_ms": 640 + 600 + 500 + 60 + 2700,
-        "cancelled_engine_ms": 60,
-        "cancelled_engine_share": round(60 / 4500, 3),
+        "engine_ms": round(640 + 600 + 500 + 60 + 0.1 + 480 + 90 + 2700),
+        "cancelled_engine_ms": 60 + 480 + 90,
+        "cancelled_engine_share": round((60 + 480 + 90) / (640 + 600 + 500 + 60 + 0.1 + 480
+                                                            + 90 + 2700), 3),
     }
     empty = request_log_figures([])
     assert empty["prediction_ratio_p50"] is None and empty["first_warmup_ms"] is None
+    assert empty["warmup_cache_reuse_share"] is None and empty["whole_prompt_cached"] == 0
     assert empty["settled_completions"] == 0 and empty["cancelled_engine_share"] is None
 
 
