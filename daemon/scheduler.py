@@ -127,8 +127,8 @@ class Scheduler:
         ``budget_tokens``: the normal context budget (``context.budget_tokens``); the fast
         tier's is fitted below ``tiers.fast_budget_factor`` of it (daemon.fast_budget).
         ``warmup_takeover``: an interactive request takes over a running warm-up of its
-        document (:meth:`_taken_over`); for an engine that keeps a stopped prefill's KV cache
-        and reuses it as a prefix (llamacpp).
+        document (:meth:`_taken_over`); for an engine that declares
+        ``Capabilities.resumable_prefill`` (the service sets it once the engine is loaded).
         """
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
@@ -395,10 +395,10 @@ class Scheduler:
     def _taken_over(self, in_engine: list[_Entry], interactive: list[_Entry]) -> list[_Entry]:
         """Running warm-ups that waiting interactive requests of their document take over
         (``warmup_takeover``, set from the engine's ``Capabilities.resumable_prefill``): the
-        warm-up stops at its next prefill step and the request
-        goes on from the prefix it evaluated (the same text up to the cursor's line). Held
-        until the warm-up ended, the request also waited for the warm-up's own cursor line and
-        suffix, then prefilled its own (150-200 ms each on two cores).
+        warm-up stops at its next prefill step and the request goes on from the prefix it
+        evaluated (the same text up to the cursor's line). Held until the warm-up ended, the
+        request also waited for the warm-up's own cursor line and suffix, then prefilled its
+        own (150-200 ms each on two cores).
 
         Only warm-ups at the fast tier, where the document's completions go while it is cold:
         a completion does not count a stopped warm-up as warm, so beside a warm-up at the
