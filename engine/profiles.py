@@ -11,7 +11,10 @@ name wins; otherwise it is guessed from the GGUF metadata and the file name.
 
 Piece order is cache-aware: stable text (cross-file snippets, the file's head) first, the suffix
 (recomputed on each keystroke) as short and as late as the model's format allows. Qwen2.5-Coder
-knows PSM order only (design.md §7), so every FIM profile here renders prefix-suffix-middle.
+knows PSM order only (design.md §7), so every FIM profile here renders prefix-suffix-middle, the
+typed text at the end of the prefix: the cursor line's head after ``fim_middle`` (so typing
+would only append tokens) made the embedded model's completions worse (docs/latency.md, "Tried,
+not kept").
 """
 
 from __future__ import annotations
