@@ -201,7 +201,8 @@ class CandidateBuilder:
         """Headers of enclosing definitions above the window (P0); the innermost function's
         body above the window (P1), trimmed from the top behind an elision marker."""
         lines, line = self.parts.lines, self.parts.line
-        outer = [d for d in enclosing_definitions(self.summary, line) if d.start_line < start]
+        around = enclosing_definitions(self.summary, line, lines, self.parts.column)
+        outer = [d for d in around if d.start_line < start]
         cands: list[Candidate] = []
         covered_from = start
         limit = self.allow["enclosing"]

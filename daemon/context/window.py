@@ -7,7 +7,7 @@ to a multiple of ``anchor_lines`` and only moves in whole anchor steps.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.errors import CursorError
@@ -108,9 +108,36 @@ def suffix_cap(budget: int, share: float) -> int:
     return max(0, int(budget * share))
 
 
-def enclosing_definitions(summary: FileSummary, line: int) -> list[Definition]:
-    """Function/class definitions enclosing ``line``, outermost first (variables excluded)."""
-    return [d for d in summary.definitions_at(line) if d.kind is not DefKind.VARIABLE]
+def enclosing_definitions(
+    summary: FileSummary, line: int, lines: Sequence[str] = (), column: int | None = None
+) -> list[Definition]:
+    """Function/class definitions enclosing ``line``, outermost first (variables excluded).
+
+    With the document's ``lines`` (and the cursor's ``column``), also the definitions the
+    cursor continues by indentation: one that ends on the last non-blank line above ``line``
+    and whose first line is indented less than the cursor. The stable parse leaves out the
+    cursor line, so at the end of a Python body (the next statement of a function being
+    written) the function ends above the cursor."""
+    found = summary.definitions_at(line)
+    if 0 <= line < len(lines):
+        indent = _indent_width(lines[line], column)
+        above = line - 1
+        while above >= 0 and not lines[above].strip():
+            above -= 1
+        if indent > 0 and above >= 0:
+            for d in summary.definitions_at(above):
+                if d.end_line < line and _indent_width(lines[d.start_line]) < indent:
+                    found.append(d)
+            found.sort(key=lambda d: (d.start_line, -d.end_line))
+    return [d for d in found if d.kind is not DefKind.VARIABLE]
+
+
+def _indent_width(text: str, column: int | None = None) -> int:
+    """Columns of ``text``'s leading blanks (tabs to 8), up to ``column`` characters of it."""
+    blanks = text[: len(text) - len(text.lstrip(" \t"))]
+    if column is not None:
+        blanks = blanks[:column]
+    return len(blanks.expandtabs(8))
 
 
 def head_end(summary: FileSummary, lines: list[str], *, max_lines: int = 40) -> int:

@@ -155,6 +155,31 @@ def test_enclosing_signature_is_kept_when_the_function_starts_above_the_window()
     assert ctx.num_tokens <= 600
 
 
+@pytest.mark.parametrize("typed", ["", "return sta"])
+def test_the_next_statement_at_the_end_of_a_body_keeps_its_function_signature(typed: str) -> None:
+    """The stable parse leaves the cursor line out, so at the end of a Python body the function
+    ends above the cursor: it still encloses a cursor indented deeper than its ``def``."""
+    body = "".join(f"        step_{i} = compute({i})\n" for i in range(60))
+    text, line, col = _cursor(
+        "class Runner:\n    def long_method(self, alpha: int) -> dict:\n" + body
+        + f"        {typed}<|>\n\n    def other(self):\n        pass\n"
+    )
+    ctx = assemble_context(
+        ContextRequest(path="f.py", text=text, line=line, column=col, budget_tokens=256)
+    )
+    headers = "".join(s.text for s in ctx.segments if s.kind is Kind.ENCLOSING)
+    assert "class Runner:" in headers
+    assert "def long_method(self, alpha: int) -> dict:" in headers
+    assert ctx.num_tokens <= 256
+    # a line at the class's indentation after the body (a new method) is not inside it
+    after, line2, col2 = _cursor(text.split("\n\n    def other")[0] + "\n\n    <|>\n")
+    other = assemble_context(
+        ContextRequest(path="f.py", text=after, line=line2, column=col2, budget_tokens=256)
+    )
+    headers = "".join(s.text for s in other.segments if s.kind is Kind.ENCLOSING)
+    assert "class Runner:" in headers and "long_method" not in headers
+
+
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
 def test_definitions_used_at_the_cursor_come_from_other_files_through_imports(
     layout: str,
