@@ -70,13 +70,15 @@ def _strip_line_comment(line: str, language: str) -> str:
 def postprocess(completion: str, prefix: str, suffix: str, language: str, multiline: bool) -> str:
     """Clean a finished completion for display at the cursor; returns the text to insert.
 
-    Steps, in order: keep the first non-empty line when single-line; cut degenerate repetition;
+    Steps, in order: drop indentation added at a block body the editor indented
+    (``drop_extra_indent``); keep the first non-empty line when single-line; cut degenerate
+    repetition;
     end a multi-line completion where it leaves the cursor's block (``block_end``); cut where
     the completion starts repeating the line below the cursor; drop closing brackets
     the suffix already has; drop a tail that repeats the rest of the cursor line; trim trailing
     whitespace. Returns "" when nothing useful is left.
     """
-    text = completion.replace("\r\n", "\n")
+    text = drop_extra_indent(completion.replace("\r\n", "\n"), prefix, language)
     if not multiline:
         text = first_line(text)
     text = cut_repetition(text)
@@ -89,6 +91,35 @@ def postprocess(completion: str, prefix: str, suffix: str, language: str, multil
     text = cut_suffix_overlap(text, suffix)
     text = text.rstrip() if not multiline else _rstrip_lines(text)
     return text if text.strip() else ""
+
+
+def drop_extra_indent(text: str, prefix: str, language: str) -> str:
+    """``text`` without the indentation it adds where the cursor starts a block's body.
+
+    With the cursor on an otherwise blank line, indented deeper than the line above that opens
+    a block (after Enter on ``if x:`` an editor puts it there), the body's indentation is
+    already written; the prompt's trailing blanks are cut (``split_trailing_blanks``) and the
+    model writes them again, sometimes a level too deep (4 of 80 block points of the stdlib
+    eval: all four did not compile). The extra blanks are removed from the first line and from
+    every later line that starts with them, so the completion keeps its own structure."""
+    line = prefix.rsplit("\n", 1)[-1]
+    if not line or line.strip(" \t"):
+        return text
+    opener = next((above for above in reversed(prefix.split("\n")[:-1]) if above.strip()), "")
+    if not _opens_block(opener, language) or _width(opener) >= _width(line):
+        return text
+    first = text.split("\n", 1)[0]
+    lead = first[: len(first) - len(first.lstrip(" \t"))]
+    if not lead or lead == first:
+        return text
+    lines = text.split("\n")
+    rest = [ln[len(lead) :] if ln.startswith(lead) else ln for ln in lines[1:]]
+    return "\n".join([lines[0][len(lead) :], *rest])
+
+
+def _width(line: str) -> int:
+    """Columns of a line's indentation (tabs to 8)."""
+    return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(8))
 
 
 def first_line(text: str) -> str:

@@ -88,6 +88,12 @@ POSTPROCESS_CASES = [
         "g(x)",
     ),  # lone closer repeating the line below, completion opened nothing
     ("s = █\n", "'))))))))))))", False, "'"),
+    # a body the editor indented: the model's extra level goes, from every line that has it
+    ("if x:\n    █\n", "    y = 1\n        z = 2", True, "y = 1\n    z = 2"),
+    ("if x:\n    █\n", "    y = 1", False, "y = 1"),
+    ("if x:\n█\n", "    y = 1", False, "    y = 1"),  # column 0: the model indents
+    ("x = 1\n    █\n", "    y = 1", False, "    y = 1"),  # not a block's body: left as is
+    ("if x:\n    y█\n", "    = 1", False, "    = 1"),  # typed text: left as is
 ]
 
 
