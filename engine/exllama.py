@@ -62,10 +62,11 @@ from engine.exllama_logic import (
     handle_result,
     job_max_new_tokens,
     plan_generator,
+    prompt_pieces,
     render_token_ids,
     stop_token_ids,
 )
-from engine.profiles import ModelProfile, Piece, select_profile
+from engine.profiles import ModelProfile, select_profile
 from engine.speculation import SpeculationGovernor
 
 log = logging.getLogger(__name__)
@@ -362,10 +363,7 @@ class ExLlamaV2Engine(Engine):
     def _make_job(self, rt: _Runtime, state: RequestState) -> Any:
         request = state.request
         profile = self.profile
-        if request.prompt is not None:
-            pieces = profile.render(request.prompt)
-        else:
-            pieces = (Piece(request.prompt_text or ""),)
+        pieces, state.heal = prompt_pieces(profile, request)
         ids = render_token_ids(
             pieces,
             encode_text=rt.vocab.encode_text,

@@ -6,8 +6,10 @@ data:
 
 - ``plan_generator``: paged or not, batch size, cache and sequence lengths, from what the library
   reports (flash-attn >= 2.5.7 present or not) and the configuration.
-- ``render_token_ids``: a model profile's pieces to token ids, piece by piece (special markers by
-  id, source text encoded as plain text).
+- ``prompt_pieces``: a request's prompt as a model profile's pieces, the blanks at the prefix's
+  end cut (prompt healing, as the other engines do; ``handle_result`` removes them from the
+  start of the output); ``render_token_ids``: pieces to token ids, piece by piece (special
+  markers by id, source text encoded as plain text).
 - the streamed text goes through ``engine.postprocess.StreamFilter``, as in the other engines
   (stop strings, single line, block end, repetition; text that could still become a stop string
   is held back).
@@ -27,7 +29,7 @@ draft model ``accepted_draft_tokens`` / ``rejected_draft_tokens``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from app.errors import EngineError, InputError, ModelError, NospinError
@@ -40,7 +42,8 @@ from engine.base import (
     GenerationStats,
     TextChunk,
 )
-from engine.postprocess import StreamFilter, request_block
+from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
+from engine.profiles import ModelProfile, Piece, Pieces
 
 # exllamav2's dynamic generator pages the cache in blocks of this many tokens
 # (dynamic.PAGED_PAGE_SIZE); the cache length must be a multiple of it in every mode.
@@ -206,6 +209,7 @@ class RequestState:
     speculation_note: str = ""
     num_prompt_tokens: int = 0  # known once rendered
     finished: bool = False
+    heal: str = ""  # blanks cut from the prompt's end (prompt_pieces) not yet seen in the output
 
     @classmethod
     def create(
@@ -243,6 +247,20 @@ class Step:
     cancel_job: bool = False  # the job is still in the generator: cancel it
 
 
+def prompt_pieces(profile: ModelProfile, request: GenerationRequest) -> tuple[Pieces, str]:
+    """The request's prompt as ``profile``'s pieces, and the blanks cut from its prefix's end.
+
+    Spaces or tabs at the end of the prefix (after ``return ``, an indent) are cut, as the
+    llamacpp and remote engines do (``split_trailing_blanks``): a prompt that ends in a lone
+    space token leads the model astray, and the model writes the blanks again itself;
+    ``handle_result`` removes them from the start of the output (``RequestState.heal``)."""
+    if request.prompt is None:
+        return (Piece(request.prompt_text or ""),), ""
+    prefix, heal = split_trailing_blanks(request.prompt.prefix)
+    parts = replace(request.prompt, prefix=prefix) if heal else request.prompt
+    return profile.render(parts), heal
+
+
 def handle_result(state: RequestState, result: Mapping[str, Any], now: float) -> Step:
     """Map one ``iterate()`` result of this request's job to events.
 
@@ -261,7 +279,10 @@ def handle_result(state: RequestState, result: Mapping[str, Any], now: float) ->
         return step  # "prefill": progress only
     rid = state.request.request_id
     if not state.request.prefill_only:
-        shown, stop = state.stream.push(str(result.get("text", "") or ""))
+        text = str(result.get("text", "") or "")
+        if state.heal and text:
+            text, state.heal = heal_start(text, state.heal)
+        shown, stop = state.stream.push(text)
         if shown:
             if state.first_text_at is None:
                 state.first_text_at = now

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -47,6 +47,7 @@ from engine.exllama_logic import (
     handle_result,
     job_max_new_tokens,
     plan_generator,
+    prompt_pieces,
     render_token_ids,
     stop_token_ids,
     strip_markers,
@@ -249,6 +250,24 @@ def test_render_token_ids_piece_by_piece() -> None:
     assert ids[1 : 1 + len(parts.prefix)] == fake_encode(parts.prefix)
     with_bos = render_token_ids(pieces, encode_text=fake_encode, special_id=SPECIALS.get, bos_id=7)
     assert with_bos == [7, *ids]
+
+
+def test_the_prompts_trailing_blanks_are_cut_and_removed_from_the_output() -> None:
+    """Prompt healing as in the other engines: ``return `` ends the prompt at ``return``; the
+    model writes the space again and the output starts after it, across result chunks."""
+    parts = PromptParts("a.py", "python", (), "def f(x):\n    return ", "\n")
+    request = GenerationRequest("r", prompt=parts, single_line=True)
+    pieces, heal = prompt_pieces(QWEN25_CODER, request)
+    assert heal == " "
+    assert "".join(p.text for p in pieces if not p.is_special) == "def f(x):\n    return\n"
+    state = state_for(request)
+    state.heal = heal
+    assert _stream(state, [" ", "x + 1", "\n"])[2] == "x + 1"
+    # an indent is cut as well: the model writes it again (postprocess.drop_extra_indent)
+    block = GenerationRequest("b", prompt=replace(parts, prefix="def f(x):\n    "))
+    assert prompt_pieces(QWEN25_CODER, block)[1] == "    "
+    plain = GenerationRequest("p", prompt_text="x = ")
+    assert prompt_pieces(QWEN25_CODER, plain) == ((Piece("x = "),), "")
 
 
 def test_render_token_ids_unknown_marker_is_a_model_error() -> None:
