@@ -106,7 +106,7 @@ def drop_extra_indent(text: str, prefix: str, language: str) -> str:
     if not line or line.strip(" \t"):
         return text
     opener = next((above for above in reversed(prefix.split("\n")[:-1]) if above.strip()), "")
-    if not _opens_block(opener, language) or _width(opener) >= _width(line):
+    if not _opens_block(opener, language) or indent_width(opener) >= indent_width(line):
         return text
     first = text.split("\n", 1)[0]
     lead = first[: len(first) - len(first.lstrip(" \t"))]
@@ -117,7 +117,7 @@ def drop_extra_indent(text: str, prefix: str, language: str) -> str:
     return "\n".join([lines[0][len(lead) :], *rest])
 
 
-def _width(line: str) -> int:
+def indent_width(line: str) -> int:
     """Columns of a line's indentation (tabs to 8)."""
     return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(8))
 

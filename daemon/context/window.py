@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from app.errors import CursorError
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
+from engine.postprocess import indent_width
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,24 +121,16 @@ def enclosing_definitions(
     written) the function ends above the cursor."""
     found = summary.definitions_at(line)
     if 0 <= line < len(lines):
-        indent = _indent_width(lines[line], column)
+        indent = indent_width(lines[line] if column is None else lines[line][:column])
         above = line - 1
         while above >= 0 and not lines[above].strip():
             above -= 1
         if indent > 0 and above >= 0:
             for d in summary.definitions_at(above):
-                if d.end_line < line and _indent_width(lines[d.start_line]) < indent:
+                if d.end_line < line and indent_width(lines[d.start_line]) < indent:
                     found.append(d)
             found.sort(key=lambda d: (d.start_line, -d.end_line))
     return [d for d in found if d.kind is not DefKind.VARIABLE]
-
-
-def _indent_width(text: str, column: int | None = None) -> int:
-    """Columns of ``text``'s leading blanks (tabs to 8), up to ``column`` characters of it."""
-    blanks = text[: len(text) - len(text.lstrip(" \t"))]
-    if column is not None:
-        blanks = blanks[:column]
-    return len(blanks.expandtabs(8))
 
 
 def head_end(summary: FileSummary, lines: list[str], *, max_lines: int = 40) -> int:
