@@ -42,6 +42,10 @@ from engine.base import TokenCounter
 
 WIDEN_MIN_TOKENS = 48  # leftover budget worth a second pass with a wider cursor window
 WIDEN_LINES_FACTOR = 4  # how far up the widened window may reach, in cursor_lines_before
+# leftover worth a third pass when the widened window covered the enclosing function's parts
+REWIDEN_MIN_TOKENS = 8
+_SHOWN = (Kind.CURSOR_WINDOW, Kind.SUFFIX)
+_ENCLOSING = (Kind.ENCLOSING,)
 
 __all__ = [
     "HistorySource",
@@ -125,18 +129,19 @@ def assemble_context(
             if start == 0 and not any(d.kind is Kind.CURSOR_WINDOW for d in dropped):
                 return kept, dropped, start
         kept, dropped, start = build(allow["cursor"], config.cursor_lines_before)
-        leftover = rest - sum(c.segment.num_tokens for c in kept)
+        leftover = rest - _tokens(kept)
         if leftover >= WIDEN_MIN_TOKENS and start > 0:
             # budget left over: widen the cursor window upwards and assemble again, into what
             # the window and suffix took plus the leftover (their one token of slack each)
-            shown = sum(
-                c.segment.num_tokens
-                for c in kept
-                if c.segment.kind in (Kind.CURSOR_WINDOW, Kind.SUFFIX)
-            )
-            kept, dropped, start = build(
-                shown + leftover - 2, config.cursor_lines_before * WIDEN_LINES_FACTOR
-            )
+            reach = config.cursor_lines_before * WIDEN_LINES_FACTOR
+            first = kept
+            kept, dropped, start = build(_tokens(kept, _SHOWN) + leftover - 2, reach)
+            leftover = rest - _tokens(kept)
+            covered = _tokens(kept, _ENCLOSING) < _tokens(first, _ENCLOSING)
+            if covered and leftover >= REWIDEN_MIN_TOKENS and start > 0:
+                # the wider window covers the enclosing function the first pass showed apart
+                # (its header and body above the window): give the window what they took
+                kept, dropped, start = build(_tokens(kept, _SHOWN) + leftover - 2, reach)
         return kept, dropped, start
 
     if block is None:
@@ -165,6 +170,11 @@ def assemble_context(
         dropped=tuple(dropped),
         assemble_ms=(time.perf_counter() - started) * 1000.0,
     )
+
+
+def _tokens(kept: Sequence[Candidate], kinds: tuple[Kind, ...] | None = None) -> int:
+    """Tokens of the kept candidates (of ``kinds`` only, when given)."""
+    return sum(c.segment.num_tokens for c in kept if kinds is None or c.segment.kind in kinds)
 
 
 def _whole_file_tokens(

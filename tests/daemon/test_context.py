@@ -180,6 +180,33 @@ def test_the_next_statement_at_the_end_of_a_body_keeps_its_function_signature(ty
     assert "class Runner:" in headers and "long_method" not in headers
 
 
+def test_a_widened_window_that_covers_the_function_gets_the_tokens_its_parts_took() -> None:
+    """At the end of a short method the first pass shows its ``def`` and body apart (above a
+    small window); the widened window covers them, and gets what they took, not a window
+    cut short by tokens no longer spent."""
+    methods = "".join(
+        f"    def handler_{i}(self, event):\n        if not self.menu_{i}:\n"
+        f"            self.make_menu_{i}()\n        menu = self.menu_{i}\n"
+        '        self.listbox.activate("@%d,%d" % (event.x, event.y))\n'
+        '        index = self.listbox.index("active")\n        self.select(index)\n'
+        '        menu.tk_popup(event.x_root, event.y_root)\n        return "break"\n\n'
+        for i in range(6)
+    )
+    text = "from tkinter import *\n\n\nclass Scrolled:\n\n    default = None\n\n" + methods
+    line = 45  # handler_3's `return "break"`, typed up to `return`
+    lines = text.split("\n")
+    assert lines[line] == '        return "break"'
+    assert lines[37] == "    def handler_3(self, event):"
+    lines[line] = "        return"
+    ctx = assemble_context(
+        ContextRequest(path="m.py", text="\n".join(lines), line=line, column=14, budget_tokens=256)
+    )
+    window = next(s for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
+    assert "def handler_3(self, event):" in window.text  # covered by the window...
+    assert not any("handler_3" in s.text for s in ctx.segments if s.kind is Kind.ENCLOSING)
+    assert ctx.num_tokens >= 248  # ... which took their tokens: 236 of 256 without the third pass
+
+
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
 def test_definitions_used_at_the_cursor_come_from_other_files_through_imports(
     layout: str,
