@@ -1,7 +1,8 @@
 """The prompts compared by ``nospin eval``, one builder per mode.
 
 - ``nospin``: the context assembler's prompt (``assemble_context``) for the buffer, with the
-  corpus index (the document's entry replaced by the parse of the buffer) and an empty edit
+  corpus index (the document's entry replaced by the parse of the buffer without the cursor
+  line, ``summarize_stable``, as the daemon parses it) and an empty edit
   history, within ``config.context.budget_tokens`` counted as the daemon counts them (the
   engine's exact tokenizer when it has one, else the character estimate) - what the daemon
   sends.
@@ -26,12 +27,11 @@ from app.config import ContextConfig
 from app.evaluation import MODE_NAMES
 from app.evaluation.corpus import buffer_in_index
 from app.evaluation.sampling import EvalPoint
-from daemon.context import ContextRequest, assemble_context
+from daemon.context import ContextRequest, assemble_context, summarize_stable
 from daemon.context.candidates import FORMAT_OVERHEAD
 from daemon.context.window import split_at_cursor, suffix_cap, suffix_lines, suffix_text
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
-from daemon.parse import summarize
 from daemon.tokens import CharEstimator
 from engine.base import PromptParts, TokenCounter
 
@@ -62,7 +62,8 @@ def build_prompt(
     counter = budget_counter or CharEstimator(point.language)
     started = time.perf_counter()
     if mode == "nospin":
-        buffer_summary = summarize(point.path, point.buffer, point.language, prose=True)
+        # the buffer parsed without the cursor line, as the daemon parses it (daemon.projects)
+        buffer_summary = summarize_stable(point.path, point.buffer, point.line, point.language)
         with buffer_in_index(index, point.path, buffer_summary):
             ctx = assemble_context(
                 ContextRequest(
