@@ -3,9 +3,10 @@
 Draws ``--samples`` seeded functions and methods of at least ``--min-lines`` lines (one per
 file, outside ``test``/``tests`` folders) from the standard library or ``--root``, puts the
 cursor 1-5 characters into the function's last statement line (the rest of that line hidden,
-the lines below kept), assembles the context as the daemon does at ``--budget`` tokens (the
-project index with the buffer's stable parse, the model's own token counts) and completes it
-single-line with the embedded model (greedy, post-processed). Prints how many prompts show the
+the lines below kept), builds the prompt as ``nospin eval``'s nospin mode does at ``--budget``
+tokens (what the daemon sends: the project index with the buffer's stable parse, the model's
+own token counts) and completes it single-line with the configured engine (by default the
+embedded model; greedy, post-processed). Prints how many prompts show the
 enclosing ``def``, exact lines and edit similarity. The cursor on the next statement at the end
 of a body is where the stable parse used to lose the function (docs/context.md, "The function
 being written keeps its signature"); ``nospin eval``'s points almost never sit there.
@@ -20,24 +21,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from app.config import Config
+from app.evaluation.sampling import EvalPoint
 
 MIN_LINE_CHARS = 6  # a last line shorter than this leaves too little to hide
 
 
 @dataclass(frozen=True, slots=True)
 class BodyEndPoint:
-    """A cursor inside the last statement line of a function; ``text`` is the buffer."""
+    """A line point of the eval's kind, on a function's last statement line."""
 
-    path: str  # relative to the root, forward slashes
-    text: str  # the file with the rest of the cursor line removed
-    line: int  # 0-based
-    column: int
-    hidden: str  # the rest of the line: the ground truth
+    point: EvalPoint  # kind "line": the rest of the line hidden, the lines below kept
     signature: str  # the function's first line, stripped
-
-    def __repr__(self) -> str:  # never print source text
-        return f"BodyEndPoint({self.path}:{self.line + 1}:{self.column + 1})"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,11 +80,14 @@ def sample_points(
                 continue
             indent = len(content) - len(content.lstrip())
             column = indent + rng.randrange(1, min(6, len(body) - 2))
-            buffer = [*lines[: d.end_line], content[:column], *lines[d.end_line + 1 :]]
-            points.append(BodyEndPoint(
-                rel, "\n".join(buffer), d.end_line, column, content[column:],
-                lines[d.start_line].strip(),
-            ))
+            point = EvalPoint(
+                id=f"{rel}:{d.end_line + 1}:{column + 1}", path=rel, language="python",
+                kind="line", line=d.end_line, column=column,
+                before="\n".join([*lines[: d.end_line], content[:column]]),
+                hidden=content[column:], after="\n" + "\n".join(lines[d.end_line + 1 :]),
+                num_hidden_lines=1,
+            )
+            points.append(BodyEndPoint(point, lines[d.start_line].strip()))
             break
     return points
 
@@ -98,53 +98,46 @@ def _in_tests(path: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from app.evaluation.corpus import buffer_in_index, build_index
+    from app.evaluation.corpus import build_index
     from app.evaluation.metrics import edit_similarity, exact_match
+    from app.evaluation.modes import build_prompt
+    from app.evaluation.runner import generate
     from bench.latency import default_root
-    from daemon.context import ContextRequest, assemble_context
-    from daemon.context.assemble import summarize_stable
+    from daemon.history import EditHistory
     from daemon.tokens import LineCachedCounter
-    from engine.base import EngineTokenCounter, GenerationRequest, generate_sync
-    from engine.llamacpp import LlamaCppEngine
-    from engine.models import embedded_model_path
+    from engine.base import EngineTokenCounter, GenerationRequest
+    from engine.factory import create_engine
     from engine.postprocess import postprocess
-    from engine.profiles import QWEN25_CODER
-    from engine.requantize import cpu_weights
 
     root = (args.root or default_root()).resolve()
     exclude = tuple(args.exclude) + (() if args.root else ("site-packages/",))
     config = Config()
+    context = msgspec.structs.replace(config.context, budget_tokens=args.budget)
     index, index_s = build_index(root, config, exclude)
     points = sample_points(root, list(index.paths()), args.samples, args.seed, args.min_lines)
-    engine = LlamaCppEngine(
-        model_path=cpu_weights(embedded_model_path()), profile=QWEN25_CODER,
-        config=config.engine,
-    )
+    engine = create_engine(config)  # the embedded model on the CPU unless configured otherwise
     engine.start()
     rows: list[dict[str, Any]] = []
     try:
-        counter = LineCachedCounter(EngineTokenCounter(engine))
-        for i, pt in enumerate(points):
-            summary = summarize_stable(pt.path, pt.text, pt.line, "python")
-            with buffer_in_index(index, pt.path, summary):
-                ctx = assemble_context(
-                    ContextRequest(pt.path, pt.text, pt.line, pt.column, "python", args.budget),
-                    index=index, counter=counter, config=config.context, summary=summary,
-                )
-            parts = ctx.to_prompt_parts()
-            fin, _ = generate_sync(
-                engine,
-                GenerationRequest(f"b{i}", prompt=parts, single_line=True, max_new_tokens=24,
-                                  speculation=False, cache_key=pt.path),
-                timeout_s=300,
+        exact = EngineTokenCounter(engine)
+        counter = LineCachedCounter(exact)  # the budget counted as the daemon counts it
+        for i, (pt, signature) in enumerate((b.point, b.signature) for b in points):
+            built = build_prompt(  # the eval's nospin prompt: what the daemon sends
+                "nospin", pt, index=index, history=EditHistory(), config=context, exact=exact,
+                max_prompt_tokens=engine.capabilities.n_ctx, budget_counter=counter,
             )
+            parts = built.parts
+            request = GenerationRequest(f"b{i}", prompt=parts, single_line=True, max_new_tokens=24,
+                                        speculation=False, cache_key=pt.path)
+            fin, _ = generate(engine, request, max_lines=None, timeout_s=300)
             pred = postprocess(fin.text, parts.prefix, parts.suffix, "python", False)
+            prompt = "".join(s.text for s in parts.snippets) + parts.prefix + parts.suffix
             rows.append({
-                "point": f"{pt.path}:{pt.line + 1}:{pt.column + 1}",
-                "def_in_prompt": pt.signature in "".join(s.text for s in ctx.segments),
+                "point": pt.id,
+                "def_in_prompt": signature in prompt,
                 "exact": exact_match(pred, pt.hidden),
                 "similarity": round(edit_similarity(pred, pt.hidden), 3),
-                "prompt_tokens": ctx.num_tokens,
+                "prompt_tokens": fin.stats.num_prompt_tokens,
                 "prediction": pred,
             })
     finally:
