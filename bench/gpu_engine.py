@@ -148,6 +148,8 @@ def stage_engine(rep: Report, work: Path) -> dict[str, Any]:
             f4.reason.value,
         )
 
+        info["steering"] = _check_steering(rep, engine)
+
         # 8 concurrent requests: one cancelled after its first chunk, one with a short deadline
         col = Collector()
         ids = [f"c{i}" for i in range(8)]
@@ -217,6 +219,80 @@ def stage_engine(rep: Report, work: Path) -> dict[str, Any]:
     return info
 
 
+HEALED_PREFIX = "import os\n\n\ndef main():\n    resu"  # token healing: the word " resu" is cut
+
+
+def _check_steering(rep: Report, engine: Any) -> dict[str, Any]:
+    """Token healing and placeholder avoidance through exllamav2's own sampler and generator.
+
+    The sampler check gives ``ExLlamaV2Sampler.sample`` logits whose best token cannot spell the
+    cut word, with nospin's filter: the token it takes must be one that can. The requests then
+    run a healed prompt and a block start with ``avoid_starts`` through the dynamic generator.
+    """
+    import torch
+    from exllamav2.generator import ExLlamaV2Sampler
+
+    from engine.base import FinishReason, GenerationRequest, PromptParts, generate_sync
+    from engine.exllama_backend import steer_filter
+    from engine.steering import StartSteer
+
+    rt = engine._rt
+    vocab = rt.vocab
+    heal = " resu"
+    allowed = set(vocab.piece_table().consistent(heal).tolist())
+    pieces = vocab.pieces()
+    info: dict[str, Any] = {"allowed_tokens": len(allowed), "vocab_texts": len(pieces)}
+    filt = steer_filter(
+        rt.filter_base,
+        rt.model,
+        vocab.tokenizer,
+        lambda: StartSteer(vocab.piece_table, heal),
+        pieces,
+        torch.from_numpy,
+    )
+    filt.begin("")
+    width = int(rt.model.config.vocab_size)
+    logits = torch.randn((1, 1, width), dtype=torch.float32)
+    best = next(i for i in range(width) if i not in allowed and i < len(pieces) and pieces[i])
+    logits[0, 0, best] = 100.0
+    out = ExLlamaV2Sampler.sample(
+        logits,
+        ExLlamaV2Sampler.Settings.greedy(),
+        torch.zeros((1, 4), dtype=torch.long),
+        0.5,
+        vocab.tokenizer,
+        filters=[filt],
+    )
+    token = int(out[0].flatten()[0].item())
+    info["sampled"] = [token, pieces[token] if token < len(pieces) else None]
+    rep.check("engine.steer_sampler_allowed", token in allowed, info["sampled"], "spells ' resu'")
+
+    healed = PromptParts("a.py", "python", (), HEALED_PREFIX, "\n")
+    fh, _ = generate_sync(
+        engine,
+        GenerationRequest("healed", prompt=healed, max_new_tokens=8, single_line=True),
+        timeout_s=60,
+    )
+    info["healed"] = {"reason": fh.reason.value, "text": fh.text[:40]}
+    rep.check(
+        "engine.healed_request", fh.reason.value in (*NATURAL_END, "newline"), fh.reason.value
+    )
+    block = PromptParts("a.py", "python", (), "def main():\n    ", "\n")
+    fb, _ = generate_sync(
+        engine,
+        GenerationRequest("avoid", prompt=block, max_new_tokens=8, avoid_starts=(".",)),
+        timeout_s=60,
+    )
+    info["avoid"] = {"reason": fb.reason.value, "text": fb.text[:40]}
+    rep.check(
+        "engine.avoid_starts",
+        fb.reason.value in NATURAL_END and not fb.text.lstrip().startswith("."),
+        [fb.reason.value, fb.text[:20]],
+    )
+    rep.check("engine.steered_no_error", FinishReason.ERROR not in (fh.reason, fb.reason), "")
+    return info
+
+
 def _plain_run(rep: Report, engine: Any, name: str, prompt: str, n: int) -> Any:
     """One request that must end by itself and without the draft (checked as ``name``)."""
     from engine.base import GenerationRequest, generate_sync
@@ -233,7 +309,7 @@ def _plain_run(rep: Report, engine: Any, name: str, prompt: str, n: int) -> Any:
 
 
 def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
-    from engine.base import FinishReason, GenerationRequest, generate_sync
+    from engine.base import FinishReason, GenerationRequest, PromptParts, generate_sync
 
     info: dict[str, Any] = {}
     # a faithful draft: the main model itself -> acceptance well above 0.4, speculation stays on
@@ -277,6 +353,20 @@ def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
         )
         lengths = [f.stats.num_generated_tokens for f in runs if f.reason is FinishReason.LENGTH]
         rep.check("spec.exact_length_with_draft", all(n == 64 for n in lengths), lengths, 64)
+        # the steering filter with the draft: the first tokens are constrained, drafts of them
+        # rejected where they do not spell the cut word
+        healed = PromptParts("a.py", "python", (), HEALED_PREFIX, "\n")
+        fh, _ = generate_sync(
+            engine,
+            GenerationRequest("spec-healed", prompt=healed, max_new_tokens=32),
+            timeout_s=60,
+        )
+        info["healed_with_draft"] = _stats(fh.stats) | {"reason": fh.reason.value}
+        rep.check(
+            "spec.healed_with_draft",
+            fh.reason.value in NATURAL_END,
+            [fh.reason.value, fh.stats.speculation_used],
+        )
     finally:
         engine.close()
     # an unrelated draft: acceptance near 0 -> switched off, generator rebuilt without it

@@ -18,6 +18,8 @@ generator and maps its results to ``TextChunk``/``Finished`` events.
   for that job alone; its stats say so.
 - Prompts: the model profile (engine/profiles.py) renders pieces; special markers become their
   token ids, source text is encoded as plain text (marker strings in a user's file stay text).
+- Steering: a job with a partial word cut from the prompt (token healing) or starts to avoid
+  gets a generator filter around ``engine.steering.StartSteer`` (exllama_backend.steer_filter).
 - exllamav2 and torch are imported lazily in ``start()``: importing this module needs neither.
   The first import of exllamav2 compiles its CUDA extension (minutes; cached afterwards).
 
@@ -27,6 +29,7 @@ this module is the thin shell around the library (exllamav2 0.3.2).
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import threading
@@ -52,7 +55,7 @@ from engine.base import (
     FinishReason,
     GenerationRequest,
 )
-from engine.exllama_backend import Vocabulary, check_model_dir, import_backend
+from engine.exllama_backend import Vocabulary, check_model_dir, import_backend, steer_filter
 from engine.exllama_logic import (
     GeneratorPlan,
     RequestState,
@@ -68,6 +71,7 @@ from engine.exllama_logic import (
 )
 from engine.profiles import ModelProfile, select_profile
 from engine.speculation import SpeculationGovernor
+from engine.steering import StartSteer, needs_table
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +89,7 @@ class _Runtime:
     torch: Any
     exl: Any  # the exllamav2 module
     gen_module: Any  # exllamav2.generator
+    filter_base: type  # exllamav2.generator.filters.ExLlamaV2Filter
     model: Any
     cache: Any
     draft_model: Any | None
@@ -94,6 +99,7 @@ class _Runtime:
     generator: Any
     stop_ids: list[int]
     with_draft: bool
+    steering: bool = False  # the vocabulary's texts are known: jobs get the steering filter
 
 
 @dataclass(slots=True)
@@ -363,7 +369,8 @@ class ExLlamaV2Engine(Engine):
     def _make_job(self, rt: _Runtime, state: RequestState) -> Any:
         request = state.request
         profile = self.profile
-        pieces, state.heal = prompt_pieces(profile, request)
+        healing = self._config.token_healing and rt.steering
+        pieces, state.heal = prompt_pieces(profile, request, healing=healing)
         ids = render_token_ids(
             pieces,
             encode_text=rt.vocab.encode_text,
@@ -389,7 +396,27 @@ class ExLlamaV2Engine(Engine):
             gen_settings=rt.gen_module.ExLlamaV2Sampler.Settings.greedy(),
             identifier=request.request_id,
             decode_special_tokens=False,
+            filters=self._job_filters(rt, state),
         )
+
+    def _job_filters(self, rt: _Runtime, state: RequestState) -> list[Any]:
+        """The filter that steers the first tokens (a healed word re-spelled, no placeholder at
+        a block's start: engine.steering), or none when there is nothing to steer."""
+        request = state.request
+        avoid = request.avoid_starts
+        if request.prefill_only or not rt.steering or not needs_table(state.heal, avoid):
+            return []
+        vocab = rt.vocab
+        return [
+            steer_filter(
+                rt.filter_base,
+                rt.model,
+                vocab.tokenizer,
+                functools.partial(StartSteer, vocab.piece_table, state.heal, avoid),
+                vocab.pieces(),
+                rt.torch.from_numpy,
+            )
+        ]
 
     def _on_result(self, rt: _Runtime, result: dict[str, Any], now: float) -> None:
         rid = result.get("identifier")
@@ -494,6 +521,7 @@ class ExLlamaV2Engine(Engine):
         )
         import exllamav2.attn as attn
         import exllamav2.generator as gen_module
+        import exllamav2.generator.filters as filters_module
 
         try:
             config = exl.ExLlamaV2Config(str(model_dir))
@@ -551,6 +579,7 @@ class ExLlamaV2Engine(Engine):
             torch=torch,
             exl=exl,
             gen_module=gen_module,
+            filter_base=filters_module.ExLlamaV2Filter,
             model=model,
             cache=cache,
             draft_model=draft_model,
@@ -566,8 +595,16 @@ class ExLlamaV2Engine(Engine):
         return rt
 
     def _start_generator(self, rt: _Runtime) -> None:
-        """Warm up the generator(s), then start plain when the governor wants a baseline first."""
+        """Warm up the generator(s), then start plain when the governor wants a baseline first;
+        learn the vocabulary's texts for the steering filter (engine.steering)."""
         cfg = self._config
+        t = time.monotonic()
+        try:
+            rt.vocab.piece_table()
+            rt.steering = True
+        except Exception:
+            log.warning("exllamav2: no token texts, so no token healing", exc_info=True)
+        log.info("exllamav2 token texts: %.2f s", time.monotonic() - t)
         try:
             # kernel autotune before the first real request, for plain and speculative forwards
             rt.generator = _make_generator(rt, with_draft=False)
@@ -633,7 +670,8 @@ def _make_generator(rt: _Runtime, *, with_draft: bool) -> Any:
         max_seq_len=plan.max_seq_len,
         max_q_size=plan.max_q_size,
         paged=plan.paged,
-        filter_background_eval=False,  # no filters: no filter thread pool
+        # the steering filter (engine.steering) is cheap and runs in the sampler: no thread pool
+        filter_background_eval=False,
     )
     if with_draft:
         kwargs.update(

@@ -1,16 +1,23 @@
 """What the exllamav2 engine needs from outside itself: the model folder checked, torch and
-exllamav2 imported (lazily, with the reason and the fix when they are missing), and token ids
-through exllamav2's tokenizer with marker strings in source kept as text."""
+exllamav2 imported (lazily, with the reason and the fix when they are missing), token ids
+through exllamav2's tokenizer with marker strings in source kept as text, and the generator
+filter that steers a completion's first tokens (``engine.steering``)."""
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from app.errors import EngineUnavailable, ModelError
 from engine.exllama_logic import strip_markers
+from engine.healing import PieceTable
 from engine.profiles import ModelProfile
+from engine.steering import StartSteer
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +102,8 @@ class Vocabulary:
             str(k): int(v) for k, v in dict(tokenizer.extended_piece_to_id).items() if v is not None
         }
         self.plain_text_safe = False
+        self._pieces: list[str] | None = None
+        self._table: PieceTable | None = None
         hf = getattr(getattr(tokenizer, "tokenizer_model", None), "hf_tokenizer", None)
         if hf is not None and hasattr(hf, "encode_special_tokens"):
             try:
@@ -126,3 +135,114 @@ class Vocabulary:
             bos = self.tokenizer.bos_token_id
             return int(bos) if bos is not None else None
         return None
+
+    def pieces(self) -> list[str]:
+        """Each token id's text (exllamav2 decodes them; special tokens as "")."""
+        if self._pieces is None:
+            found = list(self.tokenizer.get_id_to_piece_list(False))
+            for tid in self.specials.values():
+                if 0 <= tid < len(found):
+                    found[tid] = ""
+            self._pieces = [p if isinstance(p, str) else "" for p in found]
+        return self._pieces
+
+    def piece_table(self) -> PieceTable:
+        """The vocabulary's texts sorted for token healing and placeholder avoidance."""
+        if self._table is None:
+            self._table = PieceTable(self.pieces())
+        return self._table
+
+
+def steer_filter(
+    base: type,
+    model: Any,
+    tokenizer: Any,
+    make_steer: Callable[[], StartSteer],
+    pieces: Sequence[str],
+    as_index: Callable[[np.ndarray], Any],
+) -> Any:
+    """A filter for one ``ExLlamaV2DynamicJob`` that applies a ``StartSteer`` to its logits.
+
+    ``base`` is ``exllamav2.generator.filters.ExLlamaV2Filter``; ``make_steer`` gives a fresh
+    steer when the job starts sampling (``begin``); ``pieces`` are the token texts fed to it;
+    ``as_index`` turns an id array into what indexes the logits tensor (``torch.from_numpy``).
+    """
+    return _steer_filter_class(base)(model, tokenizer, make_steer, pieces, as_index)
+
+
+@functools.cache
+def _steer_filter_class(base: type) -> type:
+    """The filter class on exllamav2's base (0.3.2, generator/filters/base.py and sampler.py).
+
+    The sampler asks a filter whose ``can_mask_logits()`` is true for ``prepare_logit_mask()``
+    (which must return True), then ``mask_logits(logits)`` on the job's 1-D logits; ``feed``
+    gets each sampled token (with a draft model, only those the model accepted: the rest are
+    rolled back before they are fed). ``next()`` is the allowed-set protocol, for a sampler
+    that does not take the mask path.
+    """
+
+    class SteerFilter(base):  # type: ignore[misc]
+        def __init__(
+            self,
+            model: Any,
+            tokenizer: Any,
+            make_steer: Callable[[], StartSteer],
+            pieces: Sequence[str],
+            as_index: Callable[[np.ndarray], Any],
+        ) -> None:
+            super().__init__(model, tokenizer)
+            self.make_steer = make_steer
+            self.pieces = pieces
+            self.as_index = as_index
+            self.steer = make_steer()
+            self.pending: Any = None  # the mask prepare_logit_mask() found
+
+        def clone(self, c: Any = None) -> Any:
+            return type(self)(
+                self.model, self.tokenizer, self.make_steer, self.pieces, self.as_index
+            )
+
+        def begin(self, prefix_str: str = "") -> None:
+            self.steer = self.make_steer()
+            self.pending = None
+
+        def feed(self, token: Any) -> None:
+            tid = int(token.item()) if hasattr(token, "item") else int(token)
+            self.steer.feed(self.pieces[tid] if 0 <= tid < len(self.pieces) else "")
+
+        def next(self) -> tuple[set[int] | None, set[int]]:
+            mask = self.steer.mask()
+            if mask is None:
+                return None, set()
+            ids = {int(i) for i in mask.ids}
+            if mask.allow:
+                return ids, set()
+            return set(range(len(self.pieces))) - ids, set()
+
+        def use_background_worker(self) -> bool:
+            return False
+
+        def can_mask_logits(self) -> bool:
+            return True
+
+        def prepare_logit_mask(self) -> bool:
+            self.pending = self.steer.mask()
+            return True
+
+        def mask_logits(self, logits: Any) -> Any:
+            mask, self.pending = self.pending, None
+            if mask is None:
+                return logits
+            ids = mask.ids[mask.ids < logits.shape[-1]]
+            if mask.allow and not len(ids):
+                return logits  # nothing could spell it: better any token than none
+            index = self.as_index(ids)
+            if mask.allow:
+                keep = logits[index]
+                logits[:] = float("-inf")
+                logits[index] = keep
+            else:
+                logits[index] = float("-inf")
+            return logits
+
+    return SteerFilter

@@ -6,9 +6,10 @@ data:
 
 - ``plan_generator``: paged or not, batch size, cache and sequence lengths, from what the library
   reports (flash-attn >= 2.5.7 present or not) and the configuration.
-- ``prompt_pieces``: a request's prompt as a model profile's pieces, the blanks at the prefix's
-  end cut (prompt healing, as the other engines do; ``handle_result`` removes them from the
-  start of the output); ``render_token_ids``: pieces to token ids, piece by piece (special
+- ``prompt_pieces``: a request's prompt as a model profile's pieces, the blanks and partial word
+  at the prefix's end cut (token healing, as the llamacpp engine does; the job's filter makes
+  the model spell them first, ``handle_result`` removes them from the start of the output);
+  ``render_token_ids``: pieces to token ids, piece by piece (special
   markers by id, source text encoded as plain text).
 - the streamed text goes through ``engine.postprocess.StreamFilter``, as in the other engines
   (stop strings, single line, block end, repetition; text that could still become a stop string
@@ -42,6 +43,7 @@ from engine.base import (
     GenerationStats,
     TextChunk,
 )
+from engine.healing import split_heal
 from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile, Piece, Pieces
 
@@ -209,7 +211,7 @@ class RequestState:
     speculation_note: str = ""
     num_prompt_tokens: int = 0  # known once rendered
     finished: bool = False
-    heal: str = ""  # blanks cut from the prompt's end (prompt_pieces) not yet seen in the output
+    heal: str = ""  # text cut from the prompt's end (prompt_pieces) not yet seen in the output
 
     @classmethod
     def create(
@@ -247,16 +249,22 @@ class Step:
     cancel_job: bool = False  # the job is still in the generator: cancel it
 
 
-def prompt_pieces(profile: ModelProfile, request: GenerationRequest) -> tuple[Pieces, str]:
-    """The request's prompt as ``profile``'s pieces, and the blanks cut from its prefix's end.
+def prompt_pieces(
+    profile: ModelProfile, request: GenerationRequest, *, healing: bool = False
+) -> tuple[Pieces, str]:
+    """The request's prompt as ``profile``'s pieces, and the text cut from its prefix's end.
 
     Spaces or tabs at the end of the prefix (after ``return ``, an indent) are cut, as the
     llamacpp and remote engines do (``split_trailing_blanks``): a prompt that ends in a lone
-    space token leads the model astray, and the model writes the blanks again itself;
-    ``handle_result`` removes them from the start of the output (``RequestState.heal``)."""
+    space token leads the model astray, and the model writes the blanks again itself. With
+    ``healing`` (``engine.token_healing``) a partial word at the end is cut too
+    (``split_heal``); the job's filter then makes the model spell it first (``engine.steering``).
+    ``handle_result`` removes the cut text from the start of the output (``RequestState.heal``).
+    """
     if request.prompt is None:
         return (Piece(request.prompt_text or ""),), ""
-    prefix, heal = split_trailing_blanks(request.prompt.prefix)
+    split = split_heal if healing else split_trailing_blanks
+    prefix, heal = split(request.prompt.prefix)
     parts = replace(request.prompt, prefix=prefix) if heal else request.prompt
     return profile.render(parts), heal
 

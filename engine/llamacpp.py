@@ -29,7 +29,7 @@ import numpy as np
 from app.config import EngineConfig
 from app.errors import EngineDied, EngineError, InputError, NospinError
 from engine import cpu_load
-from engine.avoid import banned_tokens, masked_argmax
+from engine.avoid import masked_argmax
 from engine.base import (
     Capabilities,
     Engine,
@@ -53,6 +53,7 @@ from engine.llamacpp_spec import (
 from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
 from engine.speculation import SpeculationGovernor
+from engine.steering import StartSteer
 from engine.threads import ThreadGovernor, thread_choices
 
 log = logging.getLogger(__name__)
@@ -508,25 +509,22 @@ class LlamaCppEngine(Engine):
         probing = self._threads.probing if threads and self._threads is not None else 0
         steps = 0  # one-token decode steps run (the per-token figure the governor gets)
 
-        heal = job.heal
-        table = tok.piece_table() if heal.strip() else None  # a word to re-spell: constrain
-        # placeholders to avoid at the first non-blank text (engine.avoid); "" once settled
-        avoid = req.avoid_starts
-        written = job.heal  # the raw text so far, what healing cut included
+        heal = job.heal  # what healing cut, still to be removed from the output's start
+        # a healed word re-spelled first, no placeholder at a block's start (engine.steering)
+        steer = StartSteer(tok.piece_table, heal, req.avoid_starts)
 
         def pick() -> int:
-            if table is not None and heal:  # healing: only tokens that spell what was cut
-                allowed = table.consistent(heal)
+            mask = steer.mask()
+            if mask is not None and mask.allow:  # healing: only tokens that spell what was cut
                 if rng is None:
-                    return constrained_argmax(session.logits(), allowed)
-                return int(allowed[_sample(session.logits()[allowed], req.temperature, rng)])
-            banned = banned_tokens(tok.piece_table(), written, avoid) if avoid else None
-            if banned is not None and len(banned):
+                    return constrained_argmax(session.logits(), mask.ids)
+                return int(mask.ids[_sample(session.logits()[mask.ids], req.temperature, rng)])
+            if mask is not None:  # placeholder starts banned
                 logits = session.logits()
                 if rng is None:
-                    return masked_argmax(logits, banned)
+                    return masked_argmax(logits, mask.ids)
                 masked = np.array(logits, dtype=np.float64, copy=True)
-                masked[banned] = -np.inf
+                masked[mask.ids] = -np.inf
                 return _sample(masked, req.temperature, rng)
             if rng is None:
                 return session.argmax()
@@ -545,10 +543,7 @@ class LlamaCppEngine(Engine):
                 break
             stats.num_generated_tokens += 1
             text = utf8.decode(tok.piece(token))
-            if avoid:
-                written += text
-                if banned_tokens(tok.piece_table(), written, avoid) is None:
-                    avoid = ()  # past the first non-blank text: unconstrained from here
+            steer.feed(text)
             if heal and text:
                 text, heal = heal_start(text, heal)
             out, reason = filt.push(text)
@@ -563,7 +558,8 @@ class LlamaCppEngine(Engine):
                 continue
             left = req.max_new_tokens - stats.num_generated_tokens
             draft: list[int] = []
-            if speculate and self._drafter is not None and left > 1 and not heal and not avoid:
+            free = not heal and not steer.active  # constrained steps run one at a time
+            if speculate and self._drafter is not None and left > 1 and free:
                 draft = self._drafter.propose([*session.tokens, token], min(k, left - 1))
             if draft:
                 new, n_ok = verify_greedy(session, token, draft)

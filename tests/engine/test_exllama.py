@@ -20,6 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -270,6 +271,18 @@ def test_the_prompts_trailing_blanks_are_cut_and_removed_from_the_output() -> No
     assert prompt_pieces(QWEN25_CODER, plain) == ((Piece("x = "),), "")
 
 
+def test_with_token_healing_the_partial_word_is_cut_too() -> None:
+    parts = PromptParts("a.py", "python", (), "def f(x):\n    y = resu", "\n")
+    request = GenerationRequest("r", prompt=parts, single_line=True)
+    pieces, heal = prompt_pieces(QWEN25_CODER, request, healing=True)
+    assert heal == " resu"
+    assert "".join(p.text for p in pieces if not p.is_special) == "def f(x):\n    y =\n"
+    assert prompt_pieces(QWEN25_CODER, request)[1] == ""  # healing off: blanks only
+    state = state_for(request)
+    state.heal = heal
+    assert _stream(state, [" res", "ult", " + 1", "\n"])[2] == "lt + 1"
+
+
 def test_render_token_ids_unknown_marker_is_a_model_error() -> None:
     with pytest.raises(ModelError, match="model_profile"):
         render_token_ids(
@@ -323,6 +336,17 @@ class FakeTokenizer:
 
     def single_id(self, token: str) -> int | None:
         return self.extended_piece_to_id.get(token)
+
+    def get_id_to_piece_list(self, include_special_tokens: bool = False) -> list[str]:
+        """Token texts as exllamav2 decodes them: one character per id below 1000 (what
+        ``encode`` makes), the special markers as text (blanked by Vocabulary), then words."""
+        assert not include_special_tokens
+        pieces = [chr(i) if 32 <= i < 127 or i == 10 else "" for i in range(1000)]
+        pieces += ["<|endoftext|>", "<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>"]
+        return pieces + list(WORDS)
+
+
+WORDS = (" result", " res", "...")  # ids 1004, 1005, 1006
 
 
 def test_vocabulary_keeps_markers_in_source_as_text() -> None:
@@ -529,6 +553,7 @@ class FakeJob:
     gen_settings: Any = None
     identifier: Any = None
     decode_special_tokens: bool = False
+    filters: list[Any] = field(default_factory=list)
     new_tokens: int = 0
     cached_pages: int = 0
     cached_tokens: int = 0
@@ -564,9 +589,29 @@ class FakeGenerator:
         self.started_order: list[str] = []
         self.cancelled: list[str] = []
         self.delay_s = 0.0
+        # the "model's" logits for jobs with filters: token id -> score (others 0)
+        self.scores: dict[int, float] = {ord("x"): 9.0}
 
     def warmup(self) -> None:
         pass
+
+    def _sample(self, job: FakeJob) -> str:
+        """One greedy token as exllamav2's sampler takes it with filters that mask logits
+        (sampler.py: ``begin`` at the first token, ``prepare_logit_mask`` then ``mask_logits``
+        on the 1-D logits, ``feed`` with the token): the model's scores are ``scores``."""
+        texts: list[str] = self.kwargs["tokenizer"].get_id_to_piece_list()
+        logits = np.zeros(len(texts) + 8, dtype=np.float32)  # a head wider than the vocabulary
+        for tid, score in self.scores.items():
+            logits[tid] = score
+        for f in job.filters:
+            if job.new_tokens == 0:
+                f.begin("")
+            assert f.can_mask_logits() and f.prepare_logit_mask() is True
+            logits = f.mask_logits(logits)
+        token = int(np.argmax(logits))
+        for f in job.filters:
+            f.feed(np.array([[token]]))
+        return texts[token]
 
     def enqueue(self, job: FakeJob) -> int:
         self.pending.append(job)
@@ -603,6 +648,8 @@ class FakeGenerator:
             job.time_first_token = job.time_first_token or time.time()
             pieces = self.script.get(job.identifier, [])
             text = pieces[job.new_tokens] if job.new_tokens < len(pieces) else "x"
+            if job.filters:
+                text = self._sample(job)
             job.new_tokens += 1
             if self.num_draft_tokens:
                 job.accepted_draft_tokens += self.accept_per_step[0]
@@ -629,6 +676,16 @@ class FakeGenerator:
         return results
 
 
+class FakeFilterBase:
+    """exllamav2's ExLlamaV2Filter constructor (generator/filters/base.py)."""
+
+    def __init__(self, model: Any, tokenizer: Any) -> None:
+        self.model = model
+        self.tokenizer = tokenizer
+        self.sequence_str = ""
+        self.background_result = None
+
+
 class FakeEngine(ExLlamaV2Engine):
     """ExLlamaV2Engine whose _load builds a runtime around FakeGenerator (no torch)."""
 
@@ -650,6 +707,7 @@ class FakeEngine(ExLlamaV2Engine):
         )
         torch = SimpleNamespace(
             tensor=lambda data, dtype=None: data,
+            from_numpy=lambda array: array,
             long="long",
             cuda=SimpleNamespace(empty_cache=lambda: None),
         )
@@ -667,6 +725,7 @@ class FakeEngine(ExLlamaV2Engine):
             torch=torch,
             exl=None,
             gen_module=gen_module,
+            filter_base=FakeFilterBase,
             model=model,
             cache="cache",
             draft_model=draft,
@@ -697,6 +756,92 @@ def make_engine(**kw: Any) -> FakeEngine:
     engine.accept_per_step = accept_per_step or engine.accept_per_step
     engine.start()
     return engine
+
+
+def test_vocabulary_texts_leave_special_tokens_out() -> None:
+    vocab = Vocabulary(FakeTokenizer())
+    pieces = vocab.pieces()
+    assert pieces[ord("x")] == "x" and pieces[1004] == " result"
+    assert pieces[1000] == pieces[1001] == pieces[1003] == ""  # markers are never steered to
+    assert set(vocab.piece_table().consistent(" resu").tolist()) == {32, 1004, 1005}
+
+
+def test_the_steering_filter_masks_logits_and_answers_the_allowed_set_protocol() -> None:
+    from engine.exllama_backend import steer_filter
+    from engine.steering import StartSteer
+
+    vocab = Vocabulary(FakeTokenizer())
+
+    def make(heal: str = "", avoid: tuple[str, ...] = ()) -> Any:
+        return steer_filter(
+            FakeFilterBase,
+            "model",
+            vocab.tokenizer,
+            lambda: StartSteer(vocab.piece_table, heal, avoid),
+            vocab.pieces(),
+            lambda a: a,
+        )
+
+    heal = make(" resu")
+    heal.begin("")
+    assert heal.next() == ({32, 1004, 1005}, set())
+    assert heal.prepare_logit_mask() is True
+    logits = heal.mask_logits(np.arange(1020, dtype=np.float32))  # wider head than vocabulary
+    assert set(np.flatnonzero(np.isfinite(logits)).tolist()) == {32, 1004, 1005}
+    heal.feed(np.array([[1004]]))  # " result": spelled
+    assert heal.next() == (None, set())
+    assert heal.prepare_logit_mask() is True
+    assert np.isfinite(heal.mask_logits(np.zeros(1020, dtype=np.float32))).all()
+    heal.begin("")  # a new start (the job sampled again from its first token)
+    assert heal.next()[0] == {32, 1004, 1005}
+    avoid = make(avoid=(".",)).clone()
+    avoid.begin("")
+    allowed, _ = avoid.next()
+    assert allowed is not None and ord(".") not in allowed and 1006 not in allowed
+    assert ord("x") in allowed
+    assert avoid.prepare_logit_mask() is True
+    logits = avoid.mask_logits(np.zeros(1020, dtype=np.float32))
+    assert np.isinf(logits[[ord("."), 1006]]).all() and np.isfinite(logits[ord("x")])
+
+
+def test_a_healed_word_is_spelled_by_the_model_and_left_out_of_the_output() -> None:
+    """The job gets the steering filter: the model's first token must spell `` resu`` (it
+    prefers ``x``), `` result`` wins, and the output starts after the cut text."""
+    engine = make_engine()
+    try:
+        engine.gen.scores = {ord("x"): 9.0, 1004: 5.0}
+        prompt = PromptParts("a.py", "python", (), "y = resu", "\n")
+        fin, _ = generate_sync(
+            engine, GenerationRequest("h", prompt=prompt, max_new_tokens=3), timeout_s=5
+        )
+        assert fin.text == "ltxx" and fin.reason is FinishReason.LENGTH
+        plain, _ = generate_sync(
+            engine, GenerationRequest("p", prompt_text="y = resu", max_new_tokens=2), timeout_s=5
+        )
+        assert plain.text == "xx"  # nothing to steer: no filter
+    finally:
+        engine.close()
+    engine = make_engine(token_healing=False)
+    try:
+        engine.gen.scores = {ord("x"): 9.0, 1004: 5.0}
+        fin, _ = generate_sync(
+            engine, GenerationRequest("n", prompt=prompt, max_new_tokens=3), timeout_s=5
+        )
+        assert fin.text == "xxx"  # the word stays in the prompt, the model goes on after it
+    finally:
+        engine.close()
+
+
+def test_a_block_start_never_begins_with_a_placeholder() -> None:
+    engine = make_engine()
+    try:
+        engine.gen.scores = {1006: 12.0, ord("."): 11.0, ord("x"): 9.0}
+        prompt = PromptParts("a.py", "python", (), "if ok:\n    ", "\n")
+        request = GenerationRequest("b", prompt=prompt, max_new_tokens=2, avoid_starts=(".",))
+        fin, _ = generate_sync(engine, request, timeout_s=5)
+        assert fin.text == "x..."  # "..." banned at the start only
+    finally:
+        engine.close()
 
 
 def test_engine_streams_and_finishes_with_length() -> None:
@@ -955,6 +1100,12 @@ def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
             runs.append(fin.stats.speculation_used)
         assert not runs[0] and any(runs[1:]), runs
         assert engine.stats().draft_proposed > 0
+        # token healing through the generator's filter, with the draft
+        healed = replace(parts, prefix="def f(x):\n    resu")
+        fin, _ = generate_sync(
+            engine, GenerationRequest("heal", prompt=healed, max_new_tokens=24), timeout_s=120
+        )
+        assert fin.reason in (FinishReason.LENGTH, FinishReason.STOP, FinishReason.REPETITION)
     finally:
         engine.close()
 
