@@ -404,15 +404,28 @@ def check_path(root: Path, rel: str, *, rules: IgnoreRules, max_bytes: int) -> S
 def read_source(path: Path | str, *, max_bytes: int) -> str:
     """Read a source file as text; raise SkippedFile with the reason when it cannot be used.
 
-    Reasons: "vanished", "unreadable (...)", "too large (...)", "binary", "not UTF-8". A UTF-8
-    byte-order mark is dropped.
+    Reasons: those of ``read_source_bytes`` and "not UTF-8". A UTF-8 byte-order mark is dropped.
     """
+    data = read_source_bytes(path, max_bytes=max_bytes)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SkippedFile(str(path), "not UTF-8") from None
+
+
+def read_source_bytes(path: Path | str, *, max_bytes: int) -> bytes:
+    """A source file's bytes, read without blocking on what is not a regular file; raise
+    SkippedFile with the reason: "vanished", "symlink loop", "unreadable (...)", "not a regular
+    file" (a FIFO, a device: opening or reading one could wait or never end), "too large (...)",
+    "binary", "invalid path" (a NUL character)."""
     name = str(path)
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then rejects it.
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise SkippedFile(name, "vanished") from None
+    except ValueError:  # "embedded null byte"
+        raise SkippedFile(name.replace("\0", "\\0"), "invalid path") from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise SkippedFile(name, "symlink loop") from None
@@ -435,10 +448,7 @@ def read_source(path: Path | str, *, max_bytes: int) -> str:
     data = head + rest
     if len(data) > max_bytes:
         raise SkippedFile(name, too_large_reason(len(data), max_bytes))
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SkippedFile(name, "not UTF-8") from None
+    return data
 
 
 __all__ = [
@@ -454,6 +464,7 @@ __all__ = [
     "format_size",
     "iter_project_files",
     "read_source",
+    "read_source_bytes",
     "to_rel",
     "too_large_reason",
     "walk_project",

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from app.errors import CursorError, InputError
+from app.errors import CursorError, InputError, SkippedFile
+from daemon.discovery import read_source_bytes
 
 ROOT_MARKERS = (".git", ".hg", "pyproject.toml", "setup.py", "package.json", "go.mod",
                 "Cargo.toml", ".nospin")
@@ -45,6 +46,8 @@ def normalise_path(path: str, *, root: str | None = None) -> str:
         path = unquote(urlparse(path).path)
     if not path:
         raise InputError("empty document path")
+    if "\0" in path:
+        raise InputError(f"document path {path!r} contains a NUL character")
     if not os.path.isabs(path):
         if not root:
             raise InputError(f"document path {path!r} must be absolute (or give a root)")
@@ -134,15 +137,10 @@ class DocumentStore:
 
 
 def read_disk_text(path: str, *, max_bytes: int) -> str:
-    """The file's text from disk; InputError when missing, too large or not text."""
+    """The file's text from disk (invalid UTF-8 replaced); InputError when missing, too large,
+    binary or not a regular file (a FIFO or a device is never opened for a blocking read)."""
     try:
-        size = os.path.getsize(path)
-        if size > max_bytes:
-            raise InputError(f"{path} is too large ({size} bytes > {max_bytes})")
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}", detail=exc.strerror) from exc
-    if b"\0" in data[:8192]:
-        raise InputError(f"{path} looks binary")
-    return data.decode("utf-8", errors="replace")
+        data = read_source_bytes(path, max_bytes=max_bytes)
+    except SkippedFile as exc:
+        raise InputError(f"cannot read {exc.path}: {exc.reason}") from None
+    return data.decode("utf-8-sig", errors="replace")

@@ -319,13 +319,15 @@ def decode_request(data: bytes, *, max_bytes: int) -> Request:
         raise ProtocolError("invalid message", detail=str(exc)) from exc
     except msgspec.DecodeError as exc:
         raise ProtocolError("malformed JSON", detail=str(exc)) from exc
+    except RecursionError as exc:  # msgspec: "maximum recursion depth exceeded ..."
+        raise ProtocolError("JSON nested too deeply", detail=str(exc)) from exc
 
 
 def decode_reply(data: bytes) -> Reply:
     """Parse one frame from the daemon (client side); raise ProtocolError when malformed."""
     try:
         return _reply_decoder.decode(data)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
         raise ProtocolError("malformed reply from the daemon", detail=str(exc)) from exc
 
 
@@ -333,7 +335,7 @@ def recover_id(data: bytes) -> str | None:
     """Best-effort id of a message that failed to decode, so its error reply can carry it."""
     try:
         value = _id_decoder.decode(data).id
-    except (msgspec.ValidationError, msgspec.DecodeError):
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
         return None
     if isinstance(value, str) and 0 < len(value) <= MAX_ID_CHARS:
         return value

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.commands.complete import parse_location
 from app.config import Config, load
-from app.errors import InputError, NospinError
+from app.errors import NospinError
 
 if TYPE_CHECKING:  # imported when the command runs: the CLI's other commands start without
     from daemon.context import AssembledContext
@@ -38,7 +38,7 @@ def build_context(
     location: str, *, root: Path | None, budget: int | None, use_index: bool = True
 ) -> AssembledContext:
     from daemon.context import ContextRequest, assemble_context
-    from daemon.documents import find_root
+    from daemon.documents import find_root, read_disk_text
     from daemon.history import EditHistory
     from daemon.index import ProjectIndex
     from daemon.indexer import ProjectIndexer
@@ -46,10 +46,8 @@ def build_context(
     config = load()
     abs_path, line, col = parse_location(location)
     path = Path(abs_path).resolve()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {path}", detail=str(exc)) from exc
+    # as the daemon reads a file no editor has open (no FIFO or device, at most max_file_bytes)
+    text = read_disk_text(str(path), max_bytes=config.context.max_file_bytes)
     root = (root or Path(find_root(str(path)))).resolve()
     index: ProjectIndex | None = None
     if use_index:

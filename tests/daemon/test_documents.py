@@ -55,6 +55,8 @@ def test_paths_and_roots(tmp_path: Path) -> None:
     assert normalise_path("x/../y.py", root="/r") == "/r/y.py"
     with pytest.raises(InputError):
         normalise_path("rel.py")
+    with pytest.raises(InputError, match="NUL"):
+        normalise_path("/a\0b.py")
     (tmp_path / "proj" / "pkg").mkdir(parents=True)
     (tmp_path / "proj" / "pyproject.toml").write_text("")
     assert find_root(str(tmp_path / "proj" / "pkg" / "m.py")) == str(tmp_path / "proj")

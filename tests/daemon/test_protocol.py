@@ -58,6 +58,9 @@ def test_defaults_of_complete() -> None:
     assert req.text is None and req.root is None
 
 
+DEEP = b'{"type":"config.set","id":"d","changes":{"a":' + b"[" * 10**5 + b"]" * 10**5 + b"}}"
+
+
 @pytest.mark.parametrize(("data", "needle"), [
     (b"{not json", "malformed JSON"),
     (b"", "malformed JSON"),
@@ -72,6 +75,7 @@ def test_defaults_of_complete() -> None:
     (b'{"type":"status","id":""}', "invalid message"),
     (b'{"type":"status","id":7}', "invalid message"),
     (b'{"type":"status","id":"' + b"x" * 200 + b'"}', "invalid message"),
+    (DEEP, "nested too deeply"),  # a 200 KB message; msgspec raised RecursionError
 ])
 def test_bad_messages_raise_protocol_error(data: bytes, needle: str) -> None:
     with pytest.raises(ProtocolError, match=needle) as info:
@@ -92,6 +96,7 @@ def test_oversized_message_is_refused_before_parsing() -> None:
     (b'{"id":5}', None),
     (b"garbage", None),
     (b'{"id":""}', None),
+    (DEEP, None),
 ])
 def test_recover_id(data: bytes, expected: str | None) -> None:
     assert p.recover_id(data) == expected

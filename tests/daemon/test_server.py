@@ -199,6 +199,32 @@ def test_missing_file_is_bad_input(raw: RawClient, home: Path) -> None:
     assert reply["code"] == "bad_input" and reply["id"] == "c1"
 
 
+def test_what_is_not_a_source_file_is_bad_input_and_the_daemon_keeps_serving(
+    raw: RawClient, home: Path
+) -> None:
+    """A FIFO, a device and a path with a NUL: each a bad_input at once (a blocking open of a
+    FIFO stalled the daemon, /dev/zero was read until memory ran out, a NUL was "internal")."""
+    fifo = home / "proj" / "pipe.py"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    bad = {"f": str(fifo), "z": "/dev/zero", "n": str(home / "a\0b.py")}
+    for rid, path in bad.items():
+        for kind in ("complete", "warm"):
+            raw.send({"type": kind, "id": f"{kind}-{rid}", "path": path, "line": 0, "col": 0})
+            reply = raw.recv(timeout_s=5)
+            assert reply["id"] == f"{kind}-{rid}" and reply["code"] == "bad_input", reply
+    assert "not a regular file" in reply["message"] or "NUL" in reply["message"]
+    raw.send({"type": "generate", "id": "g", "session": "s", "instruction": "x",
+              "path": "/dev/zero"})
+    assert raw.recv(timeout_s=5)["code"] == "bad_input"
+    deep = b'{"type":"config.set","id":"d","changes":{"a":' + b"[" * 10**5 + b"]" * 10**5 + b"}}"
+    raw.send(deep)
+    reply = raw.recv(timeout_s=5)  # no reply at all before (RecursionError in the decoder)
+    assert reply["type"] == "error" and reply["code"] == "bad_message"
+    raw.send({"type": "status", "id": "s"})
+    assert raw.recv()["type"] == "status"
+
+
 def test_cancel_gets_exactly_one_final_reply(home: Path) -> None:
     slow = lambda: FakeEngine(token_delay_s=0.2)  # noqa: E731
     with running_daemon(engine_factory=slow) as d:
