@@ -8,10 +8,12 @@ missing file is a valid configuration.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import tomli_w
 
 from app.errors import ConfigError
 from app.paths import atomic_write, config_dir
@@ -155,6 +157,9 @@ def validate(config: Config) -> Config:
         raise ConfigError("tiers.cap_tokens must be at least 1")
     if not 0.0 < t.fast_budget_factor <= 1.0:
         raise ConfigError("tiers.fast_budget_factor must be above 0 and at most 1")
+    for key, value in _strings(to_dict(config)):
+        if any(ord(c) < 32 or ord(c) == 127 for c in value):
+            raise ConfigError(f"{key} must not contain control characters ({value!r})")
     e = config.engine
     if e.kind not in ("llamacpp", "exllamav2", "remote"):
         raise ConfigError(f"engine.kind must be llamacpp, exllamav2 or remote, not {e.kind!r}")
@@ -167,6 +172,16 @@ def validate(config: Config) -> Config:
     if e.kind == "remote" and not e.remote_url:
         raise ConfigError("engine.remote_url is required for engine.kind = 'remote'")
     return config
+
+
+def _strings(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, str]]:
+    """(dotted key, value) of every string setting."""
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _strings(value, f"{dotted}.")
+        elif isinstance(value, str):
+            yield dotted, value
 
 
 def from_dict(data: dict[str, Any]) -> Config:
@@ -200,37 +215,18 @@ def load(path: Path | None = None) -> Config:
 
 
 def dumps_toml(config: Config) -> str:
-    """Render a Config as TOML (nested tables, plain scalars only)."""
-    lines: list[str] = []
-
-    def emit(prefix: str, data: dict[str, Any]) -> None:
-        scalars = {k: v for k, v in data.items() if not isinstance(v, dict)}
-        tables = {k: v for k, v in data.items() if isinstance(v, dict)}
-        if prefix and scalars:
-            lines.append(f"[{prefix}]")
-        for key, value in scalars.items():
-            lines.append(f"{key} = {_toml_value(value)}")
-        if prefix and scalars:
-            lines.append("")
-        for key, value in tables.items():
-            emit(f"{prefix}.{key}" if prefix else key, value)
-
-    emit("", to_dict(config))
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """Render a Config as TOML (tomli-w: nested tables, every string escaped)."""
+    return tomli_w.dumps(to_dict(config))
 
 
 def save(config: Config, path: Path | None = None) -> None:
-    """Validate and write the config atomically (0600)."""
+    """Validate and write the config atomically (0600); nothing is written unless the text
+    reads back as the same configuration."""
     validate(config)
-    atomic_write(path or default_config_path(), dumps_toml(config).encode("utf-8"))
+    text = dumps_toml(config)
+    if from_dict(tomllib.loads(text)) != config:
+        raise ConfigError("the configuration would not read back as written: nothing saved")
+    atomic_write(path or default_config_path(), text.encode("utf-8"))
 
 
 def with_changes(config: Config, changes: dict[str, Any]) -> Config:
