@@ -212,9 +212,10 @@ class ContextStats(msgspec.Struct, frozen=True, kw_only=True):
     num_tokens: int  # tokens kept in the prompt
     num_tokens_before_trim: int  # all candidate segments before trimming
     num_tokens_saved: int  # before - kept
-    dropped: list[str]  # "kind source: reason" for every dropped segment
+    dropped: list[str]  # "kind source: reason" per dropped segment, the first 32, "... N more"
     num_prompt_tokens: int  # engine's prompt tokens (exact)
     num_cached_tokens: int  # prompt tokens reused from the KV cache
+    num_dropped: int = 0  # every dropped segment
 
 
 class SpeculationStats(msgspec.Struct, frozen=True, kw_only=True):

@@ -5,12 +5,27 @@ finish reason and the generate answer's code."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from app import config as cfg
 from daemon import protocol as p
+from daemon.context import DroppedSegment
 from daemon.live import Live
 from daemon.scheduler import RequestEnded, StartInstruction, Tier
 from engine.base import Finished, GenerationStats
+
+# A reply lists this many dropped segments at most, then how many more: a buffer of 800,000
+# assignments dropped as many candidates, and its reply was 42 MB.
+MAX_DROPPED_SHOWN = 32
+
+
+def dropped_lines(dropped: Sequence[DroppedSegment]) -> list[str]:
+    """``"kind source: reason"`` per dropped segment, the first ``MAX_DROPPED_SHOWN``, then
+    ``"... N more"``."""
+    lines = [f"{d.kind.value} {d.source}: {d.reason}" for d in dropped[:MAX_DROPPED_SHOWN]]
+    if len(dropped) > MAX_DROPPED_SHOWN:
+        lines.append(f"... {len(dropped) - MAX_DROPPED_SHOWN} more")
+    return lines
 
 
 def done_reply(
@@ -37,7 +52,8 @@ def done_reply(
             num_tokens=ctx.num_tokens,
             num_tokens_before_trim=ctx.num_tokens_before_trim,
             num_tokens_saved=ctx.num_tokens_saved,
-            dropped=[f"{d.kind.value} {d.source}: {d.reason}" for d in ctx.dropped],
+            dropped=dropped_lines(ctx.dropped),
+            num_dropped=len(ctx.dropped),
             num_prompt_tokens=stats.num_prompt_tokens,
             num_cached_tokens=stats.num_cached_tokens,
         )

@@ -295,6 +295,9 @@ class Service:
         root = normalise_path(req.root) if req.root else find_root(path)
         old = self._docs.open(Document(path, req.text, req.language, req.version, root))
         self._projects.ensure(root, self.config)
+        if self._too_large(req.text):  # kept for its changes; no completions there
+            peer.send(p.OkReply(id=req.id, detail=self._too_large_note(req.text)))
+            return
         if old is not None:
             self._record_edit(path, root, old.text, req.text)
         self._precount(req.text)
@@ -317,8 +320,20 @@ class Service:
         if text is None:
             text = doc.text if doc is not None else read_disk_text(
                 path, max_bytes=self.config.context.max_file_bytes)
+        if self._too_large(text):
+            raise InputError(self._too_large_note(text))
         language = (doc.language if doc and doc.language else None) or detect_language(path)
         return path, root, text, language
+
+    def _too_large(self, text: str) -> bool:
+        """A buffer over ``context.max_file_bytes`` (in characters; disk files are refused at
+        that many bytes): no completions, warm-ups or edit history there (assembling 5 MB
+        took tens of seconds and held the event loop)."""
+        return len(text) > self.config.context.max_file_bytes
+
+    def _too_large_note(self, text: str) -> str:
+        return (f"the document is too large for completions ({len(text):,} characters > "
+                f"context.max_file_bytes {self.config.context.max_file_bytes:,})")
 
     def _on_warm(self, peer: Peer, req: p.WarmRequest) -> None:
         """The cursor arrived somewhere (an editor's cursor move, insert mode): prefill the
@@ -349,7 +364,8 @@ class Service:
             edits = [Edit(e.range.start.line, e.range.start.col, e.range.end.line,
                           e.range.end.col, e.text) for e in req.edits]
         old, new = self._docs.change(path, text=req.text, edits=edits, version=req.version)
-        self._record_edit(path, new.root, old.text, new.text)
+        if not self._too_large(old.text) and not self._too_large(new.text):
+            self._record_edit(path, new.root, old.text, new.text)
         peer.send(p.OkReply(id=req.id))
 
     def _record_edit(self, path: str, root: str, old: str, new: str) -> None:
@@ -433,6 +449,8 @@ class Service:
             code = doc.text if doc else read_disk_text(
                 path, max_bytes=self.config.context.max_file_bytes)
             language = detect_language(path)
+        if code is not None and self._too_large(code):
+            raise InputError(self._too_large_note(code))
         parts = self._sessions.prompt(req.session, req.instruction, code or "", time.time())
         prompt = parts.render(language if language != "text" else "")
         live = Live(

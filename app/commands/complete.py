@@ -70,6 +70,6 @@ def run(args: argparse.Namespace) -> int:
     if done.context is not None:
         c = done.context
         summary += (f", context {c.num_tokens}/{c.budget_tokens} tokens "
-                    f"(saved {c.num_tokens_saved}, {len(c.dropped)} dropped)")
+                    f"(saved {c.num_tokens_saved}, {c.num_dropped} dropped)")
     print(summary, file=sys.stderr)
     return 0

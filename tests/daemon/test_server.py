@@ -225,6 +225,35 @@ def test_what_is_not_a_source_file_is_bad_input_and_the_daemon_keeps_serving(
     assert raw.recv()["type"] == "status"
 
 
+def test_a_buffer_over_the_file_size_limit_gets_no_completion_but_keeps_its_edits(
+    home: Path,
+) -> None:
+    """A 5 MB buffer took tens of seconds to assemble, past every deadline, and held the
+    event loop; it is refused as a disk file that size is."""
+    src = write_project(home / "proj")
+    config = with_changes(Config(), {"context.max_file_bytes": 4000})
+    with running_daemon(config) as d:
+        raw = RawClient(d.endpoint)
+        try:
+            big = "x = 1\n" * 1000
+            raw.send({"type": "open", "id": "o", "path": str(src), "text": big})
+            reply = raw.recv()
+            assert reply["type"] == "ok" and "too large" in reply["detail"]
+            for kind in ("complete", "warm"):
+                raw.send({"type": kind, "id": kind, "path": str(src), "line": 0, "col": 0})
+                reply = raw.recv()
+                assert reply["code"] == "bad_input" and "too large" in reply["message"]
+            raw.send(complete_msg("t", src, line=0, col=0, text=big))  # the request's own text
+            assert raw.recv()["code"] == "bad_input"
+            # the buffer is kept and edited: cut to a small file, it completes again
+            raw.send({"type": "change", "id": "e", "path": str(src), "text": "def f(x):\n    \n"})
+            assert raw.recv()["type"] == "ok"
+            raw.send(complete_msg("c", src))
+            assert raw.until_final("c")[-1]["type"] == "done"
+        finally:
+            raw.close()
+
+
 def test_cancel_gets_exactly_one_final_reply(home: Path) -> None:
     slow = lambda: FakeEngine(token_delay_s=0.2)  # noqa: E731
     with running_daemon(engine_factory=slow) as d:
