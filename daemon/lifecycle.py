@@ -226,7 +226,9 @@ def spawn_daemon(*, extra_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen[
     handle: IO[bytes] = open(log_file, "ab")  # noqa: SIM115 - handed to the child
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "daemon", "--log-file", str(log_file),
+            # -P: the working directory (a user's project) is not put on sys.path, so its own
+            # `app` or `daemon` package never stands in for nospin's (or runs as the daemon)
+            [sys.executable, "-P", "-m", "app.cli", "daemon", "--log-file", str(log_file),
              *extra_args],
             stdin=subprocess.DEVNULL,
             stdout=handle,

@@ -87,7 +87,8 @@ class WorkerProcess:
         if sys.platform == "win32" and nice > 0:
             flags = subprocess.BELOW_NORMAL_PRIORITY_CLASS
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "daemon.parse_worker", str(nice)],
+            # -P: the daemon's working directory (a user's project) stays off sys.path
+            [sys.executable, "-P", "-m", "daemon.parse_worker", str(nice)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,

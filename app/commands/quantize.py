@@ -110,6 +110,7 @@ def build_convert_command(
     """The converter's command line."""
     cmd = [
         python,
+        "-P",  # the working directory stays off sys.path (a folder there named like a module)
         "-m",
         CONVERTER_MODULE,
         "-i",

@@ -27,12 +27,13 @@ def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         lifecycle.stop_daemon(20.0)  # the daemon a test started
 
 
-def nospin(home: Path, *args: str, fake: bool = True, timeout: float = 120
-           ) -> subprocess.CompletedProcess[str]:
+def nospin(home: Path, *args: str, fake: bool = True, timeout: float = 120,
+           cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO)}
     if fake:
         env["NOSPIN_ENGINE_FACTORY"] = "tests.daemon.fakes:make_engine"
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=REPO, env=env,
+    # -P: as the `nospin` script runs, without the working directory on sys.path
+    return subprocess.run([sys.executable, "-P", "-m", "app.cli", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -65,6 +66,21 @@ def test_complete_starts_a_daemon_then_reuses_it(home: Path) -> None:
     text = nospin(home, "status")
     assert "running, pid" in text.stdout and "p95" in text.stdout
     assert f"projects   {src.parent}" in text.stdout  # the root it indexes
+
+
+def test_a_project_with_its_own_app_package_gets_a_daemon(home: Path) -> None:
+    """The daemon was started as ``python -m app.cli`` in the caller's directory: a project's
+    own ``app`` package (a Flask layout) stood in for nospin's and the daemon failed to start
+    (had it an ``app/cli.py``, the project's code would have run as the daemon); the parse
+    workers the same with a ``daemon`` package."""
+    src = write_project(home / "proj")
+    for package in ("app", "daemon", "engine"):
+        (home / "proj" / package).mkdir()
+        (home / "proj" / package / "__init__.py").write_text(
+            f"raise ImportError('the project\'s own {package} package')\n")
+    out = nospin(home, "complete", f"{src}:2:5", "--multiline", "false", cwd=home / "proj")
+    assert out.returncode == 0 and "started a daemon" in out.stderr, out.stderr
+    assert "own" not in lifecycle.log_path().read_text()
 
 
 def test_snapshot_commands_after_config_changes(home: Path) -> None:

@@ -33,7 +33,7 @@ def test_the_command_resumes_in_its_work_folder(tmp_path: Path) -> None:
         hf_dir=tmp_path / "hf", out_dir=tmp_path / "out", work_dir=tmp_path / "w", bits=4.0,
         head_bits=6, dataset_rows=40, length=512, python="py",
     )
-    assert cmd[:3] == ["py", "-m", "exllamav2.conversion.convert_exl2"]
+    assert cmd[:4] == ["py", "-P", "-m", "exllamav2.conversion.convert_exl2"]
     assert cmd[cmd.index("-o") + 1] == str(tmp_path / "w")
     assert cmd[cmd.index("-b") + 1] == "4" and cmd[cmd.index("-hb") + 1] == "6"
     assert cmd[cmd.index("-r") + 1] == "40" and cmd[cmd.index("-mr") + 1] == "16"
