@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from app.config import load
+from app.errors import ConfigError
 from daemon import lifecycle
 
 
@@ -30,6 +32,11 @@ def run_stop(args: argparse.Namespace) -> int:
 
 
 def run_restart(args: argparse.Namespace) -> int:
+    try:  # the configuration the new daemon will read: checked before the old one stops
+        load()
+    except ConfigError as exc:
+        raise ConfigError(f"{exc.message}: the running daemon was left as it is",
+                          detail=exc.detail) from exc
     old = lifecycle.stop_daemon(args.timeout)
     proc, log_file = lifecycle.spawn_daemon()
     lifecycle.wait_for_socket(proc, log_file, timeout_s=30.0)

@@ -202,6 +202,17 @@ def test_stop_and_restart(home: Path) -> None:
     assert again.returncode == 0 and second is not None and second.pid != first.pid
     assert f"(was pid {first.pid})" in again.stdout
     assert not _running(first.pid)  # the old one exited
+    # a config the new daemon could not start with: the running one is kept (it was stopped
+    # first, and then none ran)
+    config = home / "config" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text("[context]\nbudget_tokenz = 1\n")
+    kept = nospin(home, "restart")
+    assert kept.returncode != 0 and "left as it is" in kept.stderr, kept.stderr
+    assert "budget_tokenz" in kept.stderr
+    info = lifecycle.read_daemon_info()
+    assert info is not None and info.pid == second.pid and _running(second.pid)
+    config.unlink()
     stopped = nospin(home, "stop")
     assert stopped.stdout.strip() == f"nospin daemon: stopped (pid {second.pid})"
     assert lifecycle.read_daemon_info() is None and not lifecycle.socket_path().exists()

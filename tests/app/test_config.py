@@ -25,6 +25,6 @@ def test_a_control_character_is_refused_and_nothing_is_written(tmp_path: Path, b
     path = tmp_path / "config.toml"
     save(Config(), path)
     before = path.read_bytes()
-    with pytest.raises(ConfigError, match="engine.model must not contain control characters"):
+    with pytest.raises(ConfigError, match=r"engine\.model must not contain control characters"):
         save(with_changes(Config(), {"engine.model": bad}), path)
     assert path.read_bytes() == before and load(path) == Config()
