@@ -1,6 +1,8 @@
 """Completion cache keyed by context, with type-through.
 
-An entry is (document path, text before the cursor, text after the cursor) -> completion text.
+An entry is (document path, text before the cursor, text after the cursor, what was asked)
+-> completion text; "what was asked" (``ask``) is what else shapes the answer (the multiline
+mode and the token cap): a single-line request never gets a cached multi-line answer.
 Only hashes and lengths of the prefix and suffix are kept, never the source text. When the user
 has typed the start of a cached or still-streaming completion, ``lookup`` answers the rest at
 once: the new prefix is the old prefix plus the typed characters, the typed characters are a
@@ -12,7 +14,7 @@ Pure and deterministic; used from the server's event loop only (not thread-safe)
 
 Lifecycle of a streaming entry::
 
-    cache.start(request_id, path, prefix, suffix)   # request submitted to the engine
+    cache.start(request_id, path, prefix, suffix, ask)  # request submitted to the engine
     cache.append(request_id, chunk_text)            # each TextChunk
     cache.finish(request_id, complete=True)         # Finished (stop/length/newline)
     cache.finish(request_id, complete=False)        # cancelled/deadline: keep what came, partial
@@ -63,7 +65,7 @@ class _Entry:
     """One cached completion; only hashes of the context are kept."""
 
     request_id: str  # the request that produced it
-    context: tuple[str, bytes]  # (path, suffix digest): entries that can match each other
+    context: tuple[str, bytes, str]  # (path, suffix digest, ask): entries that can match
     prefix_len: int  # characters of the prefix it was asked at
     prefix_digest: bytes  # digest of that prefix
     parts: list[str] = field(default_factory=list)  # completion text, in streamed chunks
@@ -81,28 +83,29 @@ class CompletionCache:
 
     def __init__(self, *, max_entries: int = 256, max_per_context: int = 8) -> None:
         """``max_entries`` bounds the whole cache (least recently used goes first);
-        ``max_per_context`` bounds entries sharing one (path, suffix)."""
+        ``max_per_context`` bounds entries sharing one (path, suffix, ask)."""
         if max_entries < 1 or max_per_context < 1:
             raise ValueError("cache bounds must be at least 1")
         self._max_entries = max_entries
         self._max_per_context = max_per_context
         self._entries: OrderedDict[str, _Entry] = OrderedDict()  # LRU order, oldest first
-        self._by_context: dict[tuple[str, bytes], list[str]] = {}  # context -> request ids
+        self._by_context: dict[tuple[str, bytes, str], list[str]] = {}  # context -> ids
         self._num_lookups = 0
         self._num_hits = 0
         self._num_type_through = 0
         self._num_evictions = 0
 
-    def lookup(self, path: str, prefix: str, suffix: str) -> CacheHit | None:
+    def lookup(self, path: str, prefix: str, suffix: str, ask: str = "") -> CacheHit | None:
         """Find a cached or streaming completion the cursor position continues; None: a miss.
 
-        Matches an entry of the same path and suffix whose prefix is a start of ``prefix`` and
-        whose completion starts with the characters typed since (``prefix[len(old):]``). The
+        Matches an entry of the same path, suffix and ``ask`` whose prefix is a start of
+        ``prefix`` and whose completion starts with the characters typed since
+        (``prefix[len(old):]``). The
         longest such prefix wins (the most recent context). A hit refreshes the entry's LRU
         position. A complete or partial entry already fully typed is a miss (nothing to add).
         """
         self._num_lookups += 1
-        ids = self._by_context.get((path, _digest(suffix)))
+        ids = self._by_context.get((path, _digest(suffix), ask))
         if not ids:
             return None
         best: _Entry | None = None
@@ -137,10 +140,10 @@ class CompletionCache:
             offset=num_typed + len(rest),
         )
 
-    def start(self, request_id: str, path: str, prefix: str, suffix: str) -> None:
+    def start(self, request_id: str, path: str, prefix: str, suffix: str, ask: str = "") -> None:
         """Open a streaming entry for a request just submitted (replaces one with that id)."""
         self._remove(request_id)
-        context = (path, _digest(suffix))
+        context = (path, _digest(suffix), ask)
         entry = _Entry(
             request_id=request_id,
             context=context,

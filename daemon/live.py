@@ -48,7 +48,8 @@ class Live:
     first_chunk_at: float | None = None
     last_sent: float = 0.0
     error: NospinError | None = None  # overrides the scheduler's error code when set
-    cache_key: tuple[str, str, str] | None = None  # (path, prefix, suffix) for the cache
+    # (path, prefix, suffix, ask) for the completion cache (ask: multiline mode / token cap)
+    cache_key: tuple[str, str, str, str] | None = None
     followers: list[Follower] = field(default_factory=list)
     # budgets the document was warm at when the completion arrived -> its FIM suffix hint there
     warm_suffix: dict[int, int] = field(default_factory=dict)

@@ -385,16 +385,18 @@ class Service:
             return
         self._projects.ensure(root, self.config)
         prefix, suffix = text[:offset], text[offset:]
-        hit = self._cache.lookup(path, prefix, suffix)
+        opts = req.options
+        max_tokens = opts.max_tokens or self.config.completion.max_tokens
+        ask = f"{opts.multiline}/{max_tokens}"  # what else shapes the answer
+        hit = self._cache.lookup(path, prefix, suffix, ask)
         if hit is not None and self._answer_from_cache(peer, req.id, path, hit, now):
             return
-        opts = req.options
         live = Live(
             key=key, peer=peer, request_id=req.id, kind="complete", path=path, arrival=now,
             text=text, line=req.line, col=req.col, language=language, root=root,
             multiline=None if opts.multiline == "auto" else bool(opts.multiline),
-            max_tokens=opts.max_tokens or self.config.completion.max_tokens,
-            deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix), last_sent=now,
+            max_tokens=max_tokens,
+            deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix, ask), last_sent=now,
         )
         cursor = Cursor(path, text, req.line, req.col, language, offset)
         request, live.warm_suffix = self._hints.completion(

@@ -66,6 +66,21 @@ def test_suffix_changed_is_a_miss() -> None:
     assert cache.lookup("other.py", PREFIX + "a", SUFFIX) is None
 
 
+def test_an_answer_to_another_ask_is_a_miss() -> None:
+    """A multi-line answer was returned to a later single-line request at the same place
+    (and with another token cap): what else was asked is part of the entry's context."""
+    cache = CompletionCache()
+    cache.start("r1", "m.py", PREFIX, SUFFIX, "True/64")
+    cache.append("r1", "a + b\n\nprint(a)")
+    cache.finish("r1")
+    assert cache.lookup("m.py", PREFIX, SUFFIX, "False/64") is None
+    assert cache.lookup("m.py", PREFIX, SUFFIX, "True/2") is None
+    hit = cache.lookup("m.py", PREFIX + "a", SUFFIX, "True/64")
+    assert hit is not None and hit.text.startswith(" + b")
+    cache.invalidate("m.py")
+    assert len(cache) == 0
+
+
 def test_prefix_changed_before_the_cursor_is_a_miss() -> None:
     cache = cached()
     changed = PREFIX.replace("add", "sum")

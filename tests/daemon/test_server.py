@@ -741,6 +741,11 @@ def test_type_through_cache_hit(raw: RawClient, home: Path) -> None:
     raw.send(complete_msg("c2", src, col=7, text=text, options={"multiline": False}))
     second = raw.until_final("c2")[-1]
     assert second["cache"] == "type_through" and second["text"] == "urn a + b"
+    # the same place asked for another shape (multi-line, a smaller cap): not from the cache
+    for rid, options in (("c3", {"multiline": True}), ("c4", {"multiline": False,
+                                                              "max_tokens": 2})):
+        raw.send(complete_msg(rid, src, col=7, text=text, options=options))
+        assert raw.until_final(rid)[-1]["cache"] == "miss"
 
 
 def test_second_daemon_says_where_the_first_is(daemon: DaemonHandle) -> None:
