@@ -226,7 +226,8 @@ class Scheduler:
                     hit = waiting and other.spec.priority is Priority.BACKGROUND
                 if hit:
                     other.pending = EndReason.SUPERSEDED
-                    other.pending_detail = f"superseded by {request.request_id}"
+                    # the newer request's key names another client's connection: not shown
+                    other.pending_detail = "superseded by a newer request for this document"
         deadline_ms = self._deadline_ms(request)
         entry = _Entry(
             spec=request,

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from app.client import Client
-from app.errors import InputError
+from app.errors import CursorError, InputError
 from daemon import lifecycle
 
 
@@ -25,12 +25,34 @@ def register(sub: Any) -> None:
     parser.add_argument("location", metavar="FILE:LINE:COL")
     parser.add_argument("--json", action="store_true", help="print the final reply as JSON")
     parser.add_argument("--root", default=None, help="project root (default: found from FILE)")
-    parser.add_argument("--max-tokens", type=int, default=None)
+    parser.add_argument("--max-tokens", type=positive_int, default=None)
     parser.add_argument("--multiline", choices=("auto", "true", "false"), default="auto")
-    parser.add_argument("--deadline-ms", type=int, default=60_000,
+    parser.add_argument("--deadline-ms", type=positive_int, default=60_000,
                         help="answer by then (default 60 s: the first request loads the model)")
     parser.add_argument("--no-start", action="store_true", help="fail if no daemon runs")
     parser.set_defaults(func=run)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def project_root(root: str | None) -> str | None:
+    """``--root`` as an absolute folder (relative to the working directory); InputError when it
+    is not a folder."""
+    if root is None:
+        return None
+    path = os.path.abspath(root)
+    if not os.path.isdir(path):
+        raise InputError(f"--root {root!r} is not a folder")
+    return path
 
 
 def parse_location(location: str) -> tuple[str, int, int]:
@@ -46,6 +68,7 @@ def parse_location(location: str) -> tuple[str, int, int]:
 
 def run(args: argparse.Namespace) -> int:
     path, line, col = parse_location(args.location)
+    root = project_root(args.root)
     multiline: Any = {"auto": "auto", "true": True, "false": False}[args.multiline]
     with Client(autostart=not args.no_start, idle_timeout_s=max(15.0, args.deadline_ms / 1000),
                 client_name="nospin-cli") as client:
@@ -53,8 +76,12 @@ def run(args: argparse.Namespace) -> int:
             info = lifecycle.read_daemon_info()
             print(f"nospin: started a daemon (pid {info.pid if info else '?'}, log "
                   f"{lifecycle.log_path()})", file=sys.stderr)
-        done = client.complete(path, line, col, root=args.root, max_tokens=args.max_tokens,
-                               multiline=multiline, deadline_ms=args.deadline_ms)
+        try:
+            done = client.complete(path, line, col, root=root, max_tokens=args.max_tokens,
+                                   multiline=multiline, deadline_ms=args.deadline_ms)
+        except CursorError as exc:  # the daemon counts from 0, as editors send; the user from 1
+            raise CursorError(f"{args.location}: line {line + 1}, column {col + 1} (1-based) is "
+                              "outside the document", detail=exc.message) from None
     if args.json:
         data = msgspec.to_builtins(done)
         print(json.dumps(data, indent=2))

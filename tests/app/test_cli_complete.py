@@ -233,6 +233,16 @@ def test_bad_cursor_is_a_clear_error(home: Path) -> None:
     src = write_project(home / "proj")
     result = nospin(home, "complete", f"{src}:40:1")
     assert result.returncode == 1 and "outside" in result.stderr
+    assert "line 40, column 1 (1-based)" in result.stderr  # as the user wrote it
+    for bad in (["--max-tokens", "0"], ["--deadline-ms", "-5"]):
+        wrong = nospin(home, "complete", f"{src}:2:5", *bad)
+        assert wrong.returncode == 2 and "must be at least 1" in wrong.stderr
+    (home / "proj" / "sub").mkdir()
+    rel = nospin(home, "complete", f"{src}:2:5", "--root", ".", "--multiline", "false",
+                 cwd=home / "proj")  # a relative root was sent as is: "must be absolute"
+    assert rel.returncode == 0 and rel.stdout.startswith("return a + b"), rel.stderr
+    missing = nospin(home, "complete", f"{src}:2:5", "--root", "nope", cwd=home / "proj")
+    assert missing.returncode == 1 and "is not a folder" in missing.stderr
 
 
 @pytest.mark.slow
