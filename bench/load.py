@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.client import AsyncClient
+from app.commands.argtypes import positive_int
 from app.errors import ConfigError, DaemonError, NospinError
 from bench.daemon_proc import private_daemon, wait_ready
 from daemon import protocol as p
@@ -33,8 +34,8 @@ TIER_NAMES = {0: "none", 1: "normal", 2: "cap", 3: "fast"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--requests", type=int, default=100, help="per client")
+    parser.add_argument("--clients", type=positive_int, default=16)
+    parser.add_argument("--requests", type=positive_int, default=100, help="per client")
     parser.add_argument("--deadline-ms", type=int, default=2500)
     parser.add_argument("--think-ms", type=int, default=0, help="pause between a client's requests")
     parser.add_argument("--engine", choices=("embedded", "fake"), default="embedded")

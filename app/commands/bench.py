@@ -49,7 +49,8 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("name", metavar="NAME", choices=sorted(BENCHMARKS),
                         help="the benchmark (listed above)")
-    parser.add_argument("options", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    options = parser.add_argument("options", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    options.required = False  # may be empty: not in "the following arguments are required"
     parser.set_defaults(func=run)
 
 

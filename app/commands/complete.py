@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from app.client import Client
+from app.commands.argtypes import positive_int
 from app.errors import CursorError, InputError
 from daemon import lifecycle
 
@@ -31,17 +32,6 @@ def register(sub: Any) -> None:
                         help="answer by then (default 60 s: the first request loads the model)")
     parser.add_argument("--no-start", action="store_true", help="fail if no daemon runs")
     parser.set_defaults(func=run)
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: an integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def project_root(root: str | None) -> str | None:

@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.commands.argtypes import at_least
 from app.commands.complete import parse_location
 from app.config import Config, load
-from app.errors import NospinError
+from app.errors import InputError, NospinError
 
 if TYPE_CHECKING:  # imported when the command runs: the CLI's other commands start without
     from daemon.context import AssembledContext
@@ -24,11 +25,15 @@ if TYPE_CHECKING:  # imported when the command runs: the CLI's other commands st
     from engine.base import TokenCounter
 
 
+MIN_BUDGET = 64  # the least context.budget_tokens app.config.validate accepts
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("context", help="show the context nospin would send for a cursor")
     p.add_argument("location", help="FILE:LINE:COL (1-based line and column)")
     p.add_argument("--root", type=Path, default=None, help="project root (default: detected)")
-    p.add_argument("--budget", type=int, default=None, help="token budget (default: config)")
+    p.add_argument("--budget", type=at_least(MIN_BUDGET), default=None,
+                   help=f"token budget, at least {MIN_BUDGET} (default: config)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--no-index", action="store_true", help="current file only (no project index)")
     p.set_defaults(func=run)
@@ -48,6 +53,8 @@ def build_context(
     path = Path(abs_path).resolve()
     # as the daemon reads a file no editor has open (no FIFO or device, at most max_file_bytes)
     text = read_disk_text(str(path), max_bytes=config.context.max_file_bytes)
+    if root is not None and not root.is_dir():
+        raise InputError(f"--root {str(root)!r} is not a folder")
     root = (root or Path(find_root(str(path)))).resolve()
     index: ProjectIndex | None = None
     if use_index:

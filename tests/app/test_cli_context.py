@@ -63,3 +63,13 @@ def test_context_reports_bad_locations_clearly(project: Path, tmp_path: Path) ->
     assert malformed.returncode == 1 and "FILE:LINE:COL" in malformed.stderr
     missing = _nospin("context", "nope.py:1:1", cwd=project, home=tmp_path / "home")
     assert missing.returncode == 1 and "cannot read" in missing.stderr
+    os.mkfifo(project / "pipe.py")  # read until a writer came (the whole file, blocking)
+    fifo = _nospin("context", "pipe.py:1:1", cwd=project, home=tmp_path / "home")
+    assert fifo.returncode == 1 and "not a regular file" in fifo.stderr
+    for args, needle in (
+        (["--budget", "-5"], "must be at least 64"),  # gave "0/-5 tokens", everything dropped
+        (["--root", "nowhere"], "is not a folder"),
+        (["--root", "main.py"], "is not a folder"),  # labelled the file "." as [text]
+    ):
+        out = _nospin("context", "main.py:6:12", *args, cwd=project, home=tmp_path / "home")
+        assert out.returncode != 0 and needle in out.stderr, (args, out.stderr)
