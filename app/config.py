@@ -1,8 +1,9 @@
 """nospin configuration: typed sections, defaults from design.md, TOML on disk.
 
-The config is read once at start and changed through the daemon (``config set``), which writes it
-atomically and keeps a snapshot (``nospin snapshot``). Every field has a default, so an empty or
-missing file is a valid configuration.
+The config is read once at start and changed through the daemon (``config set``, fast mode),
+which edits the file in place (``update_file``: only the changed keys; the user's comments,
+layout and other edits stay), atomically, and keeps a snapshot (``nospin snapshot``). Every
+field has a default, so an empty or missing file is a valid configuration.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import tomli_w
+import tomlkit
+import tomlkit.exceptions
+import tomlkit.items
 
 from app.errors import ConfigError
 from app.paths import atomic_write, config_dir
@@ -215,18 +218,108 @@ def load(path: Path | None = None) -> Config:
 
 
 def dumps_toml(config: Config) -> str:
-    """Render a Config as TOML (tomli-w: nested tables, every string escaped)."""
-    return tomli_w.dumps(to_dict(config))
+    """Render a Config as TOML (tomlkit: nested tables, every string escaped)."""
+    return tomlkit.dumps(to_dict(config))
 
 
 def save(config: Config, path: Path | None = None) -> None:
-    """Validate and write the config atomically (0600); nothing is written unless the text
-    reads back as the same configuration."""
+    """Validate and write the whole config atomically (0600), replacing the file; nothing is
+    written unless the text reads back as the same configuration. A change to an existing
+    file goes through ``update_file``, which keeps the rest of the file as it is."""
     validate(config)
     text = dumps_toml(config)
     if from_dict(tomllib.loads(text)) != config:
         raise ConfigError("the configuration would not read back as written: nothing saved")
     atomic_write(path or default_config_path(), text.encode("utf-8"))
+
+
+def update_file(path: Path, changes: dict[str, Any]) -> Config:
+    """Set the dotted keys of ``changes`` in the config file at ``path`` and nothing else.
+
+    The file is edited as it is now on disk (tomlkit): comments, layout and the values the user
+    wrote stay, tables are created as needed, a missing file is created. Nothing is written
+    (ConfigError) when the file does not parse, a key is unknown, or the edited file would not
+    read back as a valid configuration holding the new values; an OSError (the file cannot be
+    read or replaced) passes through, nothing written. Written atomically (0600). Returns the
+    configuration the file now holds."""
+    for dotted in changes:
+        _check_key(dotted)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except UnicodeDecodeError as exc:  # OSError: the caller's (the daemon: "not saved")
+        raise ConfigError(f"{path} is not UTF-8 text: nothing was changed",
+                          detail=str(exc)) from exc
+    try:
+        data = tomllib.loads(text)
+        doc = tomlkit.parse(text)
+    except (tomllib.TOMLDecodeError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise ConfigError(f"{path} is not valid TOML: nothing was changed; fix the file or "
+                          "remove it (defaults)", detail=str(exc)) from exc
+    for dotted, value in changes.items():
+        node = data
+        for part in dotted.split(".")[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"{path}: {dotted} cannot be set, the file's "
+                                  f"{part} is not a table: nothing was changed")
+        node[dotted.split(".")[-1]] = value
+    try:
+        target = from_dict(data)
+    except ConfigError as exc:
+        raise ConfigError(f"{path} would not be a valid configuration with this change: "
+                          f"nothing was changed ({exc.message})", detail=exc.detail) from exc
+    values = to_dict(target)
+    try:
+        for dotted in changes:
+            normalized: Any = values  # the value as the configuration holds it (700 -> 700.0)
+            for part in dotted.split("."):
+                normalized = normalized[part]
+            _set_in_doc(doc, dotted.split("."), normalized)
+        new_text = tomlkit.dumps(doc)
+        reread = from_dict(tomllib.loads(new_text))
+    except (tomllib.TOMLDecodeError, tomlkit.exceptions.TOMLKitError, ConfigError) as exc:
+        raise ConfigError(f"{path} could not be edited: nothing was changed",
+                          detail=str(exc)) from exc
+    if reread != target:
+        raise ConfigError(f"{path} would not read back as written: nothing was changed")
+    atomic_write(path, new_text.encode("utf-8"))
+    return target
+
+
+def _set_in_doc(doc: tomlkit.TOMLDocument, parts: list[str], value: Any) -> None:
+    """Set ``parts`` (a dotted key) to ``value`` in the document, in the style the file uses:
+    a missing section is a new ``[table]``, a missing sub-table of a section written with
+    dotted keys (``context.budget_tokens = 512``) a dotted key, of an inline table a nested
+    inline table (tomlkit would put a new ``[table]`` amid the dotted keys)."""
+    node: Any = doc
+    for i, part in enumerate(parts[:-1]):
+        if part not in node:
+            rest = parts[i:]
+            if isinstance(node, tomlkit.items.InlineTable):
+                nested: Any = value
+                for key in reversed(rest[1:]):
+                    nested = {key: nested}
+                node[part] = nested
+                return
+            if isinstance(node, tomlkit.items.Table) and node.is_super_table():
+                node.add(tomlkit.key(rest), value)
+                return
+            node[part] = tomlkit.table()
+        node = node[part]
+    node[parts[-1]] = value
+
+
+def _check_key(dotted: str) -> None:
+    """Raise ConfigError unless ``dotted`` names a setting (not a section)."""
+    node: Any = to_dict(Config())
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise ConfigError(f"unknown configuration key {dotted!r}")
+        node = node[part]
+    if isinstance(node, dict):
+        raise ConfigError(f"unknown configuration key {dotted!r}")
 
 
 def with_changes(config: Config, changes: dict[str, Any]) -> Config:

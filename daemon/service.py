@@ -851,11 +851,15 @@ class Service:
 
     def set_config(self, changes: dict[str, Any], *, reason: str) -> str | None:
         """Validate, save atomically, snapshot with the metrics before, apply. Returns the
-        snapshot id (None when no snapshot store)."""
+        snapshot id (None when no snapshot store).
+
+        Only the changed keys are written, into the file as it is on disk now (comments and
+        the user's other edits stay; cfg.update_file); those other edits take effect at the
+        next start, as before. A file that does not parse changes nothing (ConfigError)."""
         new = cfg.with_changes(self.config, changes)
         if self._config_path is not None:
             try:
-                cfg.save(new, self._config_path)
+                cfg.update_file(self._config_path, changes)
             except OSError as exc:  # a full disk, an unwritable folder: nothing changes
                 raise ConfigError(
                     f"the configuration could not be saved to {self._config_path}; "

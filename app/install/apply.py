@@ -231,7 +231,7 @@ class _Installer:
         changes = self.plan.config_changes
         if path.exists():
             if changes:
-                cfg.save(cfg.with_changes(cfg.load(path), changes), path)
+                cfg.update_file(path, changes)  # only these keys; comments and the rest stay
                 self.act("updated", path, "set " + ", ".join(changes))
             else:
                 self.act("kept", path, "existing configuration")

@@ -522,9 +522,11 @@ def test_upgrade_keeps_config_and_snapshots_and_drops_stale_files(sandbox: Path)
     assert any(c[-1].endswith("/src") or "nospin-src-" in c[-1] for c in runner.calls)
     gguf = sandbox.parent / "big.gguf"
     gguf.write_bytes(b"GGUF" + (3).to_bytes(4, "little") + bytes(16))
+    config.write_text("# mine\n" + text)
     install(sandbox_plan(sandbox, model=str(gguf)), runner=FakeRunner())
     loaded = cfg.load(config)
     assert loaded.engine.model == str(gguf) and loaded.tiers.force_fast is True
+    assert config.read_text().startswith("# mine\n")  # only the model's keys were set
 
 
 def test_pip_builds_from_a_copy_not_in_the_checkout(sandbox: Path) -> None:

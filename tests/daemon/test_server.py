@@ -914,3 +914,43 @@ def test_state_events_follow_indexing_to_its_end(home: Path) -> None:
                 seen.append(r["data"]["indexing"])
         assert d.call(lambda: d.service._projects.busy()) is False
         raw.close()
+
+
+def test_fast_mode_keeps_comments_and_edits_made_to_the_file_while_it_ran(home: Path) -> None:
+    """A fast-mode toggle rewrote config.toml from the daemon's copy before: the user's
+    comments went, and edits made to the file while the daemon ran were silently undone."""
+    path = home / "config" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# my settings\n[context]\nbudget_tokens = 1024  # the laptop\n")
+    with running_daemon(with_changes(Config(), {"context.budget_tokens": 1024})) as d:
+        raw = RawClient(d.endpoint)
+        # edited while the daemon runs: it does not pick these up, and must not undo them
+        path.write_text("# my settings\n[context]\nbudget_tokens = 512  # the laptop\n\n"
+                        "[completion]\nmax_tokens = 32\n")
+        raw.send({"type": "fast_mode", "id": "f1", "on": True})
+        assert raw.recv()["type"] == "ok"
+        assert path.read_text() == (
+            "# my settings\n[context]\nbudget_tokens = 512  # the laptop\n\n"
+            "[completion]\nmax_tokens = 32\n\n[tiers]\nforce_fast = true\n")
+        raw.send({"type": "config.set", "id": "s1", "changes": {"completion.max_tokens": 48}})
+        reply = raw.recv()
+        assert reply["type"] == "config" and reply["values"]["completion"]["max_tokens"] == 48
+        assert reply["values"]["context"]["budget_tokens"] == 1024  # the daemon's, unchanged
+        assert "max_tokens = 48\n" in path.read_text() and "# my settings" in path.read_text()
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        raw.close()
+
+
+def test_a_config_file_that_does_not_parse_is_left_alone_and_nothing_changes(
+    raw: RawClient, home: Path
+) -> None:
+    path = home / "config" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("[tiers\nhalf = typed\n")
+    raw.send({"type": "fast_mode", "id": "f1", "on": True})
+    err = raw.recv()
+    assert err["type"] == "error" and err["code"] == "config"
+    assert "not valid TOML" in err["message"] and "nothing was changed" in err["message"]
+    assert path.read_text() == "[tiers\nhalf = typed\n"
+    raw.send({"type": "config.get", "id": "g1", "key": "tiers.force_fast"})
+    assert raw.recv()["values"] == {"tiers.force_fast": False}
