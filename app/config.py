@@ -39,19 +39,21 @@ LAYOUTS = ("auto", "stable", "cursor")
 class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     budget_tokens: int = 2048  # whole prompt budget, output reserve not included
     shares: BudgetShares = msgspec.field(default_factory=BudgetShares)
-    cursor_lines_before: int = 50  # cursor window reach above the cursor
-    cursor_lines_after: int = 50  # cursor window reach below (suffix); kept short by its share
+    cursor_lines_before: int = 50  # cursor window reach above the cursor (>= 0)
+    # cursor window reach below (>= 0; not read: the suffix is suffix_max_lines/suffix_share)
+    cursor_lines_after: int = 50
     # lines after the cursor line in the FIM suffix: up to suffix_max_lines while they fit
     # suffix_share of the budget (256 -> ~2 lines, 896 -> ~6): PSM prefills the suffix again at
     # every keystroke, and a longer one showed the 0.5B how a block goes on (docs/quality.md)
-    suffix_max_lines: int = 8
-    suffix_share: float = 0.08
+    suffix_max_lines: int = 8  # >= 0
+    suffix_share: float = 0.08  # 0 to 0.5
     # a file whose whole text fits this share of the budget is shown whole, as the model would
     # see it in a naive prompt: the window from line 1 and the suffix to the end (0: never).
     # The eval's largest gain (docs/quality.md, fourth run); the suffix is prefilled again at
     # every keystroke, so on a CPU it costs latency on small files (docs/context.md)
-    whole_file_share: float = 0.75
-    whole_file_min_budget: int = 512  # not below: the CPU fast tier (256) keeps its short suffix
+    whole_file_share: float = 0.75  # 0 to 1
+    # (>= 0) not below: the CPU fast tier (256) keeps its short suffix
+    whole_file_min_budget: int = 512
     # "stable": the file's head and outline first, the same for every cursor position in the
     # file, then cross-file snippets as comments, enclosing code and the cursor window, so a
     # cursor move re-prefills only what follows the file block (docs/latency.md); "cursor": all
@@ -59,12 +61,13 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     # best identifier recall, docs/context.md); "auto": stable at budgets up to
     # stable_max_budget (where prefill is what the user waits for: CPU, fast tier), else cursor
     layout: str = "auto"
-    stable_max_budget: int = 1024
-    file_block_share: float = 0.2  # stable layout: the file block's share of the budget (eval)
-    anchor_lines: int = 16  # window start snaps to multiples of this, so typing keeps the prefix
-    max_file_bytes: int = 1_000_000  # files over this are not indexed (reason: too large)
-    session_idle_current_file_s: float = 30.0  # conversation idle: current file only
-    session_reset_s: float = 600.0  # conversation idle: reset
+    stable_max_budget: int = 1024  # >= 0
+    file_block_share: float = 0.2  # (0 to 0.8) stable layout: the file block's budget share
+    anchor_lines: int = 16  # (>= 1) window start snaps to multiples: typing keeps the prefix
+    # (>= 1024) files over this are not indexed (reason: too large) nor completed in
+    max_file_bytes: int = 1_000_000
+    session_idle_current_file_s: float = 30.0  # (>= 0) conversation idle: current file only
+    session_reset_s: float = 600.0  # (>= 0) conversation idle: reset
 
 
 class TierConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -73,7 +76,7 @@ class TierConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     normal_ms: float = 800.0  # under this: normal
     cap_ms: float = 1500.0  # past this: at most cap_tokens tokens
     fast_ms: float = 2500.0  # past this: fast mode (smaller context, no speculation)
-    cap_tokens: int = 30
+    cap_tokens: int = 30  # >= 1
     # fast mode's context budget as a share of the normal one: 2,048 -> 256 tokens, what a 2-core
     # CPU prefills in time (docs/latency.md: 256 tokens 0.5 s p50, 512 1.8 s, 2,048 19.5 s)
     fast_budget_factor: float = 0.125
@@ -84,40 +87,42 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     kind: str = "llamacpp"  # "llamacpp" | "exllamav2" | "remote"
     model: str = ""  # GGUF file, EXL2/HF folder; "" means the embedded default model
     draft_model: str = ""  # draft model for speculation; "" means none
-    model_profile: str = ""  # prompt format profile; "" means guess from the model name
-    n_ctx: int = 4096
-    # 0: decode and prefill thread counts measured (engine/threads.py); N: N for both
+    # prompt format profile, a name of engine/profiles.PROFILES; "" means guess from the model
+    model_profile: str = ""
+    n_ctx: int = 4096  # at least context.budget_tokens + completion.max_tokens
+    # 0: decode and prefill thread counts measured (engine/threads.py); N (to 1024): N for both
     n_threads: int = 0
     # llamacpp: load a packaged model as the faster re-quantization it declares (the embedded
     # 0.5B as Q8_0: prefill ~15% faster, the same predictions; engine/requantize.py)
     requantize: bool = True
-    prefill_chunk: int = 64  # llamacpp: tokens per prefill step; cancel/deadline checked between
+    # (>= 1) llamacpp: tokens per prefill step; cancel/deadline checked between
+    prefill_chunk: int = 64
     # llamacpp: a prompt ending inside a word is cut at the word's start and the first tokens
     # are constrained to re-spell it (engine/healing.py); off: only trailing blanks are cut
     token_healing: bool = True
     speculation: bool = True
-    num_draft_tokens: int = 5  # 4 to 6 (design.md §3)
-    speculation_min_acceptance: float = 0.4  # below this speculation turns itself off
-    max_batch: int = 16  # GPU dynamic batching
-    kv_state_slots: int = 8  # documents whose KV state is kept for fast switching
+    num_draft_tokens: int = 5  # 4 to 6 (design.md §3); 1 to 16 accepted
+    speculation_min_acceptance: float = 0.4  # (0 to 1) below this speculation turns itself off
+    max_batch: int = 16  # (>= 1) GPU dynamic batching
+    kv_state_slots: int = 8  # (>= 0; 0: none) documents whose KV state is kept for switching
     remote_url: str = ""  # OpenAI-compatible server base URL for kind "remote"
     remote_model: str = ""
     remote_api_key: str = ""
-    remote_timeout_s: float = 10.0
+    remote_timeout_s: float = 10.0  # > 0
     # token counts for kind "remote": "" auto (the embedded model's vocabulary for a
     # qwen2.5-coder server), "embedded", a GGUF file's vocabulary, or "estimate"
     remote_tokenizer: str = ""
 
 
 class CompletionConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    max_tokens: int = 64
-    debounce_ms: int = 75  # editors wait this long after a keystroke before asking
+    max_tokens: int = 64  # 1 to 2048 (the protocol's limit)
+    debounce_ms: int = 75  # (0 to 10000) editors wait this long after a keystroke before asking
     paused: bool = False  # completions paused from the tray
 
 
 class DaemonConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    tcp_port: int = 0  # 0: no tcp listener (ipc only); else tcp://127.0.0.1:PORT with a token
-    max_message_bytes: int = 8_000_000
+    tcp_port: int = 0  # 0: no tcp listener (ipc only); 1-65535: tcp://127.0.0.1:PORT, a token
+    max_message_bytes: int = 8_000_000  # >= 65536
 
 
 class Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -133,7 +138,11 @@ def default_config_path() -> Path:
 
 
 def validate(config: Config) -> Config:
-    """Check values that types cannot; raise ConfigError naming the field."""
+    """Check values that types cannot; raise ConfigError naming the field and what it allows.
+
+    Every numeric field has a range: a value outside it would break the daemon or be changed
+    silently where it is used (a port over 65535, a message limit of 0 that fails every
+    command, max_tokens 0 served as 1)."""
     s = config.context.shares
     total = s.cursor + s.enclosing + s.related + s.retrieval + s.history + s.instructions
     if abs(total - 1.0) > 1e-6:
@@ -141,23 +150,26 @@ def validate(config: Config) -> Config:
     for name in ("cursor", "enclosing", "related", "retrieval", "history", "instructions"):
         if getattr(s, name) < 0:
             raise ConfigError(f"context.shares.{name} must not be negative")
-    if config.context.layout not in LAYOUTS:
+    c = config.context
+    if c.layout not in LAYOUTS:
         raise ConfigError(f"context.layout must be one of {', '.join(LAYOUTS)}")
-    if not 0.0 <= config.context.file_block_share <= 0.8:
-        raise ConfigError("context.file_block_share must be between 0 and 0.8")
-    if not 0.0 <= config.context.suffix_share <= 0.5:
-        raise ConfigError("context.suffix_share must be between 0 and 0.5")
-    if not 0.0 <= config.context.whole_file_share <= 1.0:
-        raise ConfigError("context.whole_file_share must be between 0 and 1")
-    if config.context.suffix_max_lines < 0:
-        raise ConfigError("context.suffix_max_lines must not be negative")
-    if config.context.budget_tokens < 64:
-        raise ConfigError("context.budget_tokens must be at least 64")
+    _between("context.file_block_share", c.file_block_share, 0, 0.8)
+    _between("context.suffix_share", c.suffix_share, 0, 0.5)
+    _between("context.whole_file_share", c.whole_file_share, 0, 1)
+    _at_least("context.budget_tokens", c.budget_tokens, 64)
+    _at_least("context.cursor_lines_before", c.cursor_lines_before, 0)
+    _at_least("context.cursor_lines_after", c.cursor_lines_after, 0)
+    _at_least("context.suffix_max_lines", c.suffix_max_lines, 0)
+    _at_least("context.whole_file_min_budget", c.whole_file_min_budget, 0)
+    _at_least("context.stable_max_budget", c.stable_max_budget, 0)
+    _at_least("context.anchor_lines", c.anchor_lines, 1)
+    _at_least("context.max_file_bytes", c.max_file_bytes, MIN_FILE_BYTES)
+    _at_least("context.session_idle_current_file_s", c.session_idle_current_file_s, 0)
+    _at_least("context.session_reset_s", c.session_reset_s, 0)
     t = config.tiers
     if not 0 < t.normal_ms <= t.cap_ms <= t.fast_ms:
         raise ConfigError("tiers must satisfy 0 < normal_ms <= cap_ms <= fast_ms")
-    if t.cap_tokens < 1:
-        raise ConfigError("tiers.cap_tokens must be at least 1")
+    _at_least("tiers.cap_tokens", t.cap_tokens, 1)
     if not 0.0 < t.fast_budget_factor <= 1.0:
         raise ConfigError("tiers.fast_budget_factor must be above 0 and at most 1")
     for key, value in _strings(to_dict(config)):
@@ -166,15 +178,48 @@ def validate(config: Config) -> Config:
     e = config.engine
     if e.kind not in ("llamacpp", "exllamav2", "remote"):
         raise ConfigError(f"engine.kind must be llamacpp, exllamav2 or remote, not {e.kind!r}")
-    if e.prefill_chunk < 1:
-        raise ConfigError("engine.prefill_chunk must be at least 1")
-    if not 1 <= e.num_draft_tokens <= 16:
-        raise ConfigError("engine.num_draft_tokens must be between 1 and 16")
-    if not 0.0 <= e.speculation_min_acceptance <= 1.0:
-        raise ConfigError("engine.speculation_min_acceptance must be between 0 and 1")
+    if e.model_profile:
+        from engine.profiles import PROFILES  # prompt formats only: no model library
+
+        if e.model_profile not in PROFILES:
+            raise ConfigError(f"engine.model_profile must be \"\" (guess from the model) or one "
+                              f"of {', '.join(sorted(PROFILES))}, not {e.model_profile!r}")
+    n = config.completion
+    _between("completion.max_tokens", n.max_tokens, 1, MAX_TOKENS)
+    _between("completion.debounce_ms", n.debounce_ms, 0, 10_000)
+    need = c.budget_tokens + n.max_tokens  # the prompt at its budget and the completion
+    if e.n_ctx < need:
+        raise ConfigError(f"engine.n_ctx must be at least context.budget_tokens + "
+                          f"completion.max_tokens ({need}), not {e.n_ctx}")
+    _between("engine.n_threads", e.n_threads, 0, 1024)
+    _at_least("engine.prefill_chunk", e.prefill_chunk, 1)
+    _between("engine.num_draft_tokens", e.num_draft_tokens, 1, 16)
+    _between("engine.speculation_min_acceptance", e.speculation_min_acceptance, 0, 1)
+    _at_least("engine.max_batch", e.max_batch, 1)
+    _at_least("engine.kv_state_slots", e.kv_state_slots, 0)
+    if not e.remote_timeout_s > 0:
+        raise ConfigError(f"engine.remote_timeout_s must be above 0, not {e.remote_timeout_s}")
     if e.kind == "remote" and not e.remote_url:
         raise ConfigError("engine.remote_url is required for engine.kind = 'remote'")
+    d = config.daemon
+    _between("daemon.tcp_port", d.tcp_port, 0, 65535)
+    _at_least("daemon.max_message_bytes", d.max_message_bytes, MIN_MESSAGE_BYTES)
     return config
+
+
+MAX_TOKENS = 2048  # the protocol's limit of a request's max_tokens (daemon/protocol.py)
+MIN_FILE_BYTES = 1024  # context.max_file_bytes: below, hardly a file gets completions
+MIN_MESSAGE_BYTES = 65_536  # daemon.max_message_bytes: below, a buffer's text hardly fits
+
+
+def _at_least(key: str, value: float, low: float) -> None:
+    if not value >= low:  # NaN too
+        raise ConfigError(f"{key} must be at least {low}, not {value}")
+
+
+def _between(key: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        raise ConfigError(f"{key} must be between {low} and {high}, not {value}")
 
 
 def _strings(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, str]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.config import Config, load, save, update_file, with_changes
+from app.config import Config, load, save, to_dict, update_file, with_changes
 from app.errors import ConfigError
 
 
@@ -74,3 +74,70 @@ def test_update_file_refuses_and_leaves_the_file_alone(
     with pytest.raises(ConfigError, match=re.escape(message)):
         update_file(path, changes)
     assert path.read_text() == text
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("daemon.tcp_port", 99999, "daemon.tcp_port must be between 0 and 65535, not 99999"),
+    ("daemon.tcp_port", -1, "daemon.tcp_port must be between 0 and 65535, not -1"),
+    ("daemon.max_message_bytes", 0, "daemon.max_message_bytes must be at least 65536, not 0"),
+    ("engine.model_profile", "nonsense",
+     "engine.model_profile must be \"\" (guess from the model) or one of codellama, "
+     "deepseek-coder, plain, qwen2.5-coder, starcoder2, not 'nonsense'"),
+    ("completion.max_tokens", 0, "completion.max_tokens must be between 1 and 2048, not 0"),
+    ("completion.max_tokens", 4096, "completion.max_tokens must be between 1 and 2048"),
+    ("completion.debounce_ms", -1, "completion.debounce_ms must be between 0 and 10000"),
+    ("engine.n_ctx", 0, "engine.n_ctx must be at least context.budget_tokens + "
+     "completion.max_tokens (2112), not 0"),
+    ("engine.n_ctx", 2048, "engine.n_ctx must be at least context.budget_tokens"),
+    ("engine.n_threads", -3, "engine.n_threads must be between 0 and 1024, not -3"),
+    ("engine.kv_state_slots", -1, "engine.kv_state_slots must be at least 0, not -1"),
+    ("engine.max_batch", 0, "engine.max_batch must be at least 1, not 0"),
+    ("engine.remote_timeout_s", 0, "engine.remote_timeout_s must be above 0, not 0.0"),
+    ("context.anchor_lines", 0, "context.anchor_lines must be at least 1, not 0"),
+    ("context.cursor_lines_before", -5, "context.cursor_lines_before must be at least 0, not -5"),
+    ("context.cursor_lines_after", -1, "context.cursor_lines_after must be at least 0"),
+    ("context.max_file_bytes", -1, "context.max_file_bytes must be at least 1024, not -1"),
+    ("context.max_file_bytes", 0, "context.max_file_bytes must be at least 1024, not 0"),
+    ("context.whole_file_min_budget", -1, "context.whole_file_min_budget must be at least 0"),
+    ("context.stable_max_budget", -1, "context.stable_max_budget must be at least 0"),
+    ("context.session_idle_current_file_s", -1.0,
+     "context.session_idle_current_file_s must be at least 0"),
+    ("context.session_reset_s", -1.0, "context.session_reset_s must be at least 0"),
+    ("context.suffix_max_lines", -1, "context.suffix_max_lines must be at least 0"),
+    ("tiers.normal_ms", float("nan"), "tiers must satisfy 0 < normal_ms <= cap_ms <= fast_ms"),
+    ("tiers.cap_tokens", 0, "tiers.cap_tokens must be at least 1"),
+])
+def test_values_out_of_range_are_refused_naming_the_key_and_range(
+        key: str, value: object, message: str) -> None:
+    """These passed validation before (and doctor said "ok config"), then broke the daemon or
+    were changed where used: a port of 99999, every command failing, completions erroring."""
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        with_changes(Config(), {key: value})
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("engine.n_threads", 0),  # thread counts measured
+    ("engine.kv_state_slots", 0),  # no KV states kept
+    ("daemon.tcp_port", 0), ("daemon.tcp_port", 65535),
+    ("engine.model_profile", ""), ("engine.model_profile", "starcoder2"),
+    ("context.cursor_lines_before", 0), ("context.whole_file_min_budget", 0),
+    ("completion.max_tokens", 2048), ("completion.debounce_ms", 0),
+    ("engine.n_ctx", 2112),
+])
+def test_edge_values_that_mean_something_are_accepted(key: str, value: object) -> None:
+    assert load_dict_value(with_changes(Config(), {key: value}), key) == value
+
+
+def load_dict_value(config: Config, dotted: str) -> object:
+    node: object = to_dict(config)
+    for part in dotted.split("."):
+        assert isinstance(node, dict)
+        node = node[part]
+    return node
+
+
+def test_the_model_profiles_named_are_the_engine_s() -> None:
+    from engine.profiles import PROFILES
+
+    for name in PROFILES:
+        assert with_changes(Config(), {"engine.model_profile": name}).engine.model_profile == name

@@ -142,6 +142,20 @@ def test_configured_model_and_broken_config(home: Path) -> None:
     assert check_model(probe(host)).status == "skip"
 
 
+@pytest.mark.parametrize("text", ["[daemon]\ntcp_port = 99999\n",
+                                  "[daemon]\nmax_message_bytes = 0\n",
+                                  '[engine]\nmodel_profile = "nonsense"\n'])
+def test_a_value_that_would_break_the_daemon_fails_the_config_check(home: Path,
+                                                                      text: str) -> None:
+    """It said "ok config" before, and the daemon then listened elsewhere or failed."""
+    host = detect_host("linux")
+    config = Path(host.config_dir) / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(text)
+    result = check_config(probe(host))
+    assert result.status == "fail" and text.split("]\n")[1].split(" ")[0] in result.summary
+
+
 def fake_torch(*, cuda: bool) -> types.ModuleType:
     torch = types.ModuleType("torch")
     torch.__version__ = "2.13.0"  # type: ignore[attr-defined]

@@ -151,7 +151,8 @@ def test_settings_are_validated_applied_and_refused(
     # the daemon's own refusal is shown with its reason
     dialog.send({"tiers.cap_tokens": 0})
     qtbot.waitUntil(lambda: dialog.status.text().startswith("Refused"), timeout=WAIT_MS)
-    assert dialog.status.text() == "Refused by the daemon: tiers.cap_tokens must be at least 1"
+    assert dialog.status.text() == (
+        "Refused by the daemon: tiers.cap_tokens must be at least 1, not 0")
     assert config(client, "tiers.cap_tokens") == 24
 
 
