@@ -246,12 +246,16 @@ def to_dict(config: Config) -> dict[str, Any]:
     return result
 
 
-def load(path: Path | None = None) -> Config:
-    """Read the config file (a missing file means all defaults)."""
+def load(path: Path | None = None, *, must_exist: bool = False) -> Config:
+    """Read the config file (a missing file means all defaults, unless ``must_exist``: a file
+    the user named, ``--config``, where a typo must not mean defaults)."""
     path = path or default_config_path()
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
+        if must_exist:
+            raise ConfigError(f"the configuration file {path} does not exist (named with "
+                              "--config); without --config the user's config is used") from None
         return Config()
     except OSError as exc:
         raise ConfigError(f"cannot read {path}", detail=str(exc)) from exc

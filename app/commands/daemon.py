@@ -17,7 +17,9 @@ from daemon.supervisor import EngineFactory
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("daemon", help="run the daemon in the foreground (logs to stderr)")
-    parser.add_argument("--config", default=None, help="config file (default: the user's)")
+    parser.add_argument("--config", default=None,
+                        help="config file, which must exist (default: the user's; defaults "
+                        "when that is missing)")
     parser.add_argument("--log-file", default="", help=argparse.SUPPRESS)  # set by auto-start
     parser.add_argument("--no-index", action="store_true",
                         help="do not index project folders (context from the current file only)")
@@ -73,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
     log_to_own_descriptor()
     path = Path(args.config) if args.config else cfg.default_config_path()
-    config = cfg.load(path)
+    config = cfg.load(path, must_exist=bool(args.config))  # a typo is not "defaults"
     asyncio.run(run_daemon(
         config, engine_factory=engine_factory(config, args.engine_factory), config_path=path,
         log_file=args.log_file, index_projects=not args.no_index,

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             if old.get(key) != value:
                 raise InputError(f"--reuse {args.reuse}: it was run with {key} "
                                  f"{old.get(key)!r}, this run has {value!r}")
-    config = config_mod.load(args.config) if args.config else config_mod.load()
+    config = config_mod.load(args.config, must_exist=True) if args.config else config_mod.load()
     corpus: Path = args.corpus
     options = EvalOptions(
         corpus=corpus, num_samples=args.samples, seed=args.seed, modes=modes,
