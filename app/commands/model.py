@@ -3,9 +3,10 @@
 ``path`` assembles the embedded model (or a packaged model named by ``--model``, e.g.
 ``qwen2.5-coder-1.5b``) on first use and prints its path; ``prepare`` also makes the weights the
 CPU engine loads (engine/requantize.py), which the first daemon start makes otherwise (about 6 s
-before it is ready); ``verify`` rehashes it fully against its
-pinned sha256 (or a GGUF file against ``--sha256``); ``info`` prints the GGUF metadata and the
-prompt profile the factory would choose, as JSON.
+before it is ready); ``verify`` rehashes the configured model (``engine.model``, or
+``--model``) fully against its pinned sha256 (a file against ``--sha256``) and says which it
+verified; a configured file that does not exist, or has no hash to compare, is an error;
+``info`` prints the GGUF metadata and the prompt profile the factory would choose, as JSON.
 """
 
 from __future__ import annotations
@@ -36,11 +37,11 @@ def register(sub: Any) -> None:
     )
     r.add_argument("--model", default=None, help=_MODEL_HELP)
     r.set_defaults(func=_prepare)
-    v = model_sub.add_parser("verify", help="rehash the model file and compare its sha256")
+    v = model_sub.add_parser("verify", help="rehash the configured model and compare its sha256")
     v.add_argument(
-        "--model", default=None, help="a model name or GGUF file instead of the embedded model"
+        "--model", default=None, help="a model name or GGUF file instead of the configured model"
     )
-    v.add_argument("--sha256", default=None, help="expected hash for a --model file")
+    v.add_argument("--sha256", default=None, help="expected hash of a model file")
     v.set_defaults(func=_verify)
     i = model_sub.add_parser("info", help="GGUF metadata and the chosen prompt profile (JSON)")
     i.add_argument("--model", default=None, help=_MODEL_HELP)
@@ -81,17 +82,31 @@ def _prepare(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    """Rehash ``--model``, else the configured ``engine.model`` (a packaged model against its
+    pinned hash, a file against ``--sha256``), and say which model that was."""
     from engine.models import embedded_model_path, packaged_model, verify_model
 
-    model = packaged_model(args.model or "")
+    configured = args.model is None
+    spec = config_mod.load().engine.model if configured else str(args.model)
+    what = "engine.model" if configured else "--model"
+    model = packaged_model(spec)
     if model is not None:
         path, expected = embedded_model_path(model), str(args.sha256 or model.sha256)
-    elif not args.sha256:
-        raise ModelError("--sha256 is required with a --model file")
+        label = f"{model.title} ({model.name})"
     else:
-        path, expected = Path(args.model), str(args.sha256)
+        path = Path(spec).expanduser()
+        label = ""
+        if not configured and not args.sha256:
+            raise ModelError("--sha256 is required with a --model file")
+        if not path.exists():
+            raise ModelError(f"{what} {path} does not exist",
+                             detail="fix engine.model in the config" if configured else None)
+        if not args.sha256:
+            raise ModelError(f"engine.model {path} has no reference sha256 to compare: "
+                             "nothing verified", detail="pass the expected hash with --sha256")
+        expected = str(args.sha256)
     verify_model(path, expected)
-    print(f"ok {path} sha256 {expected}")
+    print(f"ok {what}: {label + ' ' if label else ''}{path} sha256 {expected}")
     return 0
 
 

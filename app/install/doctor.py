@@ -128,7 +128,7 @@ def check_config(probe: Probe) -> CheckResult:
 
 
 def check_model(probe: Probe) -> CheckResult:
-    from engine.models import EMBEDDED_MODEL, read_gguf_metadata, verify_model
+    from engine.models import packaged_model, read_gguf_metadata, verify_model
 
     try:
         e = _load_config(probe).engine
@@ -136,12 +136,27 @@ def check_model(probe: Probe) -> CheckResult:
         return CheckResult("model", "skip", "the config does not load (see config)")
     if e.kind == "remote":
         return CheckResult("model", "skip", f"remote engine {e.remote_url}: no local model")
-    if e.model:
+    model = packaged_model(e.model)  # "" or a name ("embedded", "qwen2.5-coder-1.5b")
+    if model is None:
         path = Path(e.model).expanduser()
         if not path.exists():
             return CheckResult("model", "fail", f"engine.model {path} does not exist",
                                "fix engine.model in the config, or `nospin install --model "
                                "PATH`")
+        if e.kind == "llamacpp":  # loads a GGUF file only, whatever its name
+            if not path.is_file():
+                return CheckResult("model", "fail", f"engine.model {path} is a folder, not a "
+                                   "GGUF file (engine.kind llamacpp)",
+                                   "point engine.model at a GGUF file, or set engine.kind = "
+                                   '"exllamav2" for an EXL2/HF folder (GPU)')
+            try:
+                meta = read_gguf_metadata(path)
+            except ModelError as exc:
+                return CheckResult("model", "fail", f"engine.model: {exc}",
+                                   "point engine.model at a GGUF file")
+            return CheckResult("model", "ok", f"{path} ({meta.get('general.name', 'GGUF')}; "
+                               "no reference hash to compare)")
+        # exllamav2: an EXL2/HF folder, checked when the engine loads it
         if path.is_file() and path.suffix == ".gguf":
             try:
                 meta = read_gguf_metadata(path)
@@ -150,18 +165,19 @@ def check_model(probe: Probe) -> CheckResult:
             return CheckResult("model", "ok", f"{path} ({meta.get('general.name', 'GGUF')}; "
                                "no reference hash to compare)")
         return CheckResult("model", "ok", f"{path} (no reference hash to compare)")
-    path = Path(probe.host.cache_dir) / "models" / EMBEDDED_MODEL.filename
+    path = Path(probe.host.cache_dir) / "models" / model.filename
     if not path.is_file():
-        return CheckResult("model", "fail", f"the embedded model is not at {path}",
-                           "run `nospin install` or `nospin model path` (assembles it)")
+        named = f" --model {e.model}" if e.model else ""
+        return CheckResult("model", "fail", f"{model.title} is not at {path}",
+                           f"run `nospin install` or `nospin model path{named}` (assembles it)")
     if not probe.verify_model:
         return CheckResult("model", "ok", f"{path} (not rehashed)" + _cpu_weights(e, path))
     try:
-        verify_model(path, EMBEDDED_MODEL.sha256)
+        verify_model(path, model.sha256)
     except ModelError as exc:
         return CheckResult("model", "fail", str(exc),
                            f"delete {path}, then run `nospin install` (assembles it again)")
-    return CheckResult("model", "ok", f"{path}, sha256 {EMBEDDED_MODEL.sha256[:12]}... matches"
+    return CheckResult("model", "ok", f"{path}, sha256 {model.sha256[:12]}... matches"
                        + _cpu_weights(e, path))
 
 

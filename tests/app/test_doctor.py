@@ -156,6 +156,62 @@ def test_a_value_that_would_break_the_daemon_fails_the_config_check(home: Path,
     assert result.status == "fail" and text.split("]\n")[1].split(" ")[0] in result.summary
 
 
+GGUF_HEAD = b"GGUF" + (3).to_bytes(4, "little") + bytes(16)  # version 3, no tensors, no keys
+
+
+def test_llamacpp_model_must_be_a_gguf_file_whatever_its_name(home: Path) -> None:
+    """doctor said "ok model" for a README or a folder before: it read the header only of a
+    name ending in .gguf, and the daemon then failed to load it."""
+    host = detect_host("linux")
+    config = Path(host.config_dir) / "config.toml"
+    config.parent.mkdir(parents=True)
+
+    def model_check(model: Path, kind: str = "llamacpp") -> CheckResult:
+        config.write_text(f'[engine]\nkind = "{kind}"\nmodel = "{model}"\n')
+        return check_model(probe(host))
+
+    readme = home / "README.md"
+    readme.write_text("# not a model\n")
+    text = model_check(readme)
+    assert text.status == "fail" and "not a GGUF file" in text.summary
+    assert "GGUF file" in text.fix
+    folder = home / "exl2"
+    folder.mkdir()
+    (folder / "config.json").write_text("{}")
+    not_file = model_check(folder)
+    assert not_file.status == "fail" and "is a folder, not a GGUF file" in not_file.summary
+    assert "exllamav2" in not_file.fix
+    renamed = home / "model.bin"
+    renamed.write_bytes(GGUF_HEAD)
+    assert model_check(renamed).status == "ok"
+    fake = home / "fake.gguf"
+    fake.write_text("no")
+    assert model_check(fake).status == "fail"
+    assert model_check(folder, "exllamav2").status == "ok"  # an EXL2/HF folder: as before
+
+
+def test_a_packaged_model_name_in_engine_model_is_checked_as_that_model(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.models as models
+
+    data = GGUF_HEAD + b"tiny"
+    tiny = models.ChunkedModel(name="tiny", packages=(), version="0",
+                               sha256=hashlib.sha256(data).hexdigest(), size=len(data),
+                               title="the tiny model")
+    monkeypatch.setitem(models.MODEL_NAMES, "tiny", tiny)
+    host = detect_host("linux")
+    config = Path(host.config_dir) / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[engine]\nmodel = "tiny"\n')
+    missing = check_model(probe(host))
+    assert missing.status == "fail" and "the tiny model is not at" in missing.summary
+    path = Path(host.cache_dir) / "models" / "tiny.gguf"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    ok = check_model(probe(host))
+    assert ok.status == "ok" and str(path) in ok.summary and "matches" in ok.summary
+
+
 def fake_torch(*, cuda: bool) -> types.ModuleType:
     torch = types.ModuleType("torch")
     torch.__version__ = "2.13.0"  # type: ignore[attr-defined]

@@ -155,3 +155,35 @@ def test_model_verify_and_path_take_names(
     assert capsys.readouterr().out.strip().endswith(fake_models["small"].filename)
     with pytest.raises(ModelError, match="--sha256 is required"):
         model_cmd._verify(argparse.Namespace(model="/some/file.gguf", sha256=None))
+
+
+def test_model_verify_verifies_the_configured_model_and_says_which(
+    fake_models: dict[str, ChunkedModel], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Without --model it verified the embedded model and said "ok" whatever engine.model
+    named: another packaged model, a file, or one that does not exist."""
+    from app import config as cfg
+    from app.commands import model as model_cmd
+
+    def verify(sha256: str | None = None) -> str:
+        assert model_cmd._verify(argparse.Namespace(model=None, sha256=sha256)) == 0
+        return capsys.readouterr().out
+
+    small, big = fake_models["small"], fake_models["big"]
+    out = verify()
+    assert out.startswith("ok engine.model: the embedded model (qwen2.5-coder-0.5b-q4_k_m) ")
+    assert f"{small.filename} sha256 {small.sha256}" in out
+    cfg.update_file(cfg.default_config_path(), {"engine.model": "qwen2.5-coder-1.5b"})
+    out = verify()
+    assert "the Qwen2.5-Coder-1.5B model" in out and f"sha256 {big.sha256}" in out
+    missing = tmp_path / "gone.gguf"
+    cfg.update_file(cfg.default_config_path(), {"engine.model": str(missing)})
+    with pytest.raises(ModelError, match=f"engine.model {missing} does not exist"):
+        verify()
+    mine = tmp_path / "mine.gguf"
+    mine.write_bytes(_gguf_head("mine"))
+    cfg.update_file(cfg.default_config_path(), {"engine.model": str(mine)})
+    with pytest.raises(ModelError, match="no reference sha256 to compare: nothing verified"):
+        verify()
+    digest = hashlib.sha256(mine.read_bytes()).hexdigest()
+    assert verify(digest) == f"ok engine.model: {mine} sha256 {digest}\n"
