@@ -30,7 +30,7 @@ import zmq
 import zmq.asyncio
 
 from app import errors
-from app.errors import DaemonError, NospinError, ProtocolError
+from app.errors import ConfigError, DaemonError, NospinError, ProtocolError
 from daemon import lifecycle
 from daemon import protocol as p
 
@@ -107,6 +107,7 @@ class AsyncClient:
             raise
 
     async def _connect(self) -> p.HelloReply:
+        check_endpoint(self.endpoint)
         if self.endpoint.startswith("ipc://") and lifecycle.read_daemon_info() is None:
             if not self._autostart:
                 raise DaemonError(
@@ -138,7 +139,12 @@ class AsyncClient:
         if self.endpoint.startswith("tcp://"):
             sock.setsockopt(zmq.HEARTBEAT_IVL, 2000)
             sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 6000)
-        sock.connect(self.endpoint)
+        try:
+            sock.connect(self.endpoint)
+        except zmq.ZMQError as exc:  # an address check_endpoint let through
+            sock.close(linger=0)
+            raise ConfigError(f"invalid daemon endpoint {self.endpoint!r}",
+                              detail=exc.strerror) from exc
         self._sock = sock
         self._reader = asyncio.get_running_loop().create_task(self._read_loop())
 
@@ -411,4 +417,17 @@ def default_endpoint() -> str:
     return os.environ.get("NOSPIN_ENDPOINT") or lifecycle.ipc_endpoint()
 
 
-__all__ = ["AsyncClient", "Client", "default_endpoint", "error_from_reply"]
+def check_endpoint(endpoint: str) -> str:
+    """``endpoint`` if it is a daemon address (``ipc://PATH``, ``tcp://HOST:PORT``); else
+    ConfigError (a flag, ``NOSPIN_ENDPOINT`` or an editor setting with a typo)."""
+    scheme, sep, rest = endpoint.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if sep and scheme == "ipc" and rest:
+        return endpoint
+    if sep and scheme == "tcp" and host and colon and port.isdigit() and 0 < int(port) < 65536:
+        return endpoint
+    raise ConfigError(f"invalid daemon endpoint {endpoint!r}",
+                      detail="expected ipc://PATH or tcp://HOST:PORT")
+
+
+__all__ = ["AsyncClient", "Client", "check_endpoint", "default_endpoint", "error_from_reply"]

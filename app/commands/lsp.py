@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 from typing import Any
 
 
@@ -16,8 +17,9 @@ def register(sub: Any) -> None:
         "lsp", help="language server over stdio (inline completion, completion) for editors")
     parser.add_argument("--stdio", action="store_true",
                         help="accepted for clients that pass it; stdio is the only transport")
-    parser.add_argument("--endpoint", default=None,
-                        help="daemon endpoint (default: this user's ipc socket, NOSPIN_ENDPOINT)")
+    parser.add_argument("--endpoint", default=None, type=_endpoint,
+                        help="daemon endpoint, ipc://PATH or tcp://HOST:PORT (default: this "
+                             "user's ipc socket, NOSPIN_ENDPOINT)")
     parser.add_argument("--deadline-ms", type=int, default=None,
                         help="answer every completion by then (default 2500)")
     parser.add_argument("--max-tokens", type=int, default=None,
@@ -31,9 +33,24 @@ def register(sub: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def _endpoint(value: str) -> str:
+    """``--endpoint``: a bad address is a usage error, before any editor traffic."""
+    from app.client import check_endpoint
+    from app.errors import ConfigError
+
+    try:
+        return check_endpoint(value)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
+    from app.client import check_endpoint
     from app.lsp.server import LspSettings, serve
     from daemon import protocol as p
+
+    if not args.endpoint and (env := os.environ.get("NOSPIN_ENDPOINT")):
+        check_endpoint(env)  # ConfigError: "nospin: error: ...", exit status 1
 
     if args.log:
         handler = logging.FileHandler(args.log)

@@ -6,13 +6,15 @@ Thin by design: the daemon does the work. This server
   (unsaved buffers and edits feed context and edit history), converting LSP columns (UTF-16 by
   default) to the daemon's code points;
 - answers ``textDocument/inlineCompletion`` (LSP 3.18) with the daemon's ``done.text``, and
-  ``textDocument/completion`` with one item for clients without inline completion;
+  ``textDocument/completion`` with one item for clients without inline completion, each by its
+  deadline whatever the daemon's state (``null`` when the daemon has not answered by then);
 - turns ``$/cancelRequest`` into a daemon ``cancel`` (pygls cancels the handler's task; the
   client library sends ``cancel`` when a ``complete`` is abandoned);
 - sends a ``nospin/status`` notification after every completion (latency, tier, cache) and on
   fast-mode changes, and offers the commands ``nospin.status``, ``nospin.fastMode``,
   ``nospin.toggleFastMode`` and ``nospin.warm`` (uri, position: the cursor settled there; the
-  daemon prefills the prompt in the background) through ``workspace/executeCommand``.
+  daemon prefills the prompt in the background) through ``workspace/executeCommand``; bad
+  arguments get InvalidParams (-32602), daemon errors RequestFailed (-32803), one line each.
 
 Document notifications are applied to the daemon strictly in the order they arrive, and a
 completion waits for the ones before it, so a completion always sees the edits typed before it.
@@ -30,12 +32,20 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from app import __version__
-from app.client import AsyncClient
-from app.errors import Cancelled, DaemonError, InputError, NospinError
+from app.client import AsyncClient, check_endpoint
+from app.errors import (
+    Cancelled,
+    ConfigError,
+    DaemonError,
+    DeadlineExceeded,
+    InputError,
+    NospinError,
+)
 from app.lsp.text import (
     Encoding,
     apply_change,
@@ -55,6 +65,8 @@ CMD_FAST_MODE = "nospin.fastMode"
 CMD_TOGGLE_FAST_MODE = "nospin.toggleFastMode"
 CMD_WARM = "nospin.warm"  # arguments: uri, {"line": L, "character": C}: the cursor arrived there
 TIER_NAMES = {0: "cache", 1: "normal", 2: "cap", 3: "fast"}
+REPLY_MARGIN_MS = 100  # of a completion's deadline, kept for the daemon's reply to arrive
+ON_OFF = {"true": True, "on": True, "false": False, "off": False}  # nospin.fastMode strings
 CompletionMode = Literal["auto", "on", "off"]
 
 
@@ -114,7 +126,7 @@ class NospinLanguageServer(LanguageServer):
                          text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
         self.settings = settings or LspSettings()
         self._client: AsyncClient | None = None
-        self._connect_lock: asyncio.Lock | None = None
+        self._connecting: asyncio.Future[AsyncClient] | None = None  # shared by all waiters
         self._docs: dict[str, str] = {}  # uri -> text, as the client sees it
         self._sync_tail: asyncio.Future[None] | None = None
         self.fast_mode: bool | None = None
@@ -128,14 +140,19 @@ class NospinLanguageServer(LanguageServer):
         self.feature(t.TEXT_DOCUMENT_DID_CLOSE)(_plain(self._on_did_close))
         self.feature(t.TEXT_DOCUMENT_INLINE_COMPLETION, t.InlineCompletionOptions())(
             _plain(self._on_inline_completion))
-        self.command(CMD_STATUS)(_plain(self._cmd_status))
-        self.command(CMD_FAST_MODE)(_plain(self._cmd_fast_mode))
-        self.command(CMD_TOGGLE_FAST_MODE)(_plain(self._cmd_toggle_fast_mode))
-        self.command(CMD_WARM)(_plain(self._cmd_warm))
+        for name, method in ((CMD_STATUS, self._cmd_status), (CMD_FAST_MODE, self._cmd_fast_mode),
+                             (CMD_TOGGLE_FAST_MODE, self._cmd_toggle_fast_mode),
+                             (CMD_WARM, self._cmd_warm)):
+            self.command(name)(self._command(name, method))
 
     # ------------------------------------------------------------------ lifecycle
     def _on_initialize(self, params: t.InitializeParams) -> None:
         self.settings = self.settings.with_options(params.initialization_options)
+        if self.settings.endpoint is not None:
+            try:
+                check_endpoint(self.settings.endpoint)
+            except ConfigError as exc:  # the initialize request fails with it: a clear error
+                raise JsonRpcInvalidParams(f"initializationOptions.endpoint: {exc}") from None
         text_caps = params.capabilities.text_document
         has_inline = text_caps is not None and text_caps.inline_completion is not None
         mode = self.settings.completion
@@ -170,21 +187,37 @@ class NospinLanguageServer(LanguageServer):
         return value if value in ("utf-8", "utf-32") else "utf-16"  # type: ignore[return-value]
 
     async def _daemon(self) -> AsyncClient:
-        """The connected daemon client (connecting, and starting a daemon, on first use)."""
-        if self._connect_lock is None:
-            self._connect_lock = asyncio.Lock()
-        async with self._connect_lock:
-            if self._client is not None:
-                return self._client
-            client = AsyncClient(self.settings.endpoint, autostart=self.settings.autostart,
-                                 client_name=f"nospin-lsp {__version__}",
-                                 idle_timeout_s=max(15.0, self.settings.deadline_ms / 1000 + 5))
-            await client.connect()  # closes its socket again when it fails
-            for uri, text in self._docs.items():  # a fresh or restarted daemon: open them again
+        """The connected daemon client (connecting, and starting a daemon, on first use).
+
+        One attempt at a time, shared by every caller and shielded from them: a completion
+        that gives up at its deadline (or is cancelled) leaves a daemon start or a slow hello
+        running for the next caller instead of aborting it and starting another."""
+        if self._client is not None:
+            return self._client
+        if self._connecting is None:
+            self._connecting = asyncio.ensure_future(self._connect())
+            self._connecting.add_done_callback(self._connect_done)
+        return await asyncio.shield(self._connecting)
+
+    async def _connect(self) -> AsyncClient:
+        client = AsyncClient(self.settings.endpoint, autostart=self.settings.autostart,
+                             client_name=f"nospin-lsp {__version__}",
+                             idle_timeout_s=max(15.0, self.settings.deadline_ms / 1000 + 5))
+        await client.connect()  # closes its socket again when it fails
+        try:
+            for uri, text in list(self._docs.items()):  # a fresh or restarted daemon: again
                 if (path := to_fs_path(uri)) is not None:
                     await client.open(path, text)
-            self._client = client
-            return client
+        except BaseException:
+            await client.close()
+            raise
+        self._client = client
+        return client
+
+    def _connect_done(self, future: asyncio.Future[AsyncClient]) -> None:
+        self._connecting = None  # the next caller tries again after a failure
+        if not future.cancelled():
+            future.exception()  # retrieved: every waiter may have left at its deadline
 
     async def _drop_client(self) -> None:
         if self._client is not None:
@@ -258,8 +291,11 @@ class NospinLanguageServer(LanguageServer):
         self._sync_tail = asyncio.ensure_future(run())
 
     # ------------------------------------------------------------------ completion
-    async def _complete(self, uri: str, position: t.Position) -> tuple[p.DoneReply, str, int]:
+    async def _complete(self, uri: str, position: t.Position, deadline: float
+                        ) -> tuple[p.DoneReply, str, int]:
         """Ask the daemon; returns the reply, the cursor line's text and the code-point column.
+        ``deadline`` (loop time): the daemon gets what is left of it after the earlier edits and
+        the connection, less REPLY_MARGIN_MS.
 
         Raises CancelledError when the client cancels (the daemon request is cancelled too)."""
         tail = self._sync_tail
@@ -273,19 +309,33 @@ class NospinLanguageServer(LanguageServer):
         line_text = lines[position.line] if position.line < len(lines) else ""
         col = to_code_points(line_text, position.character, self.encoding)
         client = await self._daemon()
+        margin_ms = min(REPLY_MARGIN_MS, self.settings.deadline_ms // 10)
+        left_ms = int((deadline - asyncio.get_running_loop().time()) * 1000) - margin_ms
+        if left_ms < 1:
+            raise DeadlineExceeded(f"no completion within {self.settings.deadline_ms} ms",
+                                   detail="the earlier edits and the connection took it all")
         started = time.monotonic()
         done = await client.complete(path, position.line, col,
-                                     max_tokens=self.settings.max_tokens,
-                                     deadline_ms=self.settings.deadline_ms)
+                                     max_tokens=self.settings.max_tokens, deadline_ms=left_ms)
         log.debug("completion in %.0f ms", (time.monotonic() - started) * 1000)
         self._notify(_status_of(done, self.fast_mode))
         return done, line_text, col
 
     async def _guarded(self, uri: str, position: t.Position
                        ) -> tuple[p.DoneReply, str, int] | None:
-        """``_complete`` with daemon errors turned into "no completion" plus a status."""
+        """``_complete`` with daemon errors turned into "no completion" plus a status, by the
+        deadline whatever the daemon's state (starting, unreachable, hung): the daemon request
+        is cancelled then, a connection attempt goes on for the next completion."""
+        deadline = asyncio.get_running_loop().time() + self.settings.deadline_ms / 1000
         try:
-            return await self._complete(uri, position)
+            async with asyncio.timeout_at(deadline):
+                return await self._complete(uri, position, deadline)
+        except TimeoutError:
+            why = ("no daemon connected yet" if self._client is None
+                   else "waiting for the daemon")
+            late = DeadlineExceeded(f"no completion within {self.settings.deadline_ms} ms",
+                                    detail=why)
+            self._notify(StatusParams(state="error", message=str(late), fast_mode=self.fast_mode))
         except Cancelled:
             self._notify(StatusParams(state="cancelled", fast_mode=self.fast_mode))
         except DaemonError as exc:
@@ -322,7 +372,28 @@ class NospinLanguageServer(LanguageServer):
         return t.CompletionList(is_incomplete=True, items=[item])
 
     # ------------------------------------------------------------------ commands, status
+    def _command(self, name: str, method: Callable[..., Awaitable[Any]]
+                 ) -> Callable[..., Awaitable[Any]]:
+        """The handler pygls calls for command ``name``: nospin errors become JSON-RPC errors
+        with a one-line message (pygls would send any exception as -32603 with its traceback):
+        InputError (missing or ill-typed arguments, a request the daemon refused as given) is
+        InvalidParams (-32602), any other NospinError RequestFailed (-32803, ``data.code`` =
+        the error's code)."""
+
+        async def call(*args: Any) -> Any:
+            try:
+                return await method(*args)
+            except InputError as exc:
+                raise JsonRpcInvalidParams(f"{name}: {exc}") from None
+            except NospinError as exc:
+                if isinstance(exc, DaemonError):
+                    await self._drop_client()
+                raise JsonRpcException(f"{name}: {exc}", code=t.LSPErrorCodes.RequestFailed,
+                                       data={"code": exc.code}) from None
+        return call
+
     async def _cmd_status(self, *args: Any) -> dict[str, Any]:
+        _no_arguments(args)
         client = await self._daemon()
         status = await client.status()
         self.fast_mode = status.fast_mode
@@ -339,7 +410,13 @@ class NospinLanguageServer(LanguageServer):
         }
 
     async def _cmd_fast_mode(self, *args: Any) -> dict[str, Any]:
-        on = bool(args[0]) if args else True
+        """Arguments: none (on) or one: a JSON boolean, or "true"/"false"/"on"/"off" (any case;
+        for clients whose command line sends strings)."""
+        if len(args) > 1:
+            raise InputError(f"takes at most one argument, on ({len(args)} given)")
+        return await self._set_fast_mode(_on_off(args[0]) if args else True)
+
+    async def _set_fast_mode(self, on: bool) -> dict[str, Any]:
         client = await self._daemon()
         await client.fast_mode(on)
         self.fast_mode = on
@@ -348,18 +425,21 @@ class NospinLanguageServer(LanguageServer):
         return {"fast_mode": on}
 
     async def _cmd_toggle_fast_mode(self, *args: Any) -> dict[str, Any]:
+        _no_arguments(args)
         client = await self._daemon()
         status = await client.status()
-        return await self._cmd_fast_mode(not status.fast_mode)
+        return await self._set_fast_mode(not status.fast_mode)
 
     async def _cmd_warm(self, *args: Any) -> dict[str, Any]:
         """The editor's cursor settled on a line (insert mode, cursor move): the daemon prefills
         the prompt there in the background. Arguments: the document URI and an LSP position."""
-        if len(args) < 2:
-            raise InputError("nospin.warm needs a document URI and a position")
-        uri, position = str(args[0]), args[1]
-        line = int(_field(position, "line"))
-        character = int(_field(position, "character"))
+        if len(args) != 2:
+            raise InputError(f"takes a document URI and a position ({len(args)} given)")
+        uri, position = args
+        if not isinstance(uri, str):
+            raise InputError(f"the document URI must be a string, got {uri!r}")
+        line = _index(position, "line")
+        character = _index(position, "character")
         tail = self._sync_tail
         if tail is not None:
             await asyncio.wait([tail])  # the edits before it first
@@ -379,11 +459,32 @@ class NospinLanguageServer(LanguageServer):
         self.protocol.notify(STATUS_NOTIFICATION, status.to_json())
 
 
-def _field(value: Any, name: str) -> Any:
-    """A field of a command argument (pygls passes JSON objects as dicts or namedtuples)."""
-    if isinstance(value, dict):
-        return value[name]
-    return getattr(value, name)
+def _index(position: Any, name: str) -> int:
+    """``position[name]``, a line or character index, of a command argument (pygls passes
+    JSON objects as dicts or namedtuples); InputError unless a number >= 0."""
+    if isinstance(position, dict):
+        value = position.get(name)
+    elif isinstance(position, tuple) and hasattr(position, "_asdict"):
+        value = getattr(position, name, None)
+    else:
+        raise InputError(f"the position must be an object {{line, character}}, got {position!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InputError(f"position.{name} must be an integer >= 0, got {value!r}")
+    return value
+
+
+def _on_off(value: Any) -> bool:
+    """nospin.fastMode's argument: a JSON boolean or "true"/"false"/"on"/"off" (any case)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and (on := ON_OFF.get(value.strip().lower())) is not None:
+        return on
+    raise InputError(f'expected true or false ("on"/"off" also do), got {value!r}')
+
+
+def _no_arguments(args: tuple[Any, ...]) -> None:
+    if args:
+        raise InputError(f"takes no arguments ({len(args)} given)")
 
 
 def _plain(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -413,8 +514,23 @@ def _tier_text(done: p.DoneReply) -> str:
     return f"{name}, {done.timings.total_ms:.0f} ms"
 
 
+class _OneLineRequestErrors(logging.Filter):
+    """pygls logs every error answer with a traceback; the ones nospin sends on purpose (bad
+    arguments, daemon errors: see ``_command``) get one line, as the client got them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, JsonRpcException) and exc.code in (
+                JsonRpcInvalidParams.CODE, t.LSPErrorCodes.RequestFailed):
+            record.msg, record.args = f"{record.getMessage()}: {exc.message}", ()
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def serve(settings: LspSettings) -> None:
     """Serve LSP over this process's stdin/stdout until the client exits."""
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_OneLineRequestErrors())
     NospinLanguageServer(settings).start_io()
 
 

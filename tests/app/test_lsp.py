@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
+import subprocess
 import sys
+import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -21,12 +25,16 @@ import pytest
 
 pytest.importorskip("pygls")
 
+import zmq
 from lsprotocol import types as t
-from pygls.exceptions import JsonRpcRequestCancelled
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcRequestCancelled
 from pygls.lsp.client import LanguageClient
 
+from app.client import check_endpoint
+from app.errors import ConfigError
 from app.lsp.text import apply_change, first_line, to_client_units, to_code_points, word_start
 from daemon import lifecycle
+from daemon import protocol as p
 
 REPO = Path(__file__).parents[2]
 
@@ -59,6 +67,20 @@ def test_apply_change(text: str, start: tuple[int, int], end: tuple[int, int], n
     assert result == expected
     assert (edit.start_line, edit.start_col, edit.end_line, edit.end_col) == edit_cols
     assert edit.text == new
+
+
+@pytest.mark.parametrize("endpoint", ["ipc:///run/user/1000/nospin.sock", "tcp://127.0.0.1:7777",
+                                      "tcp://[::1]:7777", "tcp://localhost:1"])
+def test_check_endpoint_accepts_daemon_addresses(endpoint: str) -> None:
+    assert check_endpoint(endpoint) == endpoint
+
+
+@pytest.mark.parametrize("endpoint", ["bogus", "", "ipc://", "tcp://127.0.0.1", "tcp://:7777",
+                                      "tcp://127.0.0.1:x", "tcp://127.0.0.1:0",
+                                      "tcp://127.0.0.1:70000", "http://127.0.0.1:80"])
+def test_check_endpoint_refuses_the_rest(endpoint: str) -> None:
+    with pytest.raises(ConfigError, match="invalid daemon endpoint"):
+        check_endpoint(endpoint)
 
 
 def test_word_start_and_label() -> None:
@@ -119,7 +141,8 @@ def as_dict(value: Any) -> Any:
 @asynccontextmanager
 async def lsp_session(home: Path, *, inline: bool = True, fake: bool = False,
                       options: dict[str, Any] | None = None,
-                      env: dict[str, str] | None = None) -> AsyncIterator[Session]:
+                      env: dict[str, str] | None = None,
+                      args: tuple[str, ...] = ()) -> AsyncIterator[Session]:
     """``nospin lsp`` as a subprocess, initialized; shut down and exited at the end."""
     client = LanguageClient("nospin-test", "1")
     statuses: list[dict[str, Any]] = []
@@ -131,8 +154,8 @@ async def lsp_session(home: Path, *, inline: bool = True, fake: bool = False,
     full_env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO), **(env or {})}
     if fake:
         full_env["NOSPIN_ENGINE_FACTORY"] = "tests.daemon.fakes:make_engine"
-    await client.start_io(sys.executable, "-m", "app.cli", "lsp", "--stdio", cwd=str(REPO),
-                          env=full_env)
+    await client.start_io(sys.executable, "-m", "app.cli", "lsp", "--stdio", *args,
+                          cwd=str(REPO), env=full_env)
     text_caps = t.TextDocumentClientCapabilities(
         synchronization=t.TextDocumentSyncClientCapabilities(),
         completion=t.CompletionClientCapabilities(),
@@ -261,6 +284,215 @@ def test_cancel_request_cancels_the_daemon_request(fake_home: Path) -> None:
                     break
                 await asyncio.sleep(0.1)
             assert status["num_cancelled"] >= 1
+
+    asyncio.run(main())
+
+
+def lsp_env(home: Path, **extra: str) -> dict[str, str]:
+    return {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO), **extra}
+
+
+def test_bad_endpoint_is_a_usage_error(fake_home: Path) -> None:
+    """A bad daemon address stops ``nospin lsp`` at start-up with one line, instead of every
+    completion failing with a zmq traceback."""
+    for args, env, status in ((["--endpoint", "bogus"], {}, 2),
+                              (["--endpoint", "tcp://127.0.0.1"], {}, 2),
+                              ([], {"NOSPIN_ENDPOINT": "bogus"}, 1)):
+        proc = subprocess.run([sys.executable, "-m", "app.cli", "lsp", *args], cwd=REPO,
+                              env=lsp_env(fake_home, **env), input="", capture_output=True,
+                              text=True, timeout=60)
+        assert proc.returncode == status, (args, env, proc.stderr)
+        assert "invalid daemon endpoint" in proc.stderr and "Traceback" not in proc.stderr
+        assert proc.stdout == ""
+
+    async def main() -> None:  # the editor's setting (initializationOptions) fails initialize
+        client = LanguageClient("nospin-test", "1")
+        await client.start_io(sys.executable, "-m", "app.cli", "lsp", "--no-start",
+                              cwd=str(REPO), env=lsp_env(fake_home))
+        try:
+            with pytest.raises(JsonRpcInvalidParams) as info:
+                await asyncio.wait_for(client.initialize_async(t.InitializeParams(
+                    capabilities=t.ClientCapabilities(), process_id=os.getpid(),
+                    initialization_options={"endpoint": "bogus"})), 60)
+            assert "invalid daemon endpoint 'bogus'" in info.value.message
+            assert info.value.data is None  # no traceback
+        finally:
+            client.exit(None)
+            await client.stop()  # type: ignore[no-untyped-call]
+
+    asyncio.run(main())
+
+
+def test_commands_refuse_bad_arguments_with_invalid_params(fake_home: Path) -> None:
+    """Every command answers missing or ill-typed arguments with -32602 and one line (no
+    traceback, to the client or the log); good arguments still work after them."""
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    \n")
+    log = fake_home / "lsp.log"
+
+    async def main() -> None:
+        async with lsp_session(fake_home, fake=True, args=("--log", str(log))) as s:
+            uri = s.open(src, src.read_text())
+            pos = {"line": 1, "character": 4}
+            bad: list[tuple[str, list[Any]]] = [
+                ("nospin.warm", []), ("nospin.warm", [uri]), ("nospin.warm", [uri, {}]),
+                ("nospin.warm", [uri, {"line": "1", "character": 4}]),
+                ("nospin.warm", [uri, {"line": -1, "character": 4}]),
+                ("nospin.warm", [uri, {"line": 1, "character": True}]),
+                ("nospin.warm", [uri, 5]), ("nospin.warm", [7, pos]),
+                ("nospin.warm", [uri, pos, "extra"]),
+                ("nospin.fastMode", ["maybe"]), ("nospin.fastMode", [1]),
+                ("nospin.fastMode", [None]), ("nospin.fastMode", [True, False]),
+                ("nospin.toggleFastMode", ["x"]), ("nospin.status", [1]),
+            ]
+            for name, arguments in bad:
+                with pytest.raises(JsonRpcException) as info:
+                    await s.command(name, *arguments)
+                error = info.value
+                assert error.code == -32602, (name, arguments, error.message)
+                assert error.message.startswith(f"{name}: "), error.message
+                assert "Traceback" not in error.message and "\n" not in error.message
+                assert error.data is None, (name, arguments, error.data)
+            assert await s.command("nospin.warm", uri, pos) == {"warm": "warming"}
+            assert (await s.command("nospin.status"))["pid"] > 0
+        text = log.read_text()
+        assert "nospin.warm: takes a document URI and a position (0 given)" in text
+        assert "Traceback" not in text and "never retrieved" not in text
+
+    asyncio.run(main())
+
+
+def test_fast_mode_takes_booleans_and_on_off_strings(fake_home: Path) -> None:
+    """JSON booleans (what the VS Code and Neovim plugins send) and "true"/"false"/"on"/"off"
+    in any case (what a command line may send); "false" used to turn fast mode on."""
+
+    async def main() -> None:
+        async with lsp_session(fake_home, fake=True) as s:
+            for argument, expected in ((False, False), ("true", True), ("false", False),
+                                       ("ON", True), (" Off ", False), (True, True),
+                                       ("FALSE", False), ("on", True), ("off", False)):
+                assert await s.command("nospin.fastMode", argument) == {"fast_mode": expected}
+                assert (await s.command("nospin.status"))["fast_mode"] is expected, argument
+            assert await s.command("nospin.fastMode") == {"fast_mode": True}  # no argument: on
+
+    asyncio.run(main())
+
+
+def free_tcp_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+class SilentDaemon:
+    """A daemon that says hello and accepts documents but never answers a completion (hung
+    mid-request: no chunk, no heartbeat); records the requests it got."""
+
+    def __init__(self) -> None:
+        self.port = free_tcp_port()
+        self.requests: list[Any] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    def __enter__(self) -> SilentDaemon:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def _serve(self) -> None:
+        ctx = zmq.Context()
+        sock = ctx.socket(zmq.ROUTER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.bind(f"tcp://127.0.0.1:{self.port}")
+        try:
+            while not self._stop.is_set():
+                if not sock.poll(50):
+                    continue
+                peer, data = sock.recv_multipart()
+                request = p.decode_request(data, max_bytes=10_000_000)
+                self.requests.append(request)
+                reply: Any = None
+                if isinstance(request, p.HelloRequest):
+                    reply = p.HelloReply(id=request.id, protocol=p.PROTOCOL_VERSION,
+                                         version="0", pid=1, engine="fake", engine_state="ready")
+                elif isinstance(request, p.ConfigGetRequest):
+                    reply = p.ConfigReply(id=request.id, values={"tiers.force_fast": False})
+                elif not isinstance(request, p.CompleteRequest):
+                    reply = p.OkReply(id=request.id)
+                if reply is not None:
+                    sock.send_multipart([peer, p.encode(reply)])
+        finally:
+            sock.close(linger=0)
+            ctx.term()
+
+
+async def timed_completions(s: Session, uri: str) -> list[tuple[float, Any]]:
+    """An inline completion then a classic one, with the time each took to answer."""
+    results = []
+    for method, params in (
+            (t.TEXT_DOCUMENT_INLINE_COMPLETION, t.InlineCompletionParams(
+                context=t.InlineCompletionContext(
+                    trigger_kind=t.InlineCompletionTriggerKind.Automatic),
+                text_document=t.TextDocumentIdentifier(uri), position=t.Position(1, 4))),
+            (t.TEXT_DOCUMENT_COMPLETION, t.CompletionParams(
+                t.TextDocumentIdentifier(uri), t.Position(1, 4)))):
+        started = time.monotonic()
+        result = await asyncio.wait_for(s.client.protocol.send_request_async(method, params), 120)
+        results.append((time.monotonic() - started, result))
+    return results
+
+
+def test_completions_answer_by_the_deadline_with_no_daemon_listening(fake_home: Path) -> None:
+    """Nothing listening on the endpoint (the hello never gets an answer): every completion
+    answers null by its deadline, not after the connection attempts (31 s before)."""
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    \n")
+    endpoint = f"tcp://127.0.0.1:{free_tcp_port()}"
+
+    async def main() -> None:
+        async with lsp_session(fake_home, options={"deadlineMs": 1000, "completion": "on"},
+                               args=("--endpoint", endpoint, "--no-start")) as s:
+            uri = s.open(src, src.read_text())
+            for _ in range(2):  # the second joins the connection attempt under way
+                for took, result in await timed_completions(s, uri):
+                    assert result is None
+                    assert took < 1.0 + 2.0, took
+            assert s.statuses[-1]["state"] == "error"
+            assert "no completion within 1000 ms" in s.statuses[-1]["message"]
+
+    asyncio.run(main())
+
+
+def test_completions_answer_by_the_deadline_when_the_daemon_hangs(fake_home: Path) -> None:
+    """A daemon that accepts the completion and then says nothing: the completion answers
+    null by its deadline and the daemon request is cancelled."""
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    \n")
+
+    async def main() -> None:
+        with SilentDaemon() as daemon:
+            async with lsp_session(
+                    fake_home, options={"deadlineMs": 1500, "completion": "on"},
+                    args=("--endpoint", f"tcp://127.0.0.1:{daemon.port}", "--no-start")) as s:
+                uri = s.open(src, src.read_text())
+                for took, result in await timed_completions(s, uri):
+                    assert result is None
+                    assert took < 1.5 + 2.0, took
+                for _ in range(50):
+                    if sum(isinstance(r, p.CancelRequest) for r in daemon.requests) >= 2:
+                        break
+                    await asyncio.sleep(0.1)
+            completes = [r for r in daemon.requests if isinstance(r, p.CompleteRequest)]
+            cancels = {r.target for r in daemon.requests if isinstance(r, p.CancelRequest)}
+            assert len(completes) == 2 and {r.id for r in completes} <= cancels
+            # the daemon is asked for what is left of the deadline, less the reply margin
+            assert all(r.options.deadline_ms <= 1500 - 100 for r in completes)
+            assert s.statuses[-1]["state"] == "error"
+            assert "no completion within 1500 ms" in s.statuses[-1]["message"]
 
     asyncio.run(main())
 
