@@ -11,6 +11,8 @@ import logging
 import os
 from typing import Any
 
+from app.commands.argtypes import positive_int
+
 
 def register(sub: Any) -> None:
     parser = sub.add_parser(
@@ -20,9 +22,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--endpoint", default=None, type=_endpoint,
                         help="daemon endpoint, ipc://PATH or tcp://HOST:PORT (default: this "
                              "user's ipc socket, NOSPIN_ENDPOINT)")
-    parser.add_argument("--deadline-ms", type=int, default=None,
+    parser.add_argument("--deadline-ms", type=positive_int, default=None,
                         help="answer every completion by then (default 2500)")
-    parser.add_argument("--max-tokens", type=int, default=None,
+    parser.add_argument("--max-tokens", type=positive_int, default=None,
                         help="most tokens per completion (default: the daemon's setting)")
     parser.add_argument("--completion", choices=("auto", "on", "off"), default="auto",
                         help="also serve textDocument/completion: auto = for clients without "

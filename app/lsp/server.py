@@ -82,7 +82,8 @@ class LspSettings:
     completion: CompletionMode = "auto"  # textDocument/completion: auto = when no inline support
 
     def with_options(self, options: Any) -> LspSettings:
-        """These settings updated from ``initializationOptions`` (unknown keys ignored)."""
+        """These settings updated from ``initializationOptions`` (unknown keys, and values of
+        the wrong type or below 1 for ``deadlineMs`` / ``maxTokens``, ignored)."""
         if not isinstance(options, dict):
             return self
         changes: dict[str, Any] = {}
@@ -90,6 +91,9 @@ class LspSettings:
                                 ("maxTokens", "max_tokens", int), ("completion", "completion", str),
                                 ("autostart", "autostart", bool)):
             value = options.get(key)
+            if kind is int and (isinstance(value, bool) or not isinstance(value, int)
+                                or value < 1):
+                continue  # a count or a time: a whole number of at least 1 (not true/false)
             if isinstance(value, kind) and value != "":
                 changes[name] = value
         if changes.get("completion") not in (None, "auto", "on", "off"):

@@ -83,6 +83,18 @@ def test_check_endpoint_refuses_the_rest(endpoint: str) -> None:
         check_endpoint(endpoint)
 
 
+def test_initialization_options_take_counts_of_at_least_one() -> None:
+    """deadlineMs 0 made every completion answer null at once; true counted as 1 ms."""
+    from app.lsp.server import LspSettings
+
+    base = LspSettings()
+    for bad in (0, -5, True, "2500", 2.5):
+        got = base.with_options({"deadlineMs": bad, "maxTokens": bad})
+        assert (got.deadline_ms, got.max_tokens) == (base.deadline_ms, base.max_tokens), bad
+    good = base.with_options({"deadlineMs": 900, "maxTokens": 12})
+    assert (good.deadline_ms, good.max_tokens) == (900, 12)
+
+
 def test_word_start_and_label() -> None:
     assert word_start("    retu", 8) == 4
     assert word_start("x = foo.ba", 10) == 8
