@@ -69,51 +69,113 @@ def outline_entries(
     assembler expands the class that encloses the cursor). Functions nested in functions are
     left out (body detail). Each entry is (definition, rendered text).
     """
-    expanded = set(expand)
-    by_qualname = {d.qualname: d for d in summary.definitions}
-    children: dict[str, list[Definition]] = {}
-    roots: list[Definition] = []
-    for d in summary.definitions:
-        if d.parent and d.parent in by_qualname:
-            children.setdefault(d.parent, []).append(d)
-        elif "." not in d.qualname or (
-            not d.parent and d.qualname.split(".")[0] not in by_qualname
-        ):
-            roots.append(d)
+    outline = Outline(summary, index=index, expand=expand)
+    return [(d, outline.text(i)) for i, d in enumerate(outline.definitions)]
 
-    def render(d: Definition, depth: int) -> str:
+
+class Outline:
+    """``outline_entries`` with each entry's text rendered when it is first asked for.
+
+    The context assembler walks the entries of a file and renders only those a prompt can use:
+    a large file has tens of thousands of entries, a prompt room for a few hundred.
+    """
+
+    def __init__(
+        self,
+        summary: FileSummary,
+        *,
+        index: IndexSnapshot | None = None,
+        expand: Iterable[str] = (),
+    ) -> None:
+        self._summary = summary
+        self._index = index
+        expanded = set(expand)
+        by_qualname = {d.qualname: d for d in summary.definitions}
+        children: dict[str, list[Definition]] = {}
+        roots: list[Definition] = []
+        for d in summary.definitions:
+            if d.parent and d.parent in by_qualname:
+                children.setdefault(d.parent, []).append(d)
+            elif "." not in d.qualname or (
+                not d.parent and d.qualname.split(".")[0] not in by_qualname
+            ):
+                roots.append(d)
+        self._children = children
+        self.definitions: list[Definition] = []  # the entries' definitions, in file order
+        self._depths: list[int] = []
+        self._nested: list[bool] = []  # members rendered inside the entry's text
+        self._texts: dict[int, str] = {}
+        self._starts: list[int] | None = None
+        self._named: dict[str, list[int]] | None = None
+
+        def walk(d: Definition, depth: int) -> None:
+            self.definitions.append(d)
+            self._depths.append(depth)
+            if d.qualname in expanded:
+                self._nested.append(False)
+                for m in children.get(d.qualname, []):
+                    walk(m, depth + 1)
+            else:
+                self._nested.append(True)
+
+        for d in roots:
+            if d.qualname in expanded:
+                walk(d, 0)
+            else:  # most entries: no call
+                self.definitions.append(d)
+                self._depths.append(0)
+                self._nested.append(True)
+
+    def __len__(self) -> int:
+        return len(self.definitions)
+
+    @property
+    def starts(self) -> list[int]:
+        """The entries' first lines, ascending."""
+        if self._starts is None:
+            self._starts = sorted(d.start_line for d in self.definitions)
+        return self._starts
+
+    def named(self, name: str) -> list[int]:
+        """Positions of the entries named ``name``, by first line."""
+        if self._named is None:
+            named: dict[str, list[int]] = {}
+            for i, d in enumerate(self.definitions):
+                named.setdefault(d.name, []).append(i)
+            for positions in named.values():
+                positions.sort(key=lambda i: self.definitions[i].start_line)
+            self._named = named
+        return self._named.get(name, [])
+
+    def text(self, i: int) -> str:
+        """The rendered skeleton of entry ``i``."""
+        text = self._texts.get(i)
+        if text is None:
+            d, depth = self.definitions[i], self._depths[i]
+            text = self._nested_text(d, depth) if self._nested[i] else self._render(d, depth)
+            self._texts[i] = text
+        return text
+
+    def _render(self, d: Definition, depth: int) -> str:
         return render_definition(
-            d, summary.language, indent="    " * depth, duplicate_of=_duplicate_of(d)
+            d, self._summary.language, indent="    " * depth, duplicate_of=self._duplicate_of(d)
         )
 
-    def _duplicate_of(d: Definition) -> str:
-        if index is None or d.kind is DefKind.VARIABLE:
+    def _duplicate_of(self, d: Definition) -> str:
+        if self._index is None or d.kind is DefKind.VARIABLE:
             return ""
-        others = [r for r in index.duplicates_of(d) if r.path != summary.path]
-        if others and others[0].path < summary.path:
+        path = self._summary.path
+        others = [r for r in self._index.duplicates_of(d) if r.path != path]
+        if others and others[0].path < path:
             return f"{others[0].path}:{others[0].definition.qualname}"
         return ""
 
-    def nested(d: Definition, depth: int) -> str:
-        text = render(d, depth)
-        members = children.get(d.qualname, [])
-        if members and summary.language == "python" and text.rstrip().endswith("..."):
+    def _nested_text(self, d: Definition, depth: int) -> str:
+        text = self._render(d, depth)
+        members = self._children.get(d.qualname, [])
+        if members and self._summary.language == "python" and text.rstrip().endswith("..."):
             text = text.rstrip()[: -len("...")].rstrip() + "\n"
-        return text + "".join(nested(m, depth + 1) for m in members)
-
-    out: list[tuple[Definition, str]] = []
-
-    def walk(d: Definition, depth: int) -> None:
-        if d.qualname in expanded:
-            out.append((d, render(d, depth)))
-            for m in children.get(d.qualname, []):
-                walk(m, depth + 1)
-        else:
-            out.append((d, nested(d, depth)))
-
-    for d in roots:
-        walk(d, 0)
-    return out
+        return text + "".join(self._nested_text(m, depth + 1) for m in members)
 
 
 def render_entry(

@@ -22,7 +22,13 @@ import time
 from collections.abc import Sequence
 
 from app.config import ContextConfig
-from daemon.context.budget import MAX_CHARS_PER_TOKEN, Candidate, allowances, fit_budget
+from daemon.context.budget import (
+    MAX_CHARS_PER_TOKEN,
+    Candidate,
+    allowances,
+    count_within,
+    fit_budget,
+)
 from daemon.context.candidates import CandidateBuilder, HistorySource
 from daemon.context.types import AssembledContext, ContextRequest, DroppedSegment, Kind
 from daemon.context.window import (
@@ -36,6 +42,7 @@ from daemon.documents import offset_of
 from daemon.index import IndexSnapshot, ProjectIndex
 from daemon.languages import detect_language
 from daemon.parse import summarize
+from daemon.skeleton import Outline
 from daemon.symbols import FileSummary
 from daemon.tokens import CharEstimator
 from engine.base import TokenCounter
@@ -82,9 +89,12 @@ def assemble_context(
         summary = summarize_stable(request.path, request.text, request.line, language)
     budget = request.budget_tokens
     stable = uses_stable_layout(config, budget)
+    outlines: dict[frozenset[str], Outline] = {}  # made once, shared by the builders below
     block: Candidate | None = None
     if stable:
-        block = _builder(request, language, parts, summary, index, counter, config, {}).file_block(
+        block = _builder(
+            request, language, parts, summary, index, counter, config, {}, outlines
+        ).file_block(
             int(budget * config.file_block_share)
         )
 
@@ -105,7 +115,9 @@ def assemble_context(
                 "instructions": s.instructions,
             },
         )
-        builder = _builder(request, language, parts, summary, index, counter, config, allow)
+        builder = _builder(
+            request, language, parts, summary, index, counter, config, allow, outlines
+        )
 
         def build(
             cursor_allow: int, lines_before: int, whole: bool = False
@@ -214,7 +226,8 @@ def expected_suffix_tokens(
     is taken whole: the stable layout's file block is not subtracted). It runs on the daemon's
     request path: only the text after the cursor is split, and only as far as the suffix goes;
     ``offset``: the cursor's character offset when the caller has it (else found, and checked:
-    CursorError when the cursor is outside the text)."""
+    CursorError when the cursor is outside the text). A suffix longer than the whole budget
+    could hold (a huge line) gets a lower bound over the budget, not a tokenizer pass."""
     language = request.language or detect_language(request.path)
     counter = counter or CharEstimator(language)
     if offset is None:
@@ -227,7 +240,7 @@ def expected_suffix_tokens(
     below = CursorParts(lines=lines, line=0, column=0, line_prefix="", line_suffix=lines[0])
     cap = suffix_cap(request.budget_tokens, config.suffix_share)
     n = suffix_lines(below, config.suffix_max_lines, cap, counter)
-    return counter.count(suffix_text(below, n))
+    return count_within(counter, suffix_text(below, n), request.budget_tokens)
 
 
 def _builder(
@@ -239,6 +252,7 @@ def _builder(
     counter: TokenCounter,
     config: ContextConfig,
     allow: dict[str, int],
+    outlines: dict[frozenset[str], Outline],
 ) -> CandidateBuilder:
     return CandidateBuilder(
         path=request.path,
@@ -251,6 +265,7 @@ def _builder(
         allow=allow,
         budget=request.budget_tokens,
         inline_snippets=uses_stable_layout(config, request.budget_tokens),
+        outlines=outlines,
     )
 
 

@@ -48,6 +48,16 @@ def allowances(budget: int, shares: Mapping[str, float]) -> dict[str, int]:
 MAX_CHARS_PER_TOKEN = 12  # no tokenizer packs more characters into a token (bounds a count)
 
 
+def count_within(counter: TokenCounter, text: str, limit: int) -> int:
+    """``counter.count(text)`` for a text that may fit ``limit`` tokens; for a longer one (over
+    ``limit * MAX_CHARS_PER_TOKEN`` characters: a minified line, a data blob) a lower bound,
+    still over ``limit``, without running the tokenizer over it. Whatever compares the result
+    with ``limit`` or less decides as with the exact count."""
+    if len(text) > limit * MAX_CHARS_PER_TOKEN:
+        return -(-len(text) // MAX_CHARS_PER_TOKEN)
+    return counter.count(text)
+
+
 def fit_budget(
     candidates: Sequence[Candidate],
     budget: int,

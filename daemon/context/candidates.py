@@ -8,12 +8,14 @@ Each method returns candidates with their tier, share group, admission rank and 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import bisect
+import heapq
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.config import ContextConfig
-from daemon.context.budget import MAX_CHARS_PER_TOKEN, UNCOUNTED, Candidate
+from daemon.context.budget import MAX_CHARS_PER_TOKEN, UNCOUNTED, Candidate, count_within
 from daemon.context.retrieve import (
     RelatedDefinition,
     identifiers_in_order,
@@ -32,7 +34,7 @@ from daemon.context.window import (
 )
 from daemon.index import IndexSnapshot
 from daemon.languages import comment_leader
-from daemon.skeleton import fit_head, outline_entries, render_definition
+from daemon.skeleton import Outline, fit_head, render_definition
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
 
@@ -93,7 +95,8 @@ class CandidateBuilder:
     budget: int  # the whole prompt's budget (the suffix's cap is a share of it)
     # stable layout: cross-file snippets go into the prefix as comments, after the file block
     inline_snippets: bool = False
-    _outlines: dict[frozenset[str], list[tuple[Definition, str]]] = field(default_factory=dict)
+    # outlines by the classes they expand: one request's builders share them
+    outlines: dict[frozenset[str], Outline] = field(default_factory=dict)
     _related: list[RelatedDefinition] | None = None
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -151,15 +154,18 @@ class CandidateBuilder:
                 self.counter,
             )
         )
-        suffix = self.counted(
+        # a huge line (minified code) is not tokenized: counts over the budget are bounds
+        budget, counter = self.budget, self.counter
+        suffix_body = suffix_text(parts, n_suffix)
+        suffix = Segment(
             Kind.SUFFIX,
             Tier.P0,
             Role.SUFFIX,
             self.span(line, line + 1 + n_suffix),
-            suffix_text(parts, n_suffix),
-            BOUNDARY_SLACK,
+            suffix_body,
+            count_within(counter, suffix_body, budget) + BOUNDARY_SLACK,
         )
-        line_reserve = _quantized(self.counter.count(lines[line]), CURSOR_LINE_SLACK)
+        line_reserve = _quantized(count_within(counter, lines[line], budget), CURSOR_LINE_SLACK)
         start = window_start(
             parts,
             lines_before=lines_before,
@@ -177,7 +183,9 @@ class CandidateBuilder:
         text = above + line_prefix
         # charged what the whole cursor line plus some typing would cost, not what is typed so
         # far: then no other choice moves while the user types (the prompt prefix holds)
-        charged = max(self.counter.count(text), self.counter.count(above) + line_reserve)
+        charged = max(
+            count_within(counter, text, budget), count_within(counter, above, budget) + line_reserve
+        )
         window = Segment(
             Kind.CURSOR_WINDOW,
             Tier.P0,
@@ -286,29 +294,57 @@ class CandidateBuilder:
             )
         names = {d.qualname for d in enclosing.definitions}
         words = set(identifiers_in_order(window.text))
-        shown: set[int] = set()
-        for d, text in self.outline(frozenset(names)):
+        outline = self.outline(frozenset(names))
+        lo, hi = 0, len(lines)  # where module-level code is looked at
+        considered: Sequence[int] = range(len(outline))
+        if len(outline) > 2 * self.budget:
+            lo, hi, considered = _around(outline, line, self.budget, words, len(lines))
+        scale = max(1, len(lines))
+        # (outline entry, definition, tier, rank): fit_budget admits by tier, then rank
+        entries: list[tuple[int, Definition, Tier, float]] = []
+        shown: list[tuple[int, int]] = []  # line ranges of those entries
+        for i in considered:
+            d = outline.definitions[i]
             if d.qualname in names or d.start_line < head_stop:
                 continue
             if d.end_line >= enclosing.covered_from and d.start_line <= window.suffix_end:
                 continue  # overlaps what is shown in full
-            member = d.parent in names
             used = d.name in words
+            member = d.parent in names
+            tier = Tier.P1 if used or member or d.kind is DefKind.CLASS else Tier.P2
+            entries.append((i, d, tier, 1 + abs(d.start_line - line) / scale + (0 if used else 1)))
+            shown.append((d.start_line, d.end_line))
+        prose_at = self.summary.prose_span_at
+        outside = [
+            i
+            for i in _lines_outside(shown, max(head_stop, lo), hi)
+            if not enclosing.covered_from <= i <= window.suffix_end
+            and (lines[i].strip() or prose_at(i))
+        ]
+        runs = _runs(outside, self.config.anchor_lines, prose_at)
+        # only the first ``budget`` in admission order are made: each costs a token at least,
+        # so in a huge file the rest cannot be reached
+        keys = [(tier, rank) for _, _, tier, rank in entries]
+        keys.extend((Tier.P2, 3 + abs(run[0] - line) / scale) for run in runs)
+        chosen = _first(keys, self.budget)
+        for n, (i, d, tier, rank) in enumerate(entries):
+            if n not in chosen:
+                continue
+            member = d.parent in names
             order = (
                 (30, _position(enclosing.definitions, d.parent) * 2 + 1, d.start_line)
                 if member
                 else (20, d.start_line)
             )
-            tier = Tier.P1 if used or member or d.kind is DefKind.CLASS else Tier.P2
             kind = Kind.FILE_TAIL if d.start_line > window.suffix_end else Kind.FILE_SUMMARY
             source = self.span(d.start_line, d.end_line + 1)
+            text = outline.text(i)
             full = "".join(lines[d.start_line : d.end_line + 1])
-            distance = abs(d.start_line - line) / max(1, len(lines))
             cands.append(
                 Candidate(
                     self.lazy(kind, tier, Role.PREFIX, source, text),
                     "related",
-                    1 + distance + (0 if used else 1),
+                    rank,
                     order,
                     upgrade=self.lazy(kind, tier, Role.PREFIX, source, full)
                     if full != text
@@ -316,16 +352,9 @@ class CandidateBuilder:
                     upgrade_overhead=BOUNDARY_SLACK,
                 )
             )
-            shown.update(range(d.start_line, d.end_line + 1))
-        prose_at = self.summary.prose_span_at
-        outside = [
-            i
-            for i in range(head_stop, len(lines))
-            if i not in shown
-            and not enclosing.covered_from <= i <= window.suffix_end
-            and (lines[i].strip() or prose_at(i))
-        ]
-        for run in _runs(outside, self.config.anchor_lines, prose_at):
+        for n, run in enumerate(runs, start=len(entries)):
+            if n not in chosen:
+                continue
             kind = Kind.FILE_TAIL if run[0] > window.suffix_end else Kind.FILE_SUMMARY
             cands.append(
                 Candidate(
@@ -337,7 +366,7 @@ class CandidateBuilder:
                         "".join(lines[run[0] : run[-1] + 1]),
                     ),
                     "related",
-                    3 + abs(run[0] - line) / max(1, len(lines)),
+                    keys[n][1],
                     (20, run[0]),
                     overhead=BOUNDARY_SLACK,
                 )
@@ -430,9 +459,16 @@ class CandidateBuilder:
         classes = frozenset(d.qualname for d in self.summary.definitions if d.kind is DefKind.CLASS)
         entries: list[tuple[Definition, str, int]] = []  # chosen skeletons and their counts
         included: set[str] = set()
-        for d, text in self.outline(classes):
+        outline = self.outline(classes)
+        tried = 0
+        for i, d in enumerate(outline.definitions):
             if d.start_line < head_stop or (d.parent and d.parent not in included):
                 continue
+            tried += 1
+            if used >= room or tried > self.budget:
+                # full (an entry costs a token at least), or a huge file: its rest is left out
+                break
+            text = outline.text(i)
             if len(text) > (room - used) * MAX_CHARS_PER_TOKEN:
                 continue
             n = self.counter.count(text)
@@ -466,10 +502,14 @@ class CandidateBuilder:
             return None
         return Candidate(segment, "related", 0, (0.5,))
 
-    def outline(self, expand: frozenset[str]) -> list[tuple[Definition, str]]:
-        if expand not in self._outlines:
-            self._outlines[expand] = outline_entries(self.summary, index=self.index, expand=expand)
-        return self._outlines[expand]
+    def outline(self, expand: frozenset[str]) -> Outline:
+        """The file's outline with the classes in ``expand`` expanded (made once per request:
+        ``outlines`` is shared by the request's builders)."""
+        outline = self.outlines.get(expand)
+        if outline is None:
+            outline = Outline(self.summary, index=self.index, expand=expand)
+            self.outlines[expand] = outline
+        return outline
 
 
 def _position(definitions: Sequence[Definition], qualname: str) -> int:
@@ -482,6 +522,45 @@ def _position(definitions: Sequence[Definition], qualname: str) -> int:
 def _quantized(n: int, step: int) -> int:
     """``n`` rounded up to the next multiple of ``step`` above it (a reservation with room)."""
     return (n // step + 1) * step
+
+
+def _around(
+    outline: Outline, line: int, n: int, words: set[str], num_lines: int
+) -> tuple[int, int, list[int]]:
+    """A huge file's outline entries worth a candidate, in file order: the ``n`` starting
+    nearest above ``line`` and the ``n`` nearest below it, which lie in lines [lo, hi), and of
+    the entries named by ``words`` (P1 wherever they are) the ``n`` nearest on each side of
+    those lines. Returns (lo, hi, entries): ``_first`` keeps ``n`` of them in any case."""
+    starts = outline.starts
+    at = bisect.bisect_left(starts, line)
+    lo = starts[at - n] if at > n else 0
+    hi = starts[at + n] if at + n < len(starts) else num_lines
+    definitions = outline.definitions
+    chosen = {i for i, d in enumerate(definitions) if lo <= d.start_line < hi}
+    for word in words:
+        named = outline.named(word)
+        below = bisect.bisect_left(named, lo, key=lambda i: definitions[i].start_line)
+        above = bisect.bisect_left(named, hi, key=lambda i: definitions[i].start_line)
+        chosen.update(named[max(0, below - n) : below], named[above : above + n])
+    return lo, hi, sorted(chosen)
+
+
+def _first(keys: Sequence[tuple[Tier, float]], n: int) -> set[int]:
+    """Positions of the ``n`` smallest ``keys``, ties in order (as a stable sort takes them)."""
+    if len(keys) <= n:
+        return set(range(len(keys)))
+    return set(heapq.nsmallest(n, range(len(keys)), key=keys.__getitem__))
+
+
+def _lines_outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> Iterator[int]:
+    """Lines of [``start``, ``end``) outside every (first, last) span, in order: work for the
+    lines between definitions only, not for every line of the file."""
+    at = start
+    for first, last in sorted(spans):
+        if first > at:
+            yield from range(at, min(first, end))
+        at = max(at, last + 1)
+    yield from range(at, end)
 
 
 def _runs(
@@ -537,9 +616,9 @@ def commented(path: str, text: str, language: str) -> str:
 
 def _fit_line_prefix(text: str, counter: TokenCounter, limit: int) -> str:
     """A giant cursor line keeps only its end (the part next to the cursor)."""
-    if counter.count(text) <= limit:
+    if count_within(counter, text, limit) <= limit:
         return text
     keep = len(text)
-    while keep > 0 and counter.count(text[-keep:]) > limit:
+    while keep > 0 and count_within(counter, text[-keep:], limit) > limit:
         keep //= 2
     return text[-keep:] if keep else ""

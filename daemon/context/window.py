@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.errors import CursorError
+from daemon.context.budget import count_within
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
 from engine.postprocess import indent_width
@@ -85,7 +86,7 @@ def window_start(
 
 
 def _fits(parts: CursorParts, start: int, limit: int, counter: TokenCounter) -> bool:
-    return counter.count("".join(parts.lines[start : parts.line])) <= limit
+    return count_within(counter, "".join(parts.lines[start : parts.line]), limit) <= limit
 
 
 def suffix_text(parts: CursorParts, max_lines: int) -> str:
@@ -99,7 +100,7 @@ def suffix_lines(parts: CursorParts, max_lines: int, cap: int, counter: TokenCou
     suffix fits ``cap`` tokens (the rest of the cursor line is always in it). The choice depends
     on the suffix text only, so typing before it does not change it."""
     n = max(0, min(max_lines, len(parts.lines) - parts.line - 1))
-    while n > 0 and counter.count(suffix_text(parts, n)) > cap:
+    while n > 0 and count_within(counter, suffix_text(parts, n), cap) > cap:
         n -= 1
     return n
 

@@ -675,3 +675,84 @@ def test_a_small_window_takes_the_lines_that_fit_when_no_anchor_block_does() -> 
         assert line - 16 < start < line  # some lines, fewer than an anchor block
         assert counter.count("".join(parts.lines[start:line])) <= 90 - 20
     assert len(starts) == 1  # typing on the cursor line does not move it
+
+
+class _RecordingCounter:
+    """A CharEstimator that records the longest text it was asked to count."""
+
+    def __init__(self) -> None:
+        self.inner = CharEstimator("python")
+        self.longest = 0
+
+    def count(self, text: str) -> int:
+        self.longest = max(self.longest, len(text))
+        return self.inner.count(text)
+
+
+@pytest.mark.parametrize("budget", [256, 2048])
+def test_a_huge_buffer_renders_only_what_the_budget_can_reach(
+    budget: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generated module of 30,000 assignments: the outline entries a prompt cannot reach
+    (each costs a token at least) are never rendered, no text over the budget's reach is
+    tokenized, and a definition far away that the window uses is still offered."""
+    import daemon.skeleton
+
+    rendered: list[str] = []
+    render = daemon.skeleton.render_definition
+
+    def counting(*args: object, **kwargs: object) -> str:
+        text = render(*args, **kwargs)  # type: ignore[arg-type]
+        rendered.append(text)
+        return text
+
+    monkeypatch.setattr(daemon.skeleton, "render_definition", counting)
+    body = "".join(f"value_{i} = {i}\n" for i in range(30_000))
+    text = f"far_away = 41\n\n{body}\ndef use() -> int:\n    return far_away + \n"
+    line = text.count("\n") - 1
+    counter = _RecordingCounter()
+    ctx = assemble_context(
+        ContextRequest(path="gen.py", text=text, line=line, column=20, budget_tokens=budget),
+        counter=counter,
+    )
+    assert ctx.num_tokens <= budget
+    assert len(rendered) <= 2 * budget + 8  # not one per entry (30,001)
+    assert counter.longest <= budget * 12  # MAX_CHARS_PER_TOKEN
+    if budget == 2048:  # cursor layout: a used name's definition is offered wherever it is
+        prefix = ctx.to_prompt_parts().prefix
+        assert "far_away = 41\n" in prefix and "value_29999 = 29999\n" in prefix
+
+
+def test_a_huge_line_is_never_tokenized_whole() -> None:
+    """A minified line of 600 KB: the window shows its end, nothing counts the whole line."""
+    text = "x = [" + "1, " * 200_000 + "]\n"
+    for column in (0, 300_000, len(text) - 1):
+        for budget in (256, 2048):
+            counter = _RecordingCounter()
+            ctx = assemble_context(
+                ContextRequest("min.py", text, 0, column, budget_tokens=budget), counter=counter
+            )
+            assert ctx.num_tokens <= budget
+            assert counter.longest <= budget * 12, (column, budget)
+
+
+def test_outline_window_of_a_huge_file_keeps_the_prompt_when_near_entries_fill_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a file of more outline entries than twice the budget, only those around the cursor
+    (and the used ones anywhere) become candidates: the prompt is the one all entries give."""
+    import daemon.context.candidates as candidates
+
+    text = _long_module(700)
+    line = text.splitlines().index("def func_350(arg_350: int, other: str = 'x') -> int:") + 3
+    request = ContextRequest(path="m.py", text=text, line=line, column=4, budget_tokens=256)
+    config = ContextConfig(layout="cursor")
+    windowed = assemble_context(request, config=config)
+    monkeypatch.setattr(
+        candidates,
+        "_around",
+        lambda outline, line, n, words, num_lines: (0, num_lines, list(range(len(outline)))),
+    )
+    whole = assemble_context(request, config=config)
+    assert windowed.segments == whole.segments
+    assert any(s.kind is Kind.FILE_SUMMARY for s in windowed.segments)
