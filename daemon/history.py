@@ -26,7 +26,10 @@ Rules that keep the record small and the prompt's prefix cache warm (design.md Â
   record being typed into changes, which is why the assembler passes ``exclude`` (the cursor
   window, which the prompt shows anyway);
 - at most ``max_entries`` records, each hunk at most ``max_hunk_bytes``; the same edits give
-  the same text (``when`` is given by the caller, nothing here reads a clock).
+  the same text (``when`` is given by the caller, nothing here reads a clock);
+- a file deleted takes its earlier records with it (their hunks showed code that is gone): its
+  "deleted" record remains; edits an editor made and then threw away (a buffer closed unsaved)
+  are dropped with :meth:`EditHistory.forget`.
 
 Thread-safe: the watcher's thread writes while the server reads.
 """
@@ -194,6 +197,19 @@ class EditHistory:
             self._push(record, None)
         return record
 
+    def forget(self, path: str, *, source: str | None = None) -> int:
+        """Drop the records of ``path`` (only those ``source`` reported, when given): edits
+        that never reached the disk. Returns how many went."""
+        with self._lock:
+            kept = [r for r in self._entries
+                    if r.path != path or (source is not None and r.source != source)]
+            removed = len(self._entries) - len(kept)
+            if removed:
+                self._entries = deque(kept)
+                self._base = None  # the newest record may be gone: nothing merges into it
+                self._known.pop(path, None)
+            return removed
+
     def clear(self) -> None:
         """Forget every record (a new session, or the project closed)."""
         with self._lock:
@@ -249,6 +265,8 @@ class EditHistory:
                 self._known.popitem(last=False)
 
     def _push(self, record: EditRecord, base: tuple[str, list[str]] | None) -> None:
+        if record.kind is EditKind.DELETED:  # the file is gone: so are the hunks of its code
+            self._entries = deque(r for r in self._entries if r.path != record.path)
         self._entries.append(record)
         self._base = base
         while len(self._entries) > self.limits.max_entries:

@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config, ContextConfig
+from app.errors import InputError
 from daemon.context import assemble_context, stable_text
 from daemon.context.types import AssembledContext, ContextRequest
-from daemon.documents import ROOT_MARKERS
+from daemon.documents import ROOT_MARKERS, read_disk_text
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
 from daemon.inotify_pruned import RAISE_INSTANCES, RAISE_WATCHES
@@ -133,6 +134,22 @@ class Projects:
         project.history.record_edit(rel, old, new, source="editor",
                                     summary=project.index.get(rel), when=time.time())
 
+    def close_buffer(self, root: str, path: str, text: str, *, max_bytes: int) -> None:
+        """An editor closed ``path`` (called in a worker thread): its buffer no longer stands
+        for the file in other files' prompts, and when the disk does not hold its text (closed
+        unsaved), the edits the editor reported for it leave the edit history."""
+        with self._lock:
+            self._recent.pop(path, None)
+        project = self._projects.get(root)
+        if project is None:
+            return
+        try:
+            disk: str | None = read_disk_text(path, max_bytes=max_bytes)
+        except InputError:  # gone, unreadable, too large: not what the buffer held either
+            disk = None
+        if disk != text:
+            project.history.forget(self.rel_path(root, path), source="editor")
+
     def _remember(self, path: str, text: str) -> None:
         with self._lock:
             self._recent.pop(path, None)
@@ -156,7 +173,7 @@ class Projects:
         with self._lock:
             recent: Sequence[tuple[str, str]] = [
                 (self.rel_path(root, pth), text) for pth, text in self._recent.items()
-                if pth != abs_path and pth.startswith(root)
+                if pth != abs_path and _inside(pth, root)
             ]
         if project is None:
             return fn(request, index=None, history=None, counter=counter, config=config,
@@ -224,3 +241,8 @@ class Projects:
             self._scan_gate.set()  # scans still waiting see the root gone and stop
         for project in projects:
             self._stop(project)
+
+
+def _inside(path: str, root: str) -> bool:
+    """Whether ``path`` is ``root`` or below it (``/p/proj2`` is not inside ``/p/proj``)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

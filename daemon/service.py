@@ -246,6 +246,11 @@ class Service:
                 self._on_change(peer, request)
             case p.CloseRequest():
                 path = normalise_path(request.path)
+                doc = self._docs.get(path)
+                if doc is not None and self._loop is not None:
+                    self._spawn(asyncio.to_thread(
+                        self._projects.close_buffer, doc.root, path, doc.text,
+                        max_bytes=self.config.context.max_file_bytes))
                 self._docs.close(path)
                 self.scheduler.cancel_document(path)
                 self._cache.invalidate(path)

@@ -357,3 +357,34 @@ def test_history_stays_bounded_and_deterministic(
     again = replay()
     assert again.summary_lines(limit=limit) == lines
     assert again.latest_hunks(limit) == hunks
+
+
+def test_a_deleted_file_takes_its_earlier_records_and_hunks_with_it() -> None:
+    """After a file was deleted, the prompt's hunk slots showed the code that created it and
+    pushed out the hunk of a live edit elsewhere."""
+    history = EditHistory()
+    history.record_edit("pkg/new.py", None, "def f():\n    pass\n", source="disk",
+                        summary=None, when=1.0)
+    history.record_edit("io/csv.py", CSV_V1, "# header\n" + CSV_V1, source="disk",
+                        summary=CSV_SUMMARY, when=2.0)
+    history.record_edit("pkg/new.py", "def f():\n    pass\n", "def f():\n    return 1\n",
+                        source="disk", summary=None, when=3.0)
+    history.record_file_event(EditKind.DELETED, "pkg/new.py", source="disk", when=4.0)
+    assert history.summary_lines(limit=10) == ["deleted pkg/new.py", "edited io/csv.py: +1 -0"]
+    hunks = history.latest_hunks(2)
+    assert len(hunks) == 1 and "io/csv.py" in hunks[0]
+
+
+def test_forget_drops_what_one_source_reported_for_a_path() -> None:
+    """A buffer closed unsaved: the editor's edits to it never reached the disk."""
+    history = EditHistory()
+    history.record_edit("io/csv.py", CSV_V1, "# saved\n" + CSV_V1, source="disk",
+                        summary=CSV_SUMMARY, when=1.0)
+    history.record_edit("io/json.py", "a\n", "a\nb\n", source="editor", summary=None, when=2.0)
+    history.record_edit("io/csv.py", "# saved\n" + CSV_V1, "# saved\n" + CSV_V1 + "x = 1\n",
+                        source="editor", summary=CSV_SUMMARY, when=30.0)
+    assert history.forget("io/csv.py", source="editor") == 1
+    assert history.summary_lines(limit=10) == ["edited io/json.py: +1 -0",
+                                               "edited io/csv.py: +1 -0"]
+    assert [r.source for r in history.entries()] == ["editor", "disk"]
+    assert history.forget("io/csv.py") == 1 and len(history) == 1

@@ -110,3 +110,50 @@ def test_folders_the_kernel_refuses_to_watch_are_counted_and_named_in_status(
         assert project.index.get("src/more.py") is not None
     finally:
         projects.close()
+
+
+def test_open_buffers_of_a_sibling_project_never_reach_a_prompt(tmp_path: Path) -> None:
+    """``/p/proj2``'s unsaved text was a retrieved snippet in ``/p/proj``'s prompts: the
+    recent buffers were matched with ``startswith(root)``."""
+    from daemon.context.types import ContextRequest
+
+    root, sibling = tmp_path / "proj", tmp_path / "proj2"
+    projects = Projects()
+    try:
+        projects.record_edit(str(sibling), str(sibling / "secret.py"), "", "TOKEN = 'x'\n")
+        projects.record_edit(str(root), str(root / "util.py"), "", "def util():\n    pass\n")
+        seen: dict[str, object] = {}
+
+        def fn(request: ContextRequest, **kw: object) -> object:
+            seen.update(kw)
+            return None
+
+        request = ContextRequest(path="main.py", text="import util\n", line=0, column=0)
+        projects.assemble_for(fn, request, str(root), Config().context)  # type: ignore[arg-type]
+        assert seen["recent"] == [("util.py", "def util():\n    pass\n")]
+    finally:
+        projects.close()
+
+
+def test_a_buffer_closed_unsaved_leaves_the_prompts_and_the_edit_history(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    saved, thrown = root / "saved.py", root / "thrown.py"
+    for path in (saved, thrown):
+        path.write_text("def f():\n    pass\n")
+    projects = Projects()
+    try:
+        ensure_built(projects, root)
+        history = projects._projects[str(root)].history
+        for path in (saved, thrown):
+            projects.record_edit(str(root), str(path), path.read_text(),
+                                 "def f():\n    return 1\n")
+        saved.write_text("def f():\n    return 1\n")  # the editor saved this one
+        for path in (saved, thrown):
+            projects.close_buffer(str(root), str(path), "def f():\n    return 1\n",
+                                  max_bytes=1_000_000)
+        assert [r.path for r in history.entries() if r.source == "editor"] == ["saved.py"]
+        assert not projects._recent  # neither buffer stands for its file any more
+    finally:
+        projects.close()
