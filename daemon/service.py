@@ -392,7 +392,11 @@ class Service:
         prefix, suffix = text[:offset], text[offset:]
         opts = req.options
         max_tokens = opts.max_tokens or self.config.completion.max_tokens
-        ask = f"{opts.multiline}/{max_tokens}"  # what else shapes the answer
+        # what else shapes the answer: the line mode (auto decided as it will be, from the
+        # cursor's line and the one above) and the token cap
+        multiline = (decide_multiline(prefix, suffix, language) if opts.multiline == "auto"
+                     else bool(opts.multiline))
+        ask = f"{multiline}/{max_tokens}"
         hit = self._cache.lookup(path, prefix, suffix, ask)
         if hit is not None and self._answer_from_cache(peer, req.id, path, hit, now):
             return

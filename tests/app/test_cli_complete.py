@@ -55,7 +55,7 @@ def test_complete_starts_a_daemon_then_reuses_it(home: Path) -> None:
     assert done["tier"] in (1, 2, 3) and done["timings"]["total_ms"] > 0
     third = nospin(home, "complete", f"{src}:6:5", "--multiline", "false")  # another place
     assert third.returncode == 0 and "-- tier" in third.stderr, third.stderr
-    second = nospin(home, "complete", f"{src}:2:5")
+    second = nospin(home, "complete", f"{src}:2:5", "--multiline", "false")  # asked the same
     assert second.returncode == 0, second.stderr
     assert "started a daemon" not in second.stderr
     assert second.stdout.startswith("return a + b")

@@ -168,7 +168,8 @@ def test_smoke_eval_with_the_embedded_model(
     monkeypatch.setenv("NOSPIN_HOME", str(tmp_path / "home"))
     corpus = write_corpus(tmp_path / "corpus")
     config = tmp_path / "config.toml"  # a small context: quick on 2 cores
-    config.write_text("[engine]\nn_ctx = 2048\nspeculation = false\n", encoding="utf-8")
+    config.write_text("[engine]\nn_ctx = 2048\nspeculation = false\n\n"
+                      "[context]\nbudget_tokens = 1024\n", encoding="utf-8")
     out, report = tmp_path / "result.json", tmp_path / "report.md"
     code = main([
         "eval", "--corpus", str(corpus), "--samples", "3", "--seed", "1", "--top-k", "2",
