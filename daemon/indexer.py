@@ -1,11 +1,13 @@
 """Keep a ProjectIndex in step with the files on disk: the initial scan and the watcher's batches.
 
 The daemon creates one :class:`ProjectIndexer` per project root and calls, from a background
-thread, :meth:`ProjectIndexer.start_watching` then :meth:`ProjectIndexer.build` (events during
-the build wait and are applied after it). Each watcher batch is read, summarised and applied to
-the index as one ``ProjectIndex.apply`` call, on the watcher's thread: serving only ever waits
-for the index's pointer swap. Saved changes feed the edit history with old and new text, from a
-bounded cache of last-seen texts.
+thread, :meth:`ProjectIndexer.start_watching` then :meth:`ProjectIndexer.build`: the watcher
+starts first, so a file saved while the scan runs is seen, and its batches are held until the
+build ends and then applied (every path re-checked on disk: a file the scan read after its
+change is read again, found unchanged and recorded nowhere). Each watcher batch is read,
+summarised and applied to the index as one ``ProjectIndex.apply`` call, on the watcher's thread:
+serving only ever waits for the index's pointer swap. Saved changes feed the edit history with
+old and new text, from a bounded cache of last-seen texts.
 
 Large amounts of parsing (the initial scan, a branch switch) run in worker processes
 (``daemon/parse_worker.py``): parsing holds the GIL, and on the Python standard library two
@@ -168,6 +170,7 @@ class ProjectIndexer:
         self._work_lock = threading.Lock()  # one build or batch at a time
         self._stamps: dict[str, tuple[int, int]] = {}  # rel -> (size, mtime_ns) when last read
         self._watcher: ProjectWatcher | None = None
+        self._built = False  # a build has ended (watcher batches no longer wait for one)
         self.num_batches = 0  # watcher batches applied
 
     # -- initial scan ---------------------------------------------------------------------
@@ -176,10 +179,17 @@ class ProjectIndexer:
         """Index the whole project from disk; replaces what the index held. Returns a report.
 
         Called once at start (from a background thread); applies the index in batches of at
-        least 1,000 files that grow with it, so it is usable before the build ends.
+        least 1,000 files that grow with it, so it is usable before the build ends. The
+        watcher's batches held since :meth:`start_watching` are delivered when it ends (and
+        applied after it: they wait for the same lock).
         """
         with self._work_lock:
-            return self._build()
+            try:
+                return self._build()
+            finally:
+                self._built = True
+                if self._watcher is not None:
+                    self._watcher.release()
 
     def _build(self) -> BuildReport:
         started = time.perf_counter()
@@ -317,17 +327,26 @@ class ProjectIndexer:
     # -- watching -------------------------------------------------------------------------
 
     def start_watching(self) -> None:
-        """Start the watcher; changes are applied in batches on its thread until :meth:`stop`."""
+        """Start the watcher; changes are applied in batches on its thread until :meth:`stop`.
+
+        Call it before the first :meth:`build`: changes made while the build runs are then
+        seen, and the batches wait until the build has ended (none is applied to a half-built
+        index). Raises OSError when the root cannot be watched (inotify limits)."""
+        with self._work_lock:  # not while a build runs: it would not release the batches
+            self._start_watching()
+
+    def _start_watching(self) -> None:
         if self._watcher is not None:
             return
-        self._watcher = ProjectWatcher(
+        watcher = ProjectWatcher(
             self.root,
             self.apply_changes,
             quiet_s=self.limits.quiet_ms / 1000,
             max_delay_s=self.limits.max_delay_ms / 1000,
             ignore=lambda rel, is_dir: self.rules.is_ignored_path(rel, is_dir=is_dir),
         )
-        self._watcher.start()
+        watcher.start(held=not self._built)
+        self._watcher = watcher
 
     @property
     def num_unwatched_dirs(self) -> int:

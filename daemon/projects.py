@@ -108,21 +108,32 @@ class Projects:
 
             indexer = ProjectIndexer(Path(project.root), config, project.index, project.history)
             project.indexer = indexer
-            indexer.build()
+            # Watching starts before the scan: a file saved while it runs is not missed (its
+            # batch waits for the scan's end and is applied then).
+            self._watch(project, indexer)
+            try:
+                indexer.build()
+            except Exception:
+                indexer.stop()
+                raise
             project.ready = True
             log.info("indexed %s (%d files)", project.root, len(project.index))
-            try:
-                indexer.start_watching()
-            except OSError as exc:  # inotify's instance or watch limit, most likely
-                fix = RAISE_WATCHES if exc.errno == errno.ENOSPC else RAISE_INSTANCES
-                project.watch_error = (
-                    f"not watched ({exc.strerror or exc}): files saved are not re-read; raise "
-                    f"the limit ({fix}) and restart the daemon")
-                log.warning("%s: %s", project.root, project.watch_error)
         except Exception:  # indexing is an aid: completions go on without it
             log.exception("indexing %s failed", project.root)
         finally:
             project.building = False
+
+    @staticmethod
+    def _watch(project: _Project, indexer: Any) -> None:
+        """Start ``indexer``'s watcher; a root that cannot be watched is still indexed."""
+        try:
+            indexer.start_watching()
+        except OSError as exc:  # inotify's instance or watch limit, most likely
+            fix = RAISE_WATCHES if exc.errno == errno.ENOSPC else RAISE_INSTANCES
+            project.watch_error = (
+                f"not watched ({exc.strerror or exc}): files saved are not re-read; raise "
+                f"the limit ({fix}) and restart the daemon")
+            log.warning("%s: %s", project.root, project.watch_error)
 
     def record_edit(self, root: str, path: str, old: str, new: str) -> None:
         """An editor change (called in a worker thread)."""

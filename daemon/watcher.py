@@ -99,6 +99,7 @@ class ChangeQueue:
         self._last = 0.0  # clock at the latest event
         self._closed = False
         self._busy = False  # the consumer is processing a batch
+        self._held = False  # events are kept, not handed out (until :meth:`release`)
 
     # -- writers --------------------------------------------------------------------------
 
@@ -147,20 +148,33 @@ class ChangeQueue:
             self._pending.ignore_rules_changed = True
             self._touch()
 
+    # -- holding --------------------------------------------------------------------------
+
+    def hold(self) -> None:
+        """Keep collecting events but hand out no batch until :meth:`release`."""
+        with self._cond:
+            self._held = True
+
+    def release(self) -> None:
+        """Hand out what was held: one batch at once if its burst is already complete."""
+        with self._cond:
+            self._held = False
+            self._cond.notify_all()
+
     # -- the consumer ---------------------------------------------------------------------
 
     def take(self) -> ChangeSet | None:
         """Block until a burst is complete and return it; None once :meth:`close` was called.
 
         A burst is complete when no event came for ``quiet_s``, or ``max_delay_s`` after its
-        first event even while events keep coming. Marks the consumer busy until the next call
-        (or :meth:`done`).
+        first event even while events keep coming; while the queue is held, no burst is.
+        Marks the consumer busy until the next call (or :meth:`done`).
         """
         with self._cond:
             self._busy = False
             self._cond.notify_all()
             while not self._closed:
-                if not self._pending.num_events:
+                if not self._pending.num_events or self._held:
                     self._cond.wait()
                     continue
                 now = self._clock()
@@ -310,10 +324,15 @@ class ProjectWatcher:
         """Events watchdog delivered so far, those dropped as irrelevant included."""
         return self._handler.num_events
 
-    def start(self) -> None:
-        """Start watching; events from now on are delivered. Returns once the watch is set up."""
+    def start(self, *, held: bool = False) -> None:
+        """Start watching; events from now on are delivered. Returns once the watch is set up.
+
+        ``held``: events are collected but no batch is delivered until :meth:`release` (the
+        indexer starts watching before its first scan and applies what changed after it)."""
         if self._observer is not None:
             return
+        if held:
+            self.queue.hold()
         observer = pruned_observer(self._handler.keep_dir)
         self.pruned = observer is not None
         if observer is None:
@@ -338,6 +357,10 @@ class ProjectWatcher:
             return
         observer.unschedule(self._watch)
         self._watch = self._schedule(observer)
+
+    def release(self) -> None:
+        """Deliver the batches held since ``start(held=True)``, and those after them."""
+        self.queue.release()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop watching; a batch being processed finishes first, pending events are dropped."""

@@ -12,7 +12,7 @@ import pytest
 
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
-from daemon.indexer import IndexerLimits, ProjectIndexer, TextCache
+from daemon.indexer import BuildReport, IndexerLimits, ProjectIndexer, TextCache
 from daemon.parse_worker import WORKER_NICE, Item, TaskResult, WorkerProcess
 from daemon.symbols import FileSummary
 from daemon.watcher import ChangeSet
@@ -175,6 +175,46 @@ def test_watching_create_modify_delete_rename(
     assert "created pkg/new.py: +2" in lines
     assert "renamed notes.md to README.md" in lines
     assert any(line.startswith("deleted pkg/util.py") for line in lines)
+
+
+def test_changes_before_and_during_the_build_are_applied_after_it(
+    project: Path, indexer_parts: tuple[ProjectIndexer, CountingIndex, EditHistory]
+) -> None:
+    """The daemon starts watching, then scans: what changes meanwhile waits for the scan and is
+    then applied once, a file the scan read after its change included (no second record)."""
+    indexer, index, history = indexer_parts
+    indexer.start_watching()
+    make(project, {"pkg/util.py": "def helper(x):\n    return x + 1\n"})  # before the scan
+    time.sleep(0.5)  # well past the quiet period: a batch would be taken now
+    assert index.num_applies == 0  # it waits for the build
+
+    scan = indexer._build
+    scanned: dict[str, FileSummary | None] = {}
+
+    def build_then_save() -> BuildReport:
+        report = scan()  # the scan has read every file: these changes come after it
+        scanned["pkg/csvio.py"] = index.get("pkg/csvio.py")
+        text = (project / "pkg" / "csvio.py").read_text()
+        (project / "pkg" / "csvio.py").write_text(text.replace("split(',')", "split(';')"))
+        make(project, {"late.py": "def late_def():\n    pass\n"})
+        time.sleep(0.5)
+        assert index.num_applies == report.num_batches  # nothing applied during the build
+        return report
+
+    indexer._build = build_then_save  # type: ignore[method-assign]
+    indexer.build()
+    assert wait_for(lambda: index.get("late.py") is not None)
+    assert indexer.wait_idle(TIMEOUT_S)
+    late = index.get("late.py")
+    assert late is not None and [d.name for d in late.definitions] == ["late_def"]
+    csvio, old = index.get("pkg/csvio.py"), scanned["pkg/csvio.py"]
+    assert csvio is not None and old is not None and csvio.digest != old.digest  # re-read
+    util = index.get("pkg/util.py")
+    assert util is not None and util.definitions[0].name == "helper"
+    lines = history.summary_lines(limit=10)
+    assert "edited `parse_row` in pkg/csvio.py: +1 -1" in lines
+    assert "created late.py: +2" in lines
+    assert not [line for line in lines if "pkg/util.py" in line], lines  # scanned after it
 
 
 def test_folder_moves_deletes_and_vanishing_files(

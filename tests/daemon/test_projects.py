@@ -157,3 +157,44 @@ def test_a_buffer_closed_unsaved_leaves_the_prompts_and_the_edit_history(tmp_pat
         assert not projects._recent  # neither buffer stands for its file any more
     finally:
         projects.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux inotify")
+def test_files_saved_during_the_first_scan_are_indexed_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watcher starts before the scan: a file saved, or created, after the scan read the
+    folder is not stale until it changes again."""
+    from daemon.indexer import BuildReport, ProjectIndexer
+
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (root / "pkg" / "util.py").write_text("def alpha_helper(a, b):\n    return a + b\n")
+    scan = ProjectIndexer._build
+
+    def scan_then_save(self: ProjectIndexer) -> BuildReport:
+        report = scan(self)
+        (root / "pkg" / "util.py").write_text("def saved_during_scan():\n    pass\n")
+        (root / "late_new.py").write_text("def new_during_scan():\n    pass\n")
+        return report
+
+    monkeypatch.setattr(ProjectIndexer, "_build", scan_then_save)
+    projects = Projects()
+    try:
+        ensure_built(projects, root)
+        project = projects._projects[str(root)]
+        assert project.ready
+
+        def names(rel: str) -> list[str]:
+            summary = project.index.get(rel)
+            return [d.name for d in summary.definitions] if summary is not None else []
+
+        deadline = time.monotonic() + 30
+        while (names("pkg/util.py") != ["saved_during_scan"] or not names("late_new.py")) \
+                and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert names("pkg/util.py") == ["saved_during_scan"]
+        assert names("late_new.py") == ["new_during_scan"]
+    finally:
+        projects.close()

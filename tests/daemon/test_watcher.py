@@ -105,6 +105,33 @@ def test_queue_take_returns_after_quiet_period() -> None:
     assert result[0] is not None and result[0].ignore_rules_changed
 
 
+def test_a_held_queue_collects_and_hands_out_on_release() -> None:
+    clock = FakeClock()
+    queue = ChangeQueue(quiet_s=1.0, max_delay_s=3.0, clock=clock)
+    queue.hold()
+    result: list[ChangeSet | None] = []
+    done = threading.Event()
+
+    def consumer() -> None:
+        result.append(queue.take())
+        done.set()
+
+    thread = threading.Thread(target=consumer)
+    thread.start()
+    queue.add_file("a.py")
+    clock.now = 10.0  # quiet long since, max delay long past: still held
+    queue.add_file("b.py")
+    clock.now = 20.0
+    with queue._cond:
+        queue._cond.notify_all()
+    assert not done.wait(0.1)
+    assert not queue.wait_idle(0.05)  # held events are not processed yet
+    queue.release()
+    assert done.wait(TIMEOUT_S)
+    thread.join()
+    assert result[0] is not None and result[0].paths == {"a.py", "b.py"}
+
+
 def test_queue_close_releases_the_consumer() -> None:
     queue = ChangeQueue()
     result: list[ChangeSet | None] = []
