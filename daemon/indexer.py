@@ -51,7 +51,8 @@ _POOL_MIN_FILES = 400
 #: Least files per ``apply`` during the initial scan (the index fills up while it is built).
 _BUILD_BATCH_FILES = 1_000
 #: A watcher batch touching more files than this is followed by a full reconcile with the disk
-#: (the kernel's event queue may have overflowed and dropped events).
+#: (the kernel's event queue may have overflowed and dropped events; an overflow the watcher
+#: saw is reconciled whatever the batch's size).
 _RECONCILE_MIN_PATHS = 1_000
 #: Batches with more changed files than this are a checkout or a tool, not a user editing:
 #: they do not go into the edit history file by file.
@@ -133,6 +134,16 @@ class TextCache:
     @property
     def total_chars(self) -> int:
         return self._total
+
+
+def needs_reconcile(changes: ChangeSet) -> bool:
+    """Whether a batch is followed by a full walk of the project, compared with the disk."""
+    return (
+        changes.overflowed
+        or changes.ignore_rules_changed
+        or bool(changes.gone_dirs)
+        or len(changes) > _RECONCILE_MIN_PATHS
+    )
 
 
 class ProjectIndexer:
@@ -374,12 +385,9 @@ class ProjectIndexer:
 
     def _apply_changes(self, changes: ChangeSet) -> None:
         # A full walk (only changed files are read) also follows folders deleted or moved:
-        # the events of their contents may name paths that no longer exist.
-        reconcile = (
-            changes.ignore_rules_changed
-            or bool(changes.gone_dirs)
-            or len(changes) > _RECONCILE_MIN_PATHS
-        )
+        # the events of their contents may name paths that no longer exist; and it finds what
+        # changed unreported when the kernel dropped events.
+        reconcile = needs_reconcile(changes)
         if changes.ignore_rules_changed:
             self.rules.reload()
             if self._watcher is not None:  # before the walk below: it sees what rewatch missed

@@ -13,6 +13,12 @@ It subclasses watchdog 7's ``InotifyWatchGroup`` (``_add_all_callbacks``, ``_add
 (another watchdog, another platform) it returns None and the caller uses watchdog's
 ``Observer``.
 
+When the kernel's event queue overflows (``IN_Q_OVERFLOW``: more than
+``fs.inotify.max_queued_events`` unread, e.g. a build writing thousands of files while the
+daemon is starved), the events after it are lost. watchdog 7.1 calls ``on_queue_overflow`` on
+every watch group, which rebuilds the watches but reports no event; the group here then calls
+``on_overflow``, so that the caller can re-check the whole tree against the disk.
+
 A folder the kernel refuses to watch because ``fs.inotify.max_user_watches`` is reached is
 logged once per observer (watchdog drops that error silently), with the command to raise it.
 """
@@ -55,9 +61,14 @@ def watch_limit() -> int | None:
         return None
 
 
-def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
+def pruned_observer(
+    keep_dir: KeepDir, on_overflow: Callable[[], None] | None = None
+) -> BaseObserver | None:
     """watchdog's inotify observer, leaving out the folders ``keep_dir`` rejects; None where
-    this watchdog or platform has no such observer (the caller then watches everything)."""
+    this watchdog or platform has no such observer (the caller then watches everything).
+
+    ``on_overflow()`` is called (on watchdog's inotify thread) after the kernel dropped events,
+    once the watches are rebuilt: changes made from then on are reported again."""
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -80,6 +91,7 @@ def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
     @dataclass
     class PrunedWatchGroup(InotifyWatchGroup):
         keep_dir: KeepDir = _keep_all
+        on_overflow: Callable[[], None] | None = None
         num_refused: int = field(default=0, init=False)
 
         def _keep(self, path: bytes) -> bool:
@@ -128,6 +140,16 @@ def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
             self._active_callbacks_by_path[path] = wd
             self._active_callbacks_by_watch[wd] = path
 
+        def on_queue_overflow(self) -> None:
+            rebuild = getattr(super(), "on_queue_overflow", None)  # watchdog >= 7.1
+            if rebuild is not None:
+                rebuild()  # the watches again, through _add_all_callbacks above
+            if self.is_active and self.on_overflow is not None:
+                try:
+                    self.on_overflow()
+                except Exception:  # watchdog's reading thread must go on
+                    log.exception("overflow callback failed for %r", self.path)
+
         def _recursive_simulate(self, src_path: bytes) -> list[InotifyEvent]:
             # Created events for what a new folder already holds, as watchdog's own does, but
             # without walking into folders that are not watched.
@@ -157,6 +179,7 @@ def pruned_observer(keep_dir: KeepDir) -> BaseObserver | None:
                 event_mask=self.get_event_mask_from_filter(),
                 follow_symlink=self.watch.follow_symlink,
                 keep_dir=keep_dir,
+                on_overflow=on_overflow,
             )
             self._inotify = self.group
 

@@ -11,7 +11,9 @@ and nothing of it runs on a thread that serves requests.
 Events inside folders that are always skipped (``.git``, ``node_modules``, caches, ...) and, given
 an ``ignore`` predicate, gitignored paths are dropped here; the other folder rules (virtual
 environments, build output) are applied by the consumer. A change to a
-``.gitignore`` or to ``.git/info/exclude`` is flagged so the consumer reloads the rules.
+``.gitignore`` or to ``.git/info/exclude`` is flagged so the consumer reloads the rules. When
+the kernel's inotify queue overflowed (events were lost, Linux), the batch is flagged
+``overflowed`` and the consumer re-checks the whole project against the disk.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class ChangeSet:
     gone_dirs: set[str] = field(default_factory=set)  # folders deleted or moved away
     new_dirs: set[str] = field(default_factory=set)  # folders created or moved in
     ignore_rules_changed: bool = False  # a .gitignore or .git/info/exclude changed
+    overflowed: bool = False  # the kernel dropped events: any file may have changed unseen
     num_events: int = 0  # raw events merged into this set
 
     def __len__(self) -> int:
@@ -146,6 +149,12 @@ class ChangeQueue:
     def add_ignore_change(self) -> None:
         with self._cond:
             self._pending.ignore_rules_changed = True
+            self._touch()
+
+    def add_overflow(self) -> None:
+        """Events were lost (the kernel's queue overflowed): the batch names what is known."""
+        with self._cond:
+            self._pending.overflowed = True
             self._touch()
 
     # -- holding --------------------------------------------------------------------------
@@ -291,7 +300,9 @@ class ProjectWatcher:
 
     On Linux the folders whose events would all be dropped are not watched at all
     (``daemon/inotify_pruned.py``); after the ignore rules change, :meth:`rewatch` brings the
-    watches in line. Opening and reading files is never reported (``_EVENT_FILTER``).
+    watches in line. Opening and reading files is never reported (``_EVENT_FILTER``). There
+    too, an overflow of the kernel's event queue is reported as a batch with ``overflowed``
+    (watchdog's own observer, elsewhere, has no such report).
     """
 
     def __init__(
@@ -312,6 +323,7 @@ class ProjectWatcher:
         self.pruned = False  # folders the handler would drop are not watched (Linux)
         self._thread: threading.Thread | None = None
         self.num_batches = 0  # batches delivered so far
+        self.num_overflows = 0  # times the kernel's event queue overflowed (events lost)
 
     @property
     def num_refused(self) -> int:
@@ -333,7 +345,7 @@ class ProjectWatcher:
             return
         if held:
             self.queue.hold()
-        observer = pruned_observer(self._handler.keep_dir)
+        observer = pruned_observer(self._handler.keep_dir, on_overflow=self._on_overflow)
         self.pruned = observer is not None
         if observer is None:
             observer = Observer()
@@ -343,6 +355,12 @@ class ProjectWatcher:
         self._observer = observer
         self._thread = threading.Thread(target=self._run, name="nospin-watcher", daemon=True)
         self._thread.start()
+
+    def _on_overflow(self) -> None:
+        """The kernel dropped events (watchdog's inotify thread; the watches are rebuilt)."""
+        self.num_overflows += 1
+        log.info("inotify queue overflowed below %s: re-checking the project", self.root)
+        self.queue.add_overflow()
 
     def _schedule(self, observer: BaseObserver) -> ObservedWatch:
         return observer.schedule(

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from daemon.symbols import FileSummary
 from daemon.watcher import ChangeSet
 
 TIMEOUT_S = 60.0
+MAX_QUEUED_EVENTS = Path("/proc/sys/fs/inotify/max_queued_events")
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = TIMEOUT_S) -> bool:
@@ -466,3 +469,60 @@ def test_the_build_keeps_texts_so_the_first_save_has_a_diff(
     assert history.summary_lines(limit=5) == ["edited `helper` in pkg/util.py: +1 -1"]
     [hunk] = history.latest_hunks(5)
     assert "-    return x\n+    return x + 1\n" in hunk
+
+
+def test_an_overflow_batch_rechecks_the_whole_tree(
+    project: Path, indexer_parts: tuple[ProjectIndexer, CountingIndex, EditHistory]
+) -> None:
+    """A batch that says the kernel dropped events names no path: every file is re-checked."""
+    indexer, index, _ = indexer_parts
+    indexer.build()
+    make(project, {"pkg/util.py": "def unseen_save():\n    pass\n", "unseen_new.py": "U = 1\n"})
+    (project / "notes.md").unlink()
+    indexer.apply_changes(ChangeSet(overflowed=True, num_events=1))
+    util = index.get("pkg/util.py")
+    assert util is not None and [d.name for d in util.definitions] == ["unseen_save"]
+    assert index.get("unseen_new.py") is not None and index.get("notes.md") is None
+
+
+@contextmanager
+def inotify_reader_blocked(indexer: ProjectIndexer) -> Iterator[None]:
+    """Stops the watcher's inotify reading thread, as a starved daemon would be: it takes
+    watchdog's InotifyFD lock after each read of at most 2,048 events, and waits for it here."""
+    observer = indexer._watcher._observer  # type: ignore[union-attr]
+    with observer._inotify_fd._lock:  # type: ignore[union-attr]
+        yield
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not MAX_QUEUED_EVENTS.exists()
+    or int(MAX_QUEUED_EVENTS.read_text()) > 200_000,
+    reason="needs Linux inotify with a queue that a test can overflow",
+)
+def test_a_save_lost_in_an_inotify_queue_overflow_is_recovered(
+    project: Path, indexer_parts: tuple[ProjectIndexer, CountingIndex, EditHistory]
+) -> None:
+    """A build writes thousands of gitignored files while the daemon gets no CPU: the kernel's
+    queue overflows and drops the events after it, a source file's save among them."""
+    indexer, index, _ = indexer_parts
+    make(project, {".gitignore": "*.log\nsecret/\n*.o\n"})
+    indexer.start_watching()
+    indexer.build()
+    assert indexer._watcher is not None and indexer._watcher.pruned
+    flood = int(MAX_QUEUED_EVENTS.read_text()) + 2_048 + 4_096
+    objects = [os.open(project / "pkg" / f"{n}.o", os.O_WRONLY | os.O_CREAT) for n in "ab"]
+    try:
+        with inotify_reader_blocked(indexer):
+            for i in range(flood):  # alternating files: the kernel merges no two events
+                os.write(objects[i % 2], b"x")
+            make(project, {"pkg/util.py": "def saved_during_flood():\n    pass\n"})
+    finally:
+        for fd in objects:
+            os.close(fd)
+
+    def names() -> list[str]:
+        summary = index.get("pkg/util.py")
+        return [d.name for d in summary.definitions] if summary is not None else []
+
+    assert wait_for(lambda: names() == ["saved_during_flood"])
+    assert indexer._watcher.num_overflows >= 1  # the save was lost, not delivered

@@ -132,6 +132,17 @@ def test_a_held_queue_collects_and_hands_out_on_release() -> None:
     assert result[0] is not None and result[0].paths == {"a.py", "b.py"}
 
 
+def test_queue_flags_an_overflow() -> None:
+    queue = ChangeQueue(quiet_s=0.01, max_delay_s=5)
+    queue.add_overflow()
+    queue.add_file("a.py")
+    batch = queue.take()
+    assert batch is not None and batch.overflowed and batch.paths == {"a.py"}
+    queue.add_file("b.py")
+    batch = queue.take()
+    assert batch is not None and not batch.overflowed
+
+
 def test_queue_close_releases_the_consumer() -> None:
     queue = ChangeQueue()
     result: list[ChangeSet | None] = []
