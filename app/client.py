@@ -11,7 +11,11 @@ Used by the CLI, the tray and editor bridges::
 
 Error replies become exceptions of the one hierarchy (``app.errors``) chosen by their code.
 A request waits while the daemon sends heartbeats; ``idle_timeout_s`` without any message for it
-raises DaemonError (the daemon died or hangs), so a caller never waits forever.
+raises DaemonError (the daemon hangs), so a caller never waits forever. A daemon that goes away
+(stopped, restarted, crashed: its end of the connection closes) is noticed at once through the
+socket's monitor: every request waiting on the connection, and every later one, raises
+DaemonError, and ``on_lost`` is called. The client does not reconnect by itself: a new daemon
+knows nothing of this one's documents, so the caller makes a new client and opens them again.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, Literal, TypeVar
 import msgspec
 import zmq
 import zmq.asyncio
+from zmq.utils.monitor import parse_monitor_message
 
 from app import errors
 from app.errors import ConfigError, DaemonError, NospinError, ProtocolError
@@ -43,6 +48,7 @@ _ERRORS: dict[str, type[NospinError]] = {
     and name not in ("SkippedFile",)
 }
 DEFAULT_MAX_MESSAGE_BYTES = 8_000_000
+LOST_GRACE_S = 0.1  # after the disconnect event: replies already received are read first
 
 
 def error_from_reply(reply: p.ErrorReply) -> NospinError:
@@ -87,6 +93,10 @@ class AsyncClient:
         self.started_daemon = False  # this client started the daemon it talks to
         self.num_unexpected_finals = 0  # final replies for no pending request (duplicates)
         self._unawaited: set[str] = set()  # requests left early and their cancels: finals due
+        self._monitor: zmq.asyncio.Socket | None = None  # the socket's disconnect events
+        self._watcher: asyncio.Task[None] | None = None
+        self.lost: str | None = None  # why the connection is gone (the daemon closed it)
+        self.on_lost: Callable[[], None] | None = None  # called once when it goes
 
     # ------------------------------------------------------------------ connection
     async def __aenter__(self) -> AsyncClient:
@@ -146,14 +156,24 @@ class AsyncClient:
             raise ConfigError(f"invalid daemon endpoint {self.endpoint!r}",
                               detail=exc.strerror) from exc
         self._sock = sock
-        self._reader = asyncio.get_running_loop().create_task(self._read_loop())
+        loop = asyncio.get_running_loop()
+        self._reader = loop.create_task(self._read_loop())
+        self._monitor = sock.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+        self._watcher = loop.create_task(self._watch_loop(self._monitor))
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
-            self._reader = None
+        for task in (self._watcher, self._reader):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._watcher = self._reader = None
+        if self._monitor is not None:
+            if self._sock is not None:
+                with contextlib.suppress(zmq.ZMQError):
+                    self._sock.disable_monitor()
+            self._monitor.close(linger=0)
+            self._monitor = None
         if self._sock is not None:
             self._sock.close(linger=0)
             self._sock = None
@@ -174,12 +194,34 @@ class AsyncClient:
             elif p.is_final(reply):
                 self.num_unexpected_finals += 1  # a second final reply: must stay 0
 
+    async def _watch_loop(self, monitor: zmq.asyncio.Socket) -> None:
+        """Wait for the daemon's end of the connection to close (a ZeroMQ DEALER would
+        otherwise queue requests for it, silently, until the idle timeout)."""
+        while True:
+            event = parse_monitor_message(await monitor.recv_multipart())
+            if event["event"] == zmq.EVENT_DISCONNECTED:
+                break
+        await asyncio.sleep(LOST_GRACE_S)  # the reader takes the replies sent before it closed
+        self._lose("the daemon closed the connection (stopped or restarted)")
+
+    def _lose(self, why: str) -> None:
+        """Fail every request waiting on this connection; later ones fail when sent."""
+        if self.lost is not None:
+            return
+        self.lost = why
+        for request_id, queue in self._queues.items():
+            queue.put_nowait(p.ErrorReply(id=request_id, code=DaemonError.code, message=why))
+        if self.on_lost is not None:
+            self.on_lost()
+
     def _next_id(self) -> str:
         return f"{self._prefix}-{next(self._ids)}"
 
     async def _send(self, message: msgspec.Struct) -> None:
         if self._sock is None:
             raise DaemonError("not connected")
+        if self.lost is not None:
+            raise DaemonError(self.lost)
         data = p.encode(message)
         if len(data) > self._max_bytes:
             raise ProtocolError(
@@ -221,7 +263,7 @@ class AsyncClient:
         finally:
             del self._queues[request_id]
             if not finished and isinstance(message, p.CompleteRequest | p.GenerateRequest) \
-                    and self._sock is not None:
+                    and self._sock is not None and self.lost is None:
                 cancel = p.CancelRequest(id=self._next_id(), target=request_id)
                 if len(self._unawaited) > 4096:  # finals that never came (a daemon restart)
                     self._unawaited.clear()
@@ -333,7 +375,7 @@ class AsyncClient:
                     yield reply
         finally:
             self._queues.pop(msg.id, None)
-            if self._sock is not None:
+            if self._sock is not None and self.lost is None:
                 with contextlib.suppress(Exception):
                     await self._send(p.UnsubscribeRequest(id=self._next_id(), target=msg.id))
 

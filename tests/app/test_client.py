@@ -164,3 +164,46 @@ def test_leaving_a_stream_early_cancels_it_without_a_stray_reply(
             assert not client._unawaited
 
     asyncio.run(main())
+
+
+def test_a_daemon_that_goes_away_fails_waiting_requests_at_once() -> None:
+    # a DEALER queues requests for a vanished peer silently: the client used to wait for its
+    # idle timeout; the socket monitor's disconnect event ends them within moments
+    async def main() -> None:
+        ctx = zmq.asyncio.Context()
+        daemon = ctx.socket(zmq.ROUTER)
+        daemon.setsockopt(zmq.LINGER, 0)
+        port = daemon.bind_to_random_port("tcp://127.0.0.1")
+        client = AsyncClient(f"tcp://127.0.0.1:{port}", token="t", autostart=False,
+                             idle_timeout_s=30, context=ctx)
+        lost: list[str | None] = []
+        client.on_lost = lambda: lost.append(client.lost)
+
+        async def answer_hello() -> None:
+            peer, data = await daemon.recv_multipart()
+            request = p.decode_request(data, max_bytes=1_000_000)
+            await daemon.send_multipart([peer, p.encode(p.HelloReply(
+                id=request.id, protocol=p.PROTOCOL_VERSION, version="0", pid=1, engine="fake",
+                engine_state="ready"))])
+            await daemon.recv_multipart()  # the status request: never answered
+
+        try:
+            hello = asyncio.ensure_future(answer_hello())
+            await client.connect()
+            pending = asyncio.ensure_future(client.status())
+            await asyncio.wait_for(hello, 10)
+            daemon.close(linger=0)
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            with pytest.raises(DaemonError, match="closed the connection"):
+                await asyncio.wait_for(pending, 10)
+            assert loop.time() - started < 5
+            assert lost == [client.lost] and client.lost is not None
+            with pytest.raises(DaemonError, match="closed the connection"):
+                await client.status()  # later requests fail when sent
+        finally:
+            await client.close()
+            daemon.close(linger=0)
+            ctx.term()
+
+    asyncio.run(main())
