@@ -18,7 +18,11 @@ Thin by design: the daemon does the work. This server
 
 Document notifications are applied to the daemon strictly in the order they arrive, and a
 completion waits for the ones before it, so a completion always sees the edits typed before it.
-The daemon is started on demand; when it restarts, open documents are sent again.
+The daemon is started on demand. When its connection is lost (the daemon stopped, restarted or
+crashed: noticed at once, see ``AsyncClient.lost``) the server says so in a ``nospin/status``
+error and connects again at once (starting a daemon, as on demand); a new connection opens every
+document with the server's current text, and the updates still queued from before it, which that
+text already contains, are skipped: the daemon's copy is the server's, never an edit twice.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from app.lsp.text import (
     to_code_points,
     word_start,
 )
+from daemon import lifecycle
 from daemon import protocol as p
 
 log = logging.getLogger(__name__)
@@ -132,7 +137,11 @@ class NospinLanguageServer(LanguageServer):
         self._client: AsyncClient | None = None
         self._connecting: asyncio.Future[AsyncClient] | None = None  # shared by all waiters
         self._docs: dict[str, str] = {}  # uri -> text, as the client sees it
+        self._doc_meta: dict[str, tuple[str | None, int]] = {}  # uri -> language, version
         self._sync_tail: asyncio.Future[None] | None = None
+        self._num_updates = 0  # document notifications received (each queued update's number)
+        self._synced_updates = 0  # how many of them the current connection's opens contain
+        self._reconnecting: set[asyncio.Future[None]] = set()
         self.fast_mode: bool | None = None
         self.last_status: StatusParams | None = None
         self._announce_task: asyncio.Future[None] | None = None
@@ -181,6 +190,8 @@ class NospinLanguageServer(LanguageServer):
             self._notify(StatusParams(state="error", message=str(exc)))
 
     async def _on_shutdown(self, params: None) -> None:
+        for task in list(self._reconnecting):
+            task.cancel()
         if self._client is not None:
             await self._client.close()
             self._client = None
@@ -208,14 +219,23 @@ class NospinLanguageServer(LanguageServer):
                              client_name=f"nospin-lsp {__version__}",
                              idle_timeout_s=max(15.0, self.settings.deadline_ms / 1000 + 5))
         await client.connect()  # closes its socket again when it fails
+        # a fresh or restarted daemon: every document again, as it is now; the updates queued
+        # before this moment are in these texts (``_chain`` skips them on this connection)
+        docs = [(uri, text, *self._doc_meta.get(uri, (None, 0)))
+                for uri, text in self._docs.items()]
+        synced = self._num_updates
         try:
-            for uri, text in list(self._docs.items()):  # a fresh or restarted daemon: again
-                if (path := to_fs_path(uri)) is not None:
-                    await client.open(path, text)
+            for uri, text, language, version in docs:
+                if (path := to_fs_path(uri)) is not None and uri.startswith("file:"):
+                    await client.open(path, text, language=language, version=version)
         except BaseException:
             await client.close()
             raise
-        self._client = client
+        client.on_lost = lambda: self._on_lost(client)
+        if client.lost is not None:  # went while the documents were sent
+            await client.close()
+            raise DaemonError(client.lost)
+        self._client, self._synced_updates = client, synced
         return client
 
     def _connect_done(self, future: asyncio.Future[AsyncClient]) -> None:
@@ -223,15 +243,48 @@ class NospinLanguageServer(LanguageServer):
         if not future.cancelled():
             future.exception()  # retrieved: every waiter may have left at its deadline
 
-    async def _drop_client(self) -> None:
-        if self._client is not None:
+    async def _drop_client(self, failed: AsyncClient | None = None) -> None:
+        """Close the current connection (only if it is ``failed``, when given: a request that
+        failed on a connection already replaced leaves the new one alone)."""
+        if self._client is not None and failed in (None, self._client):
             client, self._client = self._client, None
             await client.close()
+
+    def _on_lost(self, client: AsyncClient) -> None:
+        """The daemon closed ``client``'s connection: say so, and connect again now (rather
+        than at the next keystroke, which would wait for the new daemon's start)."""
+        if client is not self._client:
+            return
+        self._client = None
+        starting = self.settings.autostart and client.endpoint.startswith("ipc://")
+        self._notify(StatusParams(
+            state="error", fast_mode=self.fast_mode,
+            message=f"{client.lost}; " + ("starting it again" if starting else "reconnecting")))
+        task = asyncio.ensure_future(self._reconnect(client))
+        self._reconnecting.add(task)
+        task.add_done_callback(self._reconnecting.discard)
+
+    async def _reconnect(self, lost: AsyncClient) -> None:
+        await lost.close()
+        old_pid = lost.hello.pid if lost.hello is not None else None
+        if lost.endpoint.startswith("ipc://"):  # a stopping daemon holds its lock a moment yet
+            give_up = asyncio.get_running_loop().time() + 5.0
+            while ((info := lifecycle.read_daemon_info()) is not None and info.pid == old_pid
+                   and asyncio.get_running_loop().time() < give_up):
+                await asyncio.sleep(0.05)
+        try:
+            client = await self._daemon()
+        except NospinError as exc:  # the next document update or completion tries again
+            self._notify(StatusParams(state="error", message=str(exc), fast_mode=self.fast_mode))
+            return
+        self._notify(StatusParams(state="connected", fast_mode=self.fast_mode,
+                                  engine_state=client.hello.engine_state if client.hello else ""))
 
     # ------------------------------------------------------------------ documents
     def _on_did_open(self, params: t.DidOpenTextDocumentParams) -> None:
         doc = params.text_document
         self._docs[doc.uri] = doc.text
+        self._doc_meta[doc.uri] = (doc.language_id or None, doc.version)
         self._chain(lambda client, path: client.open(
             path, doc.text, language=doc.language_id or None, version=doc.version), doc.uri)
 
@@ -254,6 +307,8 @@ class NospinLanguageServer(LanguageServer):
                 end=p.Position(line=edit.end_line, col=edit.end_col)), text=edit.text))
         self._docs[uri] = text
         version = params.text_document.version
+        language = self._doc_meta.get(uri, (None, 0))[0]
+        self._doc_meta[uri] = (language, version)
         final = text
 
         async def send(client: AsyncClient, path: str) -> None:
@@ -263,18 +318,24 @@ class NospinLanguageServer(LanguageServer):
                 else:
                     await client.change(path, edits=edits, version=version)
             except InputError:  # the daemon lost the buffer (restarted): send all of it
-                await client.open(path, final, version=version)
+                await client.open(path, final, language=language, version=version)
 
         self._chain(send, uri)
 
     def _on_did_close(self, params: t.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
+        self._doc_meta.pop(uri, None)
         if self._docs.pop(uri, None) is not None:
             self._chain(lambda client, path: client.close_document(path), uri)
 
     def _chain(self, op: Callable[[AsyncClient, str], Awaitable[None]], uri: str) -> None:
         """Run ``op`` after every document operation received before it (called synchronously
-        from the notification handler, so the order is the order of arrival)."""
+        from the notification handler, so the order is the order of arrival).
+
+        Skipped when the connection it gets opened the documents after this notification came:
+        their text contains it already (an edit typed while the daemon was down)."""
+        self._num_updates += 1
+        number = self._num_updates
         path = to_fs_path(uri)
         if path is None or not uri.startswith("file:"):
             return  # untitled and virtual documents stay in the editor
@@ -283,12 +344,15 @@ class NospinLanguageServer(LanguageServer):
         async def run() -> None:
             if previous is not None:
                 await asyncio.wait([previous])
+            client: AsyncClient | None = None
             try:
                 client = await self._daemon()
+                if number <= self._synced_updates:
+                    return  # in the text this connection opened
                 await op(client, path)
             except DaemonError as exc:
                 log.warning("daemon unreachable: %s", exc)
-                await self._drop_client()
+                await self._drop_client(client)
             except NospinError as exc:
                 log.warning("document update failed: %s", exc)
 
@@ -319,8 +383,13 @@ class NospinLanguageServer(LanguageServer):
             raise DeadlineExceeded(f"no completion within {self.settings.deadline_ms} ms",
                                    detail="the earlier edits and the connection took it all")
         started = time.monotonic()
-        done = await client.complete(path, position.line, col,
-                                     max_tokens=self.settings.max_tokens, deadline_ms=left_ms)
+        try:
+            done = await client.complete(path, position.line, col,
+                                         max_tokens=self.settings.max_tokens,
+                                         deadline_ms=left_ms)
+        except DaemonError:
+            await self._drop_client(client)  # (not a connection made since it failed)
+            raise
         log.debug("completion in %.0f ms", (time.monotonic() - started) * 1000)
         self._notify(_status_of(done, self.fast_mode))
         return done, line_text, col
@@ -342,9 +411,6 @@ class NospinLanguageServer(LanguageServer):
             self._notify(StatusParams(state="error", message=str(late), fast_mode=self.fast_mode))
         except Cancelled:
             self._notify(StatusParams(state="cancelled", fast_mode=self.fast_mode))
-        except DaemonError as exc:
-            await self._drop_client()
-            self._notify(StatusParams(state="error", message=str(exc), fast_mode=self.fast_mode))
         except NospinError as exc:
             self._notify(StatusParams(state="error", message=str(exc), fast_mode=self.fast_mode))
         return None

@@ -9,6 +9,7 @@ scripted engine for what must be deterministic (the wire format, a cancel mid-ge
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import subprocess
@@ -560,5 +561,211 @@ def test_inline_completion_cancel_and_unsaved_edits_with_the_embedded_model(
             print("after the unsaved edits:", repr(completion))
             assert isinstance(completion, str) and "radius" in completion
             assert src.read_text() == "def add(a, b):\n    \n"  # nothing was saved
+
+    asyncio.run(main())
+
+
+def test_edits_typed_while_the_daemon_is_down_are_applied_once(
+        fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`nospin stop`, then type on a line: the server starts a daemon again and re-opens the
+    document with its current copy; the edits queued behind the dead connection used to be
+    applied again on top of it (``...xyzyz``), and the daemon's copy stayed longer than the
+    buffer's line for every later completion."""
+    from app.client import AsyncClient
+    from app.errors import CursorError
+
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    return 1\n")
+    monkeypatch.setenv("NOSPIN_HOME", str(fake_home))
+
+    async def main() -> None:
+        async with lsp_session(fake_home, fake=True, options={"deadlineMs": 2000}) as s:
+            uri = s.open(src, src.read_text())
+            assert (await s.command("nospin.status"))["num_documents"] == 1
+            await asyncio.to_thread(stop_daemon, fake_home)
+            for i, ch in enumerate("xyz"):  # typed while the daemon is gone
+                s.edit(uri, 1, 12 + i, ch)
+                await asyncio.sleep(0.4)
+            # nospin.warm waits for every document update before it (and reconnects)
+            for _ in range(3):
+                try:
+                    await s.command("nospin.warm", uri, {"line": 1, "character": 15})
+                    break
+                except JsonRpcException:
+                    await asyncio.sleep(1)
+            async with AsyncClient(autostart=False) as probe:
+                assert (await probe.status()).num_documents == 1
+                done = await probe.complete(str(src), 1, 15, deadline_ms=10_000)
+                assert done.text  # the end of "    return 1xyz": the daemon's line is as long
+                with pytest.raises(CursorError):  # ... and no longer ("    return 1xyzyz")
+                    await probe.complete(str(src), 1, 17, deadline_ms=10_000)
+
+    asyncio.run(main())
+
+
+async def wait_for_status(s: Session, after: int, state: str, timeout_s: float
+                          ) -> dict[str, Any] | None:
+    """The first ``nospin/status`` in ``state`` among those after the first ``after``."""
+    give_up = time.monotonic() + timeout_s
+    while True:
+        for status in s.statuses[after:]:
+            if status["state"] == state:
+                return status
+        if time.monotonic() > give_up:
+            return None
+        await asyncio.sleep(0.05)
+
+
+def test_a_stopped_daemon_is_noticed_at_once_and_started_again(fake_home: Path) -> None:
+    """`nospin stop`: the server used to notice only when a request got no reply for 15 s
+    (completions meanwhile missed their deadline, the statusline still said ready, and
+    nospin.status hung). Now the closed connection is reported within moments, a daemon is
+    started again with the documents, and completions come back."""
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    \n")
+
+    async def main() -> None:
+        async with lsp_session(fake_home, fake=True, options={"deadlineMs": 2000}) as s:
+            uri = s.open(src, src.read_text())
+            assert await wait_for_status(s, 0, "connected", 30)
+            old = await s.command("nospin.status")
+            seen = len(s.statuses)
+            await asyncio.to_thread(stop_daemon, fake_home)  # returns once the daemon is gone
+            lost = await wait_for_status(s, seen, "error", 3)
+            assert lost is not None, s.statuses[seen:]
+            assert "closed the connection" in lost["message"]
+            assert "starting it again" in lost["message"]
+            assert await wait_for_status(s, seen, "connected", 30), s.statuses[seen:]
+            started = time.monotonic()
+            new = await s.command("nospin.status")
+            assert time.monotonic() - started < 5
+            assert new["pid"] != old["pid"] and new["num_documents"] == 1
+            result = await s.inline(uri, 1, 4)
+            assert result is not None and result.items
+            assert s.statuses[-1]["state"] == "ready"
+
+    asyncio.run(main())
+
+
+def test_a_daemon_gone_on_tcp_is_noticed_at_once(fake_home: Path) -> None:
+    """The same for a daemon at a tcp address (no autostart): its closed connection is
+    reported at once instead of after the next request's 15 s without a reply."""
+
+    async def main() -> None:
+        with SilentDaemon() as daemon:
+            async with lsp_session(
+                    fake_home, options={"deadlineMs": 1000},
+                    args=("--endpoint", f"tcp://127.0.0.1:{daemon.port}", "--no-start")) as s:
+                assert await wait_for_status(s, 0, "connected", 30)
+                seen = len(s.statuses)
+                daemon.__exit__(None, None, None)  # closes its socket
+                lost = await wait_for_status(s, seen, "error", 3)
+                assert lost is not None, s.statuses[seen:]
+                assert lost["message"].endswith("closed the connection (stopped or restarted)"
+                                                 "; reconnecting")
+
+    asyncio.run(main())
+
+
+class DocDaemon:
+    """A stand-in daemon at a tcp address that keeps the documents it is sent (open, change
+    with edits in code points) and can go away and come back fresh at the same address."""
+
+    def __init__(self) -> None:
+        self.port = free_tcp_port()
+        self.docs: dict[str, str] = {}
+        self.requests: list[Any] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.docs = {}
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def _apply(self, request: p.ChangeRequest) -> None:
+        if request.text is not None:
+            self.docs[request.path] = request.text
+            return
+        for edit in request.edits or []:
+            lines = self.docs[request.path].split("\n")
+
+            def offset(pos: p.Position, lines: list[str] = lines) -> int:
+                return sum(len(line) + 1 for line in lines[:pos.line]) + pos.col
+
+            text = self.docs[request.path]
+            start, end = offset(edit.range.start), offset(edit.range.end)
+            self.docs[request.path] = text[:start] + edit.text + text[end:]
+
+    def _serve(self) -> None:
+        ctx = zmq.Context()
+        sock = ctx.socket(zmq.ROUTER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.bind(f"tcp://127.0.0.1:{self.port}")
+        try:
+            while not self._stop.is_set():
+                if not sock.poll(50):
+                    continue
+                peer, data = sock.recv_multipart()
+                request = p.decode_request(data, max_bytes=10_000_000)
+                self.requests.append(request)
+                reply: Any = p.OkReply(id=request.id)
+                if isinstance(request, p.HelloRequest):
+                    reply = p.HelloReply(id=request.id, protocol=p.PROTOCOL_VERSION,
+                                         version="0", pid=1, engine="fake", engine_state="ready")
+                elif isinstance(request, p.ConfigGetRequest):
+                    reply = p.ConfigReply(id=request.id, values={"tiers.force_fast": False})
+                elif isinstance(request, p.OpenRequest):
+                    self.docs[request.path] = request.text
+                elif isinstance(request, p.ChangeRequest):
+                    if request.path in self.docs:
+                        self._apply(request)
+                    else:
+                        reply = p.ErrorReply(id=request.id, code="bad_input",
+                                             message=f"document {request.path} is not open")
+                sock.send_multipart([peer, p.encode(reply)])
+        finally:
+            sock.close(linger=0)
+            ctx.term()
+
+
+def test_a_reopen_and_the_queued_edits_never_apply_twice(fake_home: Path) -> None:
+    """Edits typed while the daemon is away wait behind the connection; the new connection
+    opens the document with the server's text, which has them already: the daemon's copy is
+    exactly the buffer (it was ``xyzxyz`` where ``xyz`` was typed)."""
+    src = fake_home / "proj" / "calc.py"
+    text = "def add(a, b):\n    return 1\n"
+    daemon = DocDaemon()
+
+    async def main() -> None:
+        daemon.start()
+        try:
+            async with lsp_session(
+                    fake_home, options={"deadlineMs": 1000},
+                    args=("--endpoint", f"tcp://127.0.0.1:{daemon.port}", "--no-start")) as s:
+                uri = s.open(src, text)
+                assert await wait_for_status(s, 0, "connected", 30)
+                await s.command("nospin.warm", uri, {"line": 1, "character": 0})
+                assert daemon.docs == {str(src): text}
+                daemon.stop()
+                await asyncio.sleep(0.5)
+                for i, ch in enumerate("xyz"):  # typed while it is away
+                    s.edit(uri, 1, 12 + i, ch)
+                    await asyncio.sleep(0.2)
+                daemon.start()  # back, knowing no document
+                s.edit(uri, 1, 15, "!")  # and one more after it
+                for _ in range(3):  # waits for every document update before it
+                    with contextlib.suppress(JsonRpcException):
+                        await s.command("nospin.warm", uri, {"line": 1, "character": 0})
+                        break
+                assert daemon.docs == {str(src): "def add(a, b):\n    return 1xyz!\n"}
+        finally:
+            daemon.stop()
 
     asyncio.run(main())
