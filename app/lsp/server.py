@@ -251,16 +251,19 @@ class NospinLanguageServer(LanguageServer):
             await client.close()
 
     def _on_lost(self, client: AsyncClient) -> None:
-        """The daemon closed ``client``'s connection: say so, and connect again now (rather
-        than at the next keystroke, which would wait for the new daemon's start)."""
+        """The daemon closed ``client``'s connection: say so at once. A daemon this server
+        would start (this user's ipc socket, autostart) starts again with the next edit or
+        completion, not now: after `nospin stop` it stays stopped while the editor is idle.
+        Anything else (a tcp address, --no-start) is connected to again now."""
         if client is not self._client:
             return
         self._client = None
         starting = self.settings.autostart and client.endpoint.startswith("ipc://")
         self._notify(StatusParams(
             state="error", fast_mode=self.fast_mode,
-            message=f"{client.lost}; " + ("starting it again" if starting else "reconnecting")))
-        task = asyncio.ensure_future(self._reconnect(client))
+            message=f"{client.lost}; " + ("it starts again with the next edit or completion"
+                                          if starting else "reconnecting")))
+        task = asyncio.ensure_future(client.close() if starting else self._reconnect(client))
         self._reconnecting.add(task)
         task.add_done_callback(self._reconnecting.discard)
 

@@ -619,8 +619,9 @@ async def wait_for_status(s: Session, after: int, state: str, timeout_s: float
 def test_a_stopped_daemon_is_noticed_at_once_and_started_again(fake_home: Path) -> None:
     """`nospin stop`: the server used to notice only when a request got no reply for 15 s
     (completions meanwhile missed their deadline, the statusline still said ready, and
-    nospin.status hung). Now the closed connection is reported within moments, a daemon is
-    started again with the documents, and completions come back."""
+    nospin.status hung). Now the closed connection is reported within moments; the daemon,
+    stopped on purpose, stays stopped until the next completion starts it with the
+    documents."""
     src = fake_home / "proj" / "calc.py"
     src.write_text("def add(a, b):\n    \n")
 
@@ -634,15 +635,13 @@ def test_a_stopped_daemon_is_noticed_at_once_and_started_again(fake_home: Path) 
             lost = await wait_for_status(s, seen, "error", 3)
             assert lost is not None, s.statuses[seen:]
             assert "closed the connection" in lost["message"]
-            assert "starting it again" in lost["message"]
-            assert await wait_for_status(s, seen, "connected", 30), s.statuses[seen:]
-            started = time.monotonic()
+            assert "starts again with the next edit or completion" in lost["message"]
+            await asyncio.sleep(1.0)  # stopped on purpose: not started again while idle
+            assert lifecycle.read_daemon_info() is None
+            result = await s.inline(uri, 1, 4)  # the next completion starts one
             new = await s.command("nospin.status")
-            assert time.monotonic() - started < 5
             assert new["pid"] != old["pid"] and new["num_documents"] == 1
-            result = await s.inline(uri, 1, 4)
-            assert result is not None and result.items
-            assert s.statuses[-1]["state"] == "ready"
+            assert result is not None or (await s.inline(uri, 1, 4)) is not None
 
     asyncio.run(main())
 
