@@ -235,3 +235,132 @@ def test_ghost_text_accept_word_accept_and_dismiss(home: Path,
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+# -- fast checks of the plugin's key handling and commands: the daemon runs the scripted engine
+# of tests/daemon/fakes.py (NOSPIN_ENGINE_FACTORY), whose answer is always the same
+# "return a + b\n\nprint(add(1, 2))\n"; NOSPIN_FAKE_TOKEN_DELAY_S slows it down to keep a
+# request in flight.
+
+@pytest.fixture
+def fake_home() -> Iterator[Path]:
+    home = Path(tempfile.mkdtemp(prefix="nsf", dir="/tmp"))  # short ipc paths
+    (home / "proj").mkdir()
+    (home / "proj" / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    try:
+        yield home
+    finally:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("NOSPIN_HOME", str(home))
+            lifecycle.stop_daemon(20.0)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def fake_nvim(home: Path, monkeypatch: pytest.MonkeyPatch, *, options: str = "{}",
+              token_delay_s: float = 0.005, before_setup: tuple[str, ...] = (),
+              text: str = "def add(a, b):\n    \n") -> Iterator[Nvim]:
+    """Neovim with the plugin set up (``options``: a Lua table merged into the setup options,
+    ``before_setup``: Ex commands run first) against a fake-engine daemon, editing proj/calc.py
+    (``text``) with the client attached. ``vim.notify`` messages are collected in ``_G.MSGS``."""
+    pytest.importorskip("msgpack")
+    nvim_path, runtime = nvim_binary()
+    src = home / "proj" / "calc.py"
+    src.write_text(text)
+    monkeypatch.setenv("VIMRUNTIME", str(runtime))
+    monkeypatch.setenv("NOSPIN_HOME", str(home))
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", "tests.daemon.fakes:make_engine")
+    monkeypatch.setenv("NOSPIN_FAKE_TOKEN_DELAY_S", str(token_delay_s))
+    sock = home / "nvim.sock"
+    proc = subprocess.Popen([str(nvim_path), "--headless", "--clean", "--listen", str(sock)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=str(home / "proj"))
+    try:
+        wait_for("neovim's socket", sock.exists, 20)
+        nvim = Nvim(sock)
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    try:
+        nvim.lua("""
+            vim.opt.rtp:prepend(...)
+            vim.cmd.runtime('plugin/nospin.lua')
+            _G.MSGS = {}
+            vim.notify = function(msg, level) table.insert(_G.MSGS, { msg, level or 0 }) end
+        """, str(PLUGIN))
+        for command in before_setup:  # Ex commands
+            nvim.command(command)
+        nvim.lua(f"""
+            local opts = vim.tbl_extend('force', {{
+              cmd = {{ select(1, ...), '-m', 'app.cli', 'lsp' }},
+              init_options = {{ deadlineMs = 60000 }},
+              debounce_ms = 50,
+            }}, {options})
+            require('nospin').setup(opts)
+        """, sys.executable)
+        nvim.command(f"edit {src}")
+        wait_for("the nospin client to attach",
+                 lambda: nvim.lua("return #vim.lsp.get_clients({bufnr = 0, name = 'nospin'})"), 60)
+        nvim.command("setlocal noexpandtab softtabstop=0 noautoindent nosmartindent indentexpr=")
+        yield nvim
+    finally:
+        with contextlib.suppress(Exception):
+            nvim.input("<Esc>:qa!<CR>")
+        nvim.close()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def shown(nvim: Nvim) -> Any:
+    """The suggestion on screen (its text), or None."""
+    return nvim.lua("""
+        local sug = require('nospin.ghost').current(0)
+        local marks = vim.api.nvim_buf_get_extmarks(0, require('nospin.ghost').namespace, 0, -1, {})
+        return (sug or #marks > 0) and (sug and sug.text or '?') or nil
+    """)
+
+
+def pending(nvim: Nvim) -> int:
+    """How many inline-completion requests of the nospin client are waiting for an answer."""
+    n: int = nvim.lua("""
+        local n = 0
+        for _, c in ipairs(vim.lsp.get_clients({ name = 'nospin' })) do
+          for _, r in pairs(c.requests) do
+            if r.type == 'pending' and r.method == 'textDocument/inlineCompletion' then
+              n = n + 1
+            end
+          end
+        end
+        return n
+    """)
+    return n
+
+
+def test_status_and_fast_mode_commands(fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:NospinStatus before any completion shows "?" for the missing figures (not vim.NIL);
+    :NospinFastMode refuses an unknown argument and leaves fast mode as it was."""
+    with fake_nvim(fake_home, monkeypatch) as nvim:
+        def messages() -> list[list[Any]]:
+            msgs: list[list[Any]] = nvim.lua("return _G.MSGS")
+            return msgs
+
+        nvim.command("NospinStatus")
+        status = wait_for("the status", lambda: [m for m in messages() if "p50" in m[0]], 30)[0]
+        assert "vim.NIL" not in status[0] and "p50 ? ms, p95 ? ms" in status[0], status
+        nvim.command("NospinFastMode bogus")
+        err = [m for m in messages() if "bogus" in m[0]]
+        assert err and err[0][1] == nvim.lua("return vim.log.levels.ERROR"), messages()
+        nvim.command("NospinFastMode on")
+        wait_for("fast mode on", lambda: any(m[0] == "nospin: fast mode on" for m in messages()),
+                 30)
+        nvim.command("NospinFastMode bogus")
+        nvim.command("NospinFastMode toggle")
+        wait_for("fast mode off", lambda: any(m[0] == "nospin: fast mode off" for m in messages()),
+                 30)
+        toggles = [m[0] for m in messages() if m[0].startswith("nospin: fast mode ")]
+        assert toggles == ["nospin: fast mode on", "nospin: fast mode off"], toggles

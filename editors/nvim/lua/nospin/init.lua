@@ -72,18 +72,26 @@ function M.fast_mode(arg)
       vim.notify('nospin: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
     end
-    status.fast_mode = result and result.fast_mode
+    status.fast_mode = result and result.fast_mode == true
     vim.notify('nospin: fast mode ' .. (status.fast_mode and 'on' or 'off'))
   end
   if arg == 'on' or arg == 'off' then
     M.exec('nospin.fastMode', { arg == 'on' }, report)
-  else
+  elseif arg == nil or arg == '' or arg == 'toggle' then
     M.exec('nospin.toggleFastMode', {}, report)
+  else
+    vim.notify(string.format("nospin: :NospinFastMode takes on, off or toggle, not '%s'", arg),
+      vim.log.levels.ERROR)
   end
 end
 
+-- a figure of the status answer: null (vim.NIL) before the daemon has one
+local function num(v)
+  return type(v) == 'number' and string.format('%.0f', v) or '?'
+end
+
 local function ms(v)
-  return type(v) == 'table' and string.format('p50 %s ms, p95 %s ms', v.p50 or '?', v.p95 or '?') or '-'
+  return type(v) == 'table' and string.format('p50 %s ms, p95 %s ms', num(v.p50), num(v.p95)) or '-'
 end
 
 -- :NospinStatus
@@ -93,12 +101,13 @@ function M.show_status()
       vim.notify('nospin: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
     end
-    status.fast_mode = r.fast_mode
+    status.fast_mode = r.fast_mode == true
     local lines = {
       string.format('nospin %s (daemon pid %s), engine %s: %s', r.version, r.pid, r.engine,
         r.engine_state),
-      string.format('fast mode %s%s; %d requests; total %s; first token %s',
-        r.fast_mode and 'on' or 'off', r.paused and ', paused' or '', r.num_requests or 0,
+      string.format('fast mode %s%s; %s requests; total %s; first token %s',
+        r.fast_mode == true and 'on' or 'off', r.paused == true and ', paused' or '',
+        num(r.num_requests),
         ms(r.total_ms), ms(r.first_token_ms)),
       'last: ' .. (status.statusline() ~= '' and status.statusline() or '-'),
     }
