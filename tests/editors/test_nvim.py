@@ -341,6 +341,47 @@ def pending(nvim: Nvim) -> int:
     return n
 
 
+def test_dismiss_before_the_suggestion_arrives(fake_home: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dismiss key stops the suggestion that is coming: during the debounce and while the
+    request is in flight (cancelled)."""
+    with fake_nvim(fake_home, monkeypatch, options="{ debounce_ms = 400 }",
+                   token_delay_s=0.3) as nvim:
+        nvim.input("Gox = ")
+        wait_for("the text typed", lambda: nvim.lines()[-1] == "x = ", 5)
+        time.sleep(0.1)
+        nvim.input("<C-]>")  # within the debounce
+        time.sleep(1.5)
+        assert shown(nvim) is None and pending(nvim) == 0
+        nvim.input("y")
+        wait_for("the request in flight", lambda: pending(nvim), 10)
+        nvim.input("<C-]>")
+        wait_for("the request cancelled", lambda: pending(nvim) == 0, 5)
+        time.sleep(4)  # the fake engine would have answered by now
+        assert shown(nvim) is None
+        assert nvim.lines()[-1] == "x = y"
+        nvim.input("z")  # typing on asks again
+        assert wait_for("ghost text", lambda: shown(nvim), 30)
+
+
+def test_toggle_off_drops_the_request_in_flight(fake_home: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    with fake_nvim(fake_home, monkeypatch, token_delay_s=0.3) as nvim:
+        nvim.input("Gox = ")
+        wait_for("the request in flight", lambda: pending(nvim), 10)
+        nvim.command("NospinToggle")
+        assert nvim.lua("return require('nospin.ghost').enabled") is False
+        wait_for("the request cancelled", lambda: pending(nvim) == 0, 5)
+        time.sleep(4)
+        assert shown(nvim) is None
+        nvim.input("<Tab>")
+        wait_for("a tab", lambda: nvim.lines()[-1] == "x = \t", 5)
+        nvim.input("<Esc>")
+        nvim.command("NospinToggle")
+        nvim.input("ox = ")
+        assert wait_for("ghost text", lambda: shown(nvim), 30)
+
+
 def test_status_and_fast_mode_commands(fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """:NospinStatus before any completion shows "?" for the missing figures (not vim.NIL);
     :NospinFastMode refuses an unknown argument and leaves fast mode as it was."""

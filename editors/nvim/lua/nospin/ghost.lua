@@ -116,8 +116,14 @@ function M.request(bufnr)
   params.context = { triggerKind = 2 } -- Automatic
   local ok, id
   ok, id = s.client:request('textDocument/inlineCompletion', params, function(err, result)
-    if s.request and s.request.id == id then
-      s.request = nil
+    if not (s.request and s.request.id == id) then
+      trace('dropped: cancelled or superseded')
+      return -- dismissed, toggled off, or another request took its place
+    end
+    s.request = nil
+    if not M.enabled then
+      trace('dropped: ghost text off')
+      return
     end
     if err or not result or not vim.api.nvim_buf_is_valid(bufnr) then
       trace('no result: ' .. vim.inspect(err))
@@ -205,6 +211,12 @@ local function take_line(text)
   return first
 end
 
+-- whether a suggestion is where the cursor is (the current window)
+local function at_cursor(sug)
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  return sug.row == cursor[1] - 1 and sug.col == cursor[2]
+end
+
 -- Insert all ('accept'), the next word ('accept_word') or the rest of the line ('accept_line')
 -- of the suggestion at the cursor. Returns false when there is no suggestion here.
 function M.accept(kind, bufnr)
@@ -216,8 +228,7 @@ function M.accept(kind, bufnr)
   if not sug then
     return false
   end
-  local cursor = vim.api.nvim_win_get_cursor(0)
-  if sug.row ~= cursor[1] - 1 or sug.col ~= cursor[2] then
+  if not at_cursor(sug) then
     clear(bufnr, s)
     return false
   end
@@ -242,17 +253,30 @@ function M.accept(kind, bufnr)
   return true
 end
 
+-- Remove the suggestion and stop the one coming (debounce timer, request in flight). Returns
+-- whether a suggestion was on screen.
 function M.dismiss(bufnr)
   if not bufnr or bufnr == 0 then
     bufnr = vim.api.nvim_get_current_buf()
   end
   local s = buffers[bufnr]
-  if not s or not s.suggestion then
+  if not s then
     return false
   end
+  local shown = s.suggestion ~= nil
   cancel(s)
   clear(bufnr, s)
-  return true
+  return shown
+end
+
+-- Ghost text on or off in every buffer; off drops what is shown and what is coming.
+function M.set_enabled(on)
+  M.enabled = on
+  if not on then
+    for bufnr in pairs(buffers) do
+      M.dismiss(bufnr)
+    end
+  end
 end
 
 -- The suggestion shown in a buffer, or nil (for statuslines and tests).

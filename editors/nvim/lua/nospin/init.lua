@@ -120,10 +120,7 @@ M.dismiss = ghost.dismiss
 
 -- :NospinToggle: ghost text on/off
 function M.toggle()
-  ghost.enabled = not ghost.enabled
-  if not ghost.enabled then
-    ghost.dismiss()
-  end
+  ghost.set_enabled(not ghost.enabled)
   vim.notify('nospin: ghost text ' .. (ghost.enabled and 'on' or 'off'))
 end
 
