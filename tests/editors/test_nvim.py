@@ -341,6 +341,66 @@ def pending(nvim: Nvim) -> int:
     return n
 
 
+def test_keys_without_a_suggestion_keep_their_place_in_macros_and_dot(
+        fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With nothing on screen a plugin key is replaced where it stands in the typeahead, so a
+    burst of keys, a macro and ``.`` keep its effect (it used to be fed at the end)."""
+    with fake_nvim(fake_home, monkeypatch, options="{ auto_trigger = false }") as nvim:
+        nvim.command("iabbrev teh the")
+        nvim.input("Goa<Tab>b<Esc>")
+        nvim.input("oteh<C-]>x<Esc>")
+        nvim.input("qqo1<Tab>2<Esc>q")
+        nvim.input("@q")
+        nvim.input(".")
+        assert nvim.lines()[2:] == ["a\tb", "thex", "1\t2", "1\t2", "1\t2"]
+        assert nvim.lua("return vim.fn.getreg('q')") == "o1\t2\x1b"
+
+
+def test_accept_by_word_and_whole_is_one_undo_step(fake_home: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    with fake_nvim(fake_home, monkeypatch) as nvim:
+        before = nvim.lines()
+        nvim.input("Gox = ")
+        text = wait_for("ghost text", lambda: shown(nvim), 30)
+        nvim.input("<M-Right>")  # the first word, then the rest
+        word = wait_for("a word accepted",
+                        lambda: nvim.lines()[-1] != "x = " and nvim.lines()[-1], 5)
+        assert text.startswith(word[4:]) and shown(nvim) == text[len(word) - 4:]
+        nvim.input("<Tab>")
+        wait_for("the suggestion accepted", lambda: nvim.lines()[-1] != word, 5)
+        nvim.input("<Esc>")
+        accepted = nvim.lines()
+        assert accepted[-1] == "x = " + text and shown(nvim) is None
+        nvim.input("u")
+        assert nvim.lines() == before
+        nvim.input("<C-r>")
+        assert nvim.lines() == accepted
+
+
+def test_keys_fall_back_to_the_users_own_mappings(fake_home: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a suggestion each key runs the insert-mode mapping it had: global or buffer-local,
+    plain, recursive, <expr> or Lua; one made after the buffer was opened; Neovim's default
+    <Tab> (snippet jump)."""
+    setup = ("autocmd FileType python inoremap <buffer> <C-]> [d]",
+             "inoremap <expr> <M-Right> '[w]'", "imap <M-C-Right> <Plug>(mine)",
+             "inoremap <Plug>(mine) [l]")
+    with fake_nvim(fake_home, monkeypatch, options="{ auto_trigger = false }",
+                   before_setup=setup) as nvim:
+        assert nvim.lua("return vim.fn.maparg('<C-]>', 'i', false, true).desc") == "nospin: dismiss"
+        nvim.input("Goa<C-]>b<M-Right>c<M-C-Right>d<Esc>")
+        assert nvim.lines()[-1] == "a[d]b[w]c[l]d"
+        # Neovim's own <Tab>: jumps to the next snippet field when a snippet is active
+        nvim.input("o")
+        nvim.lua("vim.snippet.expand('f($1, $2)')")
+        nvim.input("X<Tab>Y<Esc>")
+        assert nvim.lines()[-1] == "f(X, Y)"
+        # a Lua mapping made once the buffer is open (a plugin loaded on InsertEnter)
+        nvim.lua("vim.keymap.set('i', '<Tab>', function() return '[t]' end, { expr = true })")
+        nvim.input("oe<Tab>f<Esc>")
+        assert nvim.lines()[-1] == "e[t]f"
+
+
 def test_dismiss_before_the_suggestion_arrives(fake_home: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The dismiss key stops the suggestion that is coming: during the debounce and while the

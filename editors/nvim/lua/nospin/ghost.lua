@@ -288,22 +288,84 @@ function M.current(bufnr)
   return s and s.suggestion or nil
 end
 
-local function map_keys(bufnr)
-  for action, key in pairs(config.options.keys) do
-    if key then
-      vim.keymap.set('i', key, function()
-        local done
-        if action == 'dismiss' then
-          done = M.dismiss(bufnr)
-        else
-          done = M.accept(action, bufnr)
-        end
-        if not done then
-          vim.api.nvim_feedkeys(vim.keycode(key), 'n', false)
-        end
-      end, { buffer = bufnr, desc = 'nospin: ' .. action:gsub('_', ' ') })
+-- The plugin's keys are buffer-local <expr> mappings. With a suggestion at the cursor a key
+-- returns <Cmd> to accept or dismiss it (an <expr> mapping may not change text itself). Without
+-- one it returns <Plug>(nospin-fallback-<action>), a copy of the insert-mode mapping the key had
+-- (the buffer's own, else the global one: the user's, a plugin's, Neovim's default <Tab>) or the
+-- key itself: the fallback is expanded where the key stands in the typeahead, so fast typing,
+-- macros and dot-repeat keep it in its place.
+
+local function same_key(a, b)
+  return vim.fn.keytrans(vim.keycode(a)) == vim.fn.keytrans(vim.keycode(b))
+end
+
+local function ours(map)
+  return type(map.desc) == 'string' and map.desc:sub(1, 8) == 'nospin: '
+end
+
+local function find_map(maps, key)
+  for _, map in ipairs(maps) do
+    if same_key(map.lhs, key) and not ours(map) then
+      return map
     end
   end
+end
+
+-- (Re)define the fallback of a key as a copy of `map` (nil: the key itself, not remapped).
+local function set_fallback(bufnr, action, key, map)
+  local plug = '<Plug>(nospin-fallback-' .. action .. ')'
+  local opts = { noremap = true, desc = 'nospin: ' .. key .. ' without a suggestion' }
+  local rhs = key
+  if map then
+    rhs = map.rhs or ''
+    opts.noremap = map.noremap == 1
+    opts.expr = map.expr == 1
+    opts.silent = map.silent == 1
+    opts.callback = map.callback
+    if opts.expr then
+      opts.replace_keycodes = map.replace_keycodes == 1
+    end
+  end
+  vim.api.nvim_buf_set_keymap(bufnr, 'i', plug, rhs, opts)
+  return plug
+end
+
+-- The fallbacks follow the global mappings as they are now (a plugin may map <Tab> once loaded):
+-- called when the keys are mapped and on each InsertEnter.
+local function update_fallbacks(bufnr)
+  local s = buffers[bufnr]
+  local global = vim.api.nvim_get_keymap('i')
+  for action, key in pairs(s.keys or {}) do
+    set_fallback(bufnr, action, key, s.own_maps[action] or find_map(global, key))
+  end
+end
+
+local function map_keys(bufnr)
+  local s = buffers[bufnr]
+  local own = vim.api.nvim_buf_get_keymap(bufnr, 'i')
+  s.keys, s.own_maps = {}, {}
+  for action, key in pairs(config.options.keys) do
+    if key then
+      s.keys[action] = key
+      s.own_maps[action] = find_map(own, key) -- the buffer's own mapping, replaced below
+      local fallback = '<Plug>(nospin-fallback-' .. action .. ')'
+      local call = string.format("<Cmd>lua require('nospin.ghost').accept('%s', %d)<CR>", action,
+        bufnr)
+      if action == 'dismiss' then
+        call = string.format("<Cmd>lua require('nospin.ghost').dismiss(%d)<CR>", bufnr)
+      end
+      vim.keymap.set('i', key, function()
+        local sug = s.suggestion
+        if sug and at_cursor(sug) then
+          return call
+        elseif action == 'dismiss' then
+          return call .. fallback -- stop the suggestion still coming, then do what the key did
+        end
+        return fallback
+      end, { buffer = bufnr, expr = true, remap = true, desc = 'nospin: ' .. action:gsub('_', ' ') })
+    end
+  end
+  update_fallbacks(bufnr)
 end
 
 -- Called on LspAttach of the nospin client.
@@ -318,6 +380,13 @@ function M.attach(bufnr, client)
     buffer = bufnr,
     callback = function()
       on_activity(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd('InsertEnter', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      update_fallbacks(bufnr)
     end,
   })
   vim.api.nvim_create_autocmd({ 'CursorMoved', 'BufEnter' }, {
