@@ -250,10 +250,39 @@ def fake_home() -> Iterator[Path]:
     try:
         yield home
     finally:
+        _end_servers(home)  # Neovim's `nospin lsp` could start a daemon after the stop below
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("NOSPIN_HOME", str(home))
             lifecycle.stop_daemon(20.0)
         shutil.rmtree(home, ignore_errors=True)
+
+
+def _end_servers(home: Path, timeout_s: float = 10.0) -> None:
+    """Wait for the language servers of ``home`` (NOSPIN_HOME in their environment) to exit
+    after Neovim quit, then kill what is left: one still running when the daemon is stopped
+    starts a new one on its next document update (it did: daemons outlived their tests)."""
+    def servers() -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                cmd = (entry / "cmdline").read_bytes().split(b"\0")
+                env = (entry / "environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"lsp" in cmd and f"NOSPIN_HOME={home}".encode() in env:
+                found.append(int(entry.name))
+        return found
+
+    if not Path("/proc").is_dir():
+        return
+    deadline = time.monotonic() + timeout_s
+    while servers() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in servers():
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 @contextlib.contextmanager
