@@ -398,23 +398,36 @@ def free_tcp_port() -> int:
     return port
 
 
-class SilentDaemon:
-    """A daemon that says hello and accepts documents but never answers a completion (hung
-    mid-request: no chunk, no heartbeat); records the requests it got."""
+class StandInDaemon:
+    """A daemon at a tcp address, on a thread: says hello, answers config.get, records the
+    requests it got; ``answer`` gives the reply to the rest (None: no reply). ``start`` and
+    ``stop`` may be called again: it comes back at the same address."""
 
     def __init__(self) -> None:
         self.port = free_tcp_port()
         self.requests: list[Any] = []
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread: threading.Thread | None = None
 
-    def __enter__(self) -> SilentDaemon:
-        self._thread.start()
+    def __enter__(self) -> StandInDaemon:
+        self.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
         self._stop.set()
-        self._thread.join(10)
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def answer(self, request: Any) -> Any:
+        return p.OkReply(id=request.id)
 
     def _serve(self) -> None:
         ctx = zmq.Context()
@@ -428,19 +441,27 @@ class SilentDaemon:
                 peer, data = sock.recv_multipart()
                 request = p.decode_request(data, max_bytes=10_000_000)
                 self.requests.append(request)
-                reply: Any = None
                 if isinstance(request, p.HelloRequest):
-                    reply = p.HelloReply(id=request.id, protocol=p.PROTOCOL_VERSION,
-                                         version="0", pid=1, engine="fake", engine_state="ready")
+                    reply: Any = p.HelloReply(
+                        id=request.id, protocol=p.PROTOCOL_VERSION, version="0", pid=1,
+                        engine="fake", engine_state="ready")
                 elif isinstance(request, p.ConfigGetRequest):
                     reply = p.ConfigReply(id=request.id, values={"tiers.force_fast": False})
-                elif not isinstance(request, p.CompleteRequest):
-                    reply = p.OkReply(id=request.id)
+                else:
+                    reply = self.answer(request)
                 if reply is not None:
                     sock.send_multipart([peer, p.encode(reply)])
         finally:
             sock.close(linger=0)
             ctx.term()
+
+
+class SilentDaemon(StandInDaemon):
+    """A daemon that says hello and accepts documents but never answers a completion (hung
+    mid-request: no chunk, no heartbeat)."""
+
+    def answer(self, request: Any) -> Any:
+        return None if isinstance(request, p.CompleteRequest) else p.OkReply(id=request.id)
 
 
 async def timed_completions(s: Session, uri: str) -> list[tuple[float, Any]]:
@@ -666,27 +687,27 @@ def test_a_daemon_gone_on_tcp_is_noticed_at_once(fake_home: Path) -> None:
     asyncio.run(main())
 
 
-class DocDaemon:
+class DocDaemon(StandInDaemon):
     """A stand-in daemon at a tcp address that keeps the documents it is sent (open, change
     with edits in code points) and can go away and come back fresh at the same address."""
 
     def __init__(self) -> None:
-        self.port = free_tcp_port()
+        super().__init__()
         self.docs: dict[str, str] = {}
-        self.requests: list[Any] = []
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         self.docs = {}
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
+        super().start()
 
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(10)
+    def answer(self, request: Any) -> Any:
+        if isinstance(request, p.OpenRequest):
+            self.docs[request.path] = request.text
+        elif isinstance(request, p.ChangeRequest):
+            if request.path not in self.docs:
+                return p.ErrorReply(id=request.id, code="bad_input",
+                                    message=f"document {request.path} is not open")
+            self._apply(request)
+        return p.OkReply(id=request.id)
 
     def _apply(self, request: p.ChangeRequest) -> None:
         if request.text is not None:
@@ -701,37 +722,6 @@ class DocDaemon:
             text = self.docs[request.path]
             start, end = offset(edit.range.start), offset(edit.range.end)
             self.docs[request.path] = text[:start] + edit.text + text[end:]
-
-    def _serve(self) -> None:
-        ctx = zmq.Context()
-        sock = ctx.socket(zmq.ROUTER)
-        sock.setsockopt(zmq.LINGER, 0)
-        sock.bind(f"tcp://127.0.0.1:{self.port}")
-        try:
-            while not self._stop.is_set():
-                if not sock.poll(50):
-                    continue
-                peer, data = sock.recv_multipart()
-                request = p.decode_request(data, max_bytes=10_000_000)
-                self.requests.append(request)
-                reply: Any = p.OkReply(id=request.id)
-                if isinstance(request, p.HelloRequest):
-                    reply = p.HelloReply(id=request.id, protocol=p.PROTOCOL_VERSION,
-                                         version="0", pid=1, engine="fake", engine_state="ready")
-                elif isinstance(request, p.ConfigGetRequest):
-                    reply = p.ConfigReply(id=request.id, values={"tiers.force_fast": False})
-                elif isinstance(request, p.OpenRequest):
-                    self.docs[request.path] = request.text
-                elif isinstance(request, p.ChangeRequest):
-                    if request.path in self.docs:
-                        self._apply(request)
-                    else:
-                        reply = p.ErrorReply(id=request.id, code="bad_input",
-                                             message=f"document {request.path} is not open")
-                sock.send_multipart([peer, p.encode(reply)])
-        finally:
-            sock.close(linger=0)
-            ctx.term()
 
 
 def test_a_reopen_and_the_queued_edits_never_apply_twice(fake_home: Path) -> None:

@@ -80,9 +80,9 @@ def test_queue_waits_for_quiet_then_max_delay() -> None:
     assert batch.num_events == 7
 
 
-def test_queue_take_returns_after_quiet_period() -> None:
-    clock = FakeClock()
-    queue = ChangeQueue(quiet_s=1.0, max_delay_s=10.0, clock=clock)
+def taking(queue: ChangeQueue) -> tuple[list[ChangeSet | None], threading.Event,
+                                          threading.Thread]:
+    """A thread blocked in ``queue.take()``: (what it took, set once it has, the thread)."""
     result: list[ChangeSet | None] = []
     done = threading.Event()
 
@@ -92,6 +92,13 @@ def test_queue_take_returns_after_quiet_period() -> None:
 
     thread = threading.Thread(target=consumer)
     thread.start()
+    return result, done, thread
+
+
+def test_queue_take_returns_after_quiet_period() -> None:
+    clock = FakeClock()
+    queue = ChangeQueue(quiet_s=1.0, max_delay_s=10.0, clock=clock)
+    result, done, thread = taking(queue)
     queue.add_file("a.py")
     assert not done.wait(0.05)  # not quiet yet (the fake clock stands still)
     clock.now = 1.0
@@ -109,15 +116,7 @@ def test_a_held_queue_collects_and_hands_out_on_release() -> None:
     clock = FakeClock()
     queue = ChangeQueue(quiet_s=1.0, max_delay_s=3.0, clock=clock)
     queue.hold()
-    result: list[ChangeSet | None] = []
-    done = threading.Event()
-
-    def consumer() -> None:
-        result.append(queue.take())
-        done.set()
-
-    thread = threading.Thread(target=consumer)
-    thread.start()
+    result, done, thread = taking(queue)
     queue.add_file("a.py")
     clock.now = 10.0  # quiet long since, max delay long past: still held
     queue.add_file("b.py")

@@ -140,17 +140,7 @@ def test_ghost_text_accept_word_accept_and_dismiss(home: Path,
     monkeypatch.setenv("VIMRUNTIME", str(runtime))
     monkeypatch.setenv("NOSPIN_HOME", str(home))
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    sock = home / "nvim.sock"
-    proc = subprocess.Popen([str(nvim_path), "--headless", "--clean", "--listen", str(sock)],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        wait_for("neovim's socket", sock.exists, 20)
-        nvim = Nvim(sock)
-    except BaseException:
-        proc.kill()
-        proc.wait()
-        raise
+    nvim, proc = _launch(nvim_path, home / "nvim.sock")
     try:
         lua = nvim.lua
         assert lua("return vim.version().minor") >= 11
@@ -227,14 +217,34 @@ def test_ghost_text_accept_word_accept_and_dismiss(home: Path,
         wait_for("fast mode", lambda: lua("return require('nospin.status').fast_mode"), 30)
         assert "FAST" in lua("return require('nospin').statusline()")
     finally:
-        with contextlib.suppress(Exception):
-            nvim.input("<Esc>:qa!<CR>")
-        nvim.close()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _quit(nvim, proc)
+
+
+def _launch(nvim_path: Path, sock: Path, cwd: Path | None = None
+            ) -> tuple[Nvim, subprocess.Popen[bytes]]:
+    """A headless Neovim listening on ``sock``, connected."""
+    proc = subprocess.Popen([str(nvim_path), "--headless", "--clean", "--listen", str(sock)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=cwd)
+    try:
+        wait_for("neovim's socket", sock.exists, 20)
+        return Nvim(sock), proc
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+
+
+def _quit(nvim: Nvim, proc: subprocess.Popen[bytes]) -> None:
+    """Quit Neovim (killed when it does not exit within 10 s)."""
+    with contextlib.suppress(Exception):
+        nvim.input("<Esc>:qa!<CR>")
+    nvim.close()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 # -- fast checks of the plugin's key handling and commands: the daemon runs the scripted engine
@@ -301,17 +311,7 @@ def fake_nvim(home: Path, monkeypatch: pytest.MonkeyPatch, *, options: str = "{}
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", "tests.daemon.fakes:make_engine")
     monkeypatch.setenv("NOSPIN_FAKE_TOKEN_DELAY_S", str(token_delay_s))
-    sock = home / "nvim.sock"
-    proc = subprocess.Popen([str(nvim_path), "--headless", "--clean", "--listen", str(sock)],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, cwd=str(home / "proj"))
-    try:
-        wait_for("neovim's socket", sock.exists, 20)
-        nvim = Nvim(sock)
-    except BaseException:
-        proc.kill()
-        proc.wait()
-        raise
+    nvim, proc = _launch(nvim_path, home / "nvim.sock", cwd=home / "proj")
     try:
         nvim.lua("""
             vim.opt.rtp:prepend(...)
@@ -335,14 +335,7 @@ def fake_nvim(home: Path, monkeypatch: pytest.MonkeyPatch, *, options: str = "{}
         nvim.command("setlocal noexpandtab softtabstop=0 noautoindent nosmartindent indentexpr=")
         yield nvim
     finally:
-        with contextlib.suppress(Exception):
-            nvim.input("<Esc>:qa!<CR>")
-        nvim.close()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _quit(nvim, proc)
 
 
 def shown(nvim: Nvim) -> Any:
