@@ -487,3 +487,93 @@ def test_status_and_fast_mode_commands(fake_home: Path, monkeypatch: pytest.Monk
                  30)
         toggles = [m[0] for m in messages() if m[0].startswith("nospin: fast mode ")]
         assert toggles == ["nospin: fast mode on", "nospin: fast mode off"], toggles
+
+
+def count_requests(nvim: Nvim) -> None:
+    """Count the inline-completion requests the nospin client sends from now on (``sent``)."""
+    nvim.lua("""
+        _G.NOSPIN_SENT = 0
+        local client = vim.lsp.get_clients({ bufnr = 0, name = 'nospin' })[1]
+        local request = client.request
+        client.request = function(self, method, ...)
+          if method == 'textDocument/inlineCompletion' then
+            _G.NOSPIN_SENT = _G.NOSPIN_SENT + 1
+          end
+          return request(self, method, ...)
+        end
+    """)
+
+
+def sent(nvim: Nvim) -> int:
+    n: int = nvim.lua("return _G.NOSPIN_SENT")
+    return n
+
+
+def ghost_mark(nvim: Nvim) -> Any:
+    """Where the suggestion's extmark is and what it draws: [col, inline text, virtual lines]."""
+    return nvim.lua("""
+        local marks = vim.api.nvim_buf_get_extmarks(0, require('nospin.ghost').namespace, 0, -1,
+          { details = true })
+        if #marks ~= 1 then return #marks end
+        local d = marks[1][4]
+        local lines = {}
+        for _, l in ipairs(d.virt_lines or {}) do lines[#lines + 1] = l[1][1] end
+        return { marks[1][3], d.virt_text and d.virt_text[1][1] or '', lines }
+    """)
+
+
+def test_typing_the_suggestion_keeps_the_rest_without_asking_again(
+        fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typed characters that match the start of the suggestion leave the rest of it on screen
+    (inline text and virtual lines) and send no request; accepting then inserts exactly the rest,
+    one undo step with the typing. Another character or a backspace dismisses it and asks again."""
+    with fake_nvim(fake_home, monkeypatch, options="{ debounce_ms = 300 }") as nvim:
+        count_requests(nvim)
+        before = nvim.lines()
+        nvim.input("Go")  # on a new line the answer is multi-line
+        text = wait_for("ghost text", lambda: shown(nvim), 30)
+        assert sent(nvim) == 1 and "\n" in text and len(text.split("\n")[0]) > 4, text
+        nvim.input(text[:3])
+        wait_for("the typing", lambda: nvim.lines()[-1] == text[:3], 5)
+        time.sleep(1.0)  # past the debounce: nothing is asked
+        assert shown(nvim) == text[3:] and sent(nvim) == 1 and pending(nvim) == 0
+        first, *more = text[3:].split("\n")
+        assert more and ghost_mark(nvim) == [3, first, more]
+        nvim.input("<Tab>")
+        wait_for("the rest accepted", lambda: len(nvim.lines()) > len(before) + 1, 5)
+        nvim.input("<Esc>")
+        accepted = nvim.lines()
+        assert "\n".join(accepted[len(before):]) == text, accepted
+        assert shown(nvim) is None and sent(nvim) == 1
+        nvim.input("u")
+        assert nvim.lines() == before
+
+        # a character that is not the suggestion's next one: dismissed, asked again
+        nvim.input("Goy = ")
+        text = wait_for("ghost text", lambda: shown(nvim), 30)
+        n = sent(nvim)
+        other = "Z" if text[1] != "Z" else "Q"
+        nvim.input(text[0] + other)
+        wait_for("the typing", lambda: nvim.lines()[-1] == "y = " + text[0] + other, 5)
+        assert shown(nvim) is None
+        wait_for("a new request", lambda: sent(nvim) == n + 1, 5)
+
+        # the next word accepted after typing part of it, then typing on through the rest; a
+        # backspace: dismissed, asked again
+        nvim.input("<Esc>ddoz = ")
+        text = wait_for("ghost text", lambda: shown(nvim), 30)
+        assert text.startswith("return "), text
+        n = sent(nvim)
+        nvim.input("re")
+        wait_for("the typing", lambda: nvim.lines()[-1] == "z = re", 5)
+        nvim.input("<M-Right>")
+        wait_for("the word accepted", lambda: nvim.lines()[-1] == "z = return", 5)
+        assert shown(nvim) == text[6:]
+        nvim.input(" ")
+        wait_for("the typing", lambda: nvim.lines()[-1] == "z = return ", 5)
+        assert shown(nvim) == text[7:] and ghost_mark(nvim)[:2] == [11, text[7:]]
+        assert sent(nvim) == n
+        nvim.input("<BS>")
+        wait_for("the backspace", lambda: nvim.lines()[-1] == "z = return", 5)
+        assert shown(nvim) is None
+        wait_for("a new request", lambda: sent(nvim) == n + 1, 5)

@@ -1,6 +1,7 @@
 -- Ghost text: ask the server for an inline completion after a pause in typing, show it with an
 -- extmark (inline virtual text, the further lines as virtual lines), accept it whole, by word or
--- by line, dismiss it. Typing on cancels the request in flight ($/cancelRequest).
+-- by line, dismiss it. Typing on cancels the request in flight ($/cancelRequest); typing the
+-- start of the suggestion keeps the rest of it on screen without asking again.
 local config = require('nospin.config')
 
 local M = {}
@@ -20,7 +21,8 @@ local function trace(msg)
   end
 end
 
--- bufnr -> { client, timer, request = {id}, suggestion = {row, col, text, tick}, skip_tick }
+-- bufnr -> { client, timer, request = {id}, suggestion = {row, col, text, tick, line, line_count},
+--   skip_tick }
 local buffers = {}
 
 local function stop_timer(s)
@@ -65,7 +67,32 @@ local function show(bufnr, s, row, col, text)
     end
   end
   vim.api.nvim_buf_set_extmark(bufnr, ns, row, col, opts)
-  s.suggestion = { row = row, col = col, text = text, tick = vim.api.nvim_buf_get_changedtick(bufnr) }
+  -- line and line_count: the buffer as it was when shown, to recognise typing through it
+  s.suggestion = {
+    row = row, col = col, text = text, tick = vim.api.nvim_buf_get_changedtick(bufnr),
+    line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or '',
+    line_count = vim.api.nvim_buf_line_count(bufnr),
+  }
+end
+
+-- The text typed through the suggestion: when the only change since it was shown is text
+-- inserted at its place, ending at the cursor, that is the start of the suggestion but not all
+-- of it, that text; else nil (anything else: another character, a deletion, a move, a new line).
+-- Checked on the suggestion's line and the number of lines.
+local function typed_through(bufnr, sug)
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  if cursor[1] - 1 ~= sug.row or cursor[2] <= sug.col
+      or vim.api.nvim_buf_line_count(bufnr) ~= sug.line_count then
+    return nil
+  end
+  local line = vim.api.nvim_buf_get_lines(bufnr, sug.row, sug.row + 1, false)[1] or ''
+  local n = cursor[2] - sug.col
+  local typed = line:sub(sug.col + 1, cursor[2])
+  if n >= #sug.text or typed ~= sug.text:sub(1, n)
+      or line ~= sug.line:sub(1, sug.col) .. typed .. sug.line:sub(sug.col + 1) then
+    return nil
+  end
+  return typed
 end
 
 -- The insert text of the first item of an InlineCompletionList (or a bare item array), with the
@@ -173,6 +200,7 @@ function M.warm(bufnr)
 end
 
 -- Typing, moving or entering insert mode: drop the suggestion, cancel, ask again after a pause.
+-- Typing the start of the suggestion keeps the rest of it on screen instead (type-through).
 local function on_activity(bufnr)
   local s = buffers[bufnr]
   if not s then
@@ -187,6 +215,14 @@ local function on_activity(bufnr)
     local cursor = vim.api.nvim_win_get_cursor(0)
     if sug.tick == tick and sug.row == cursor[1] - 1 and sug.col == cursor[2] then
       return -- nothing changed
+    end
+    local typed = sug.tick ~= tick and typed_through(bufnr, sug)
+    if typed then
+      -- typed the start of the suggestion: show the rest where the cursor is now, ask nothing
+      cancel(s)
+      trace('typed through: ' .. vim.inspect(typed))
+      show(bufnr, s, sug.row, sug.col + #typed, sug.text:sub(#typed + 1))
+      return
     end
   end
   cancel(s)
