@@ -165,6 +165,22 @@ def dir_skip_reason(path: str, name: str) -> str | None:
     return None
 
 
+def changes_folder_skip(rel: str) -> bool:
+    """Whether a file at project-relative ``rel`` (created, deleted or moved) can change whether
+    its folder is skipped (``dir_skip_reason``): ``pyvenv.cfg``, ``CACHEDIR.TAG``,
+    ``__init__.py`` in a build-output name, an owner next to ``target``, a venv's activate
+    script. The watcher's per-path update cannot see that; a full re-check can."""
+    parts = rel.split("/")
+    name = parts[-1]
+    folder = parts[-2] if len(parts) > 1 else ""
+    if name in ("pyvenv.cfg", "CACHEDIR.TAG") or name in _TARGET_OWNERS:
+        return True
+    if name == "__init__.py" and folder in _BUILD_DIR_NAMES:
+        return True
+    return (name in ("activate", "activate.bat") and folder in ("bin", "Scripts")
+            and len(parts) > 2 and parts[-3] in _VENV_NAMES)
+
+
 def file_skip_reason(name: str, num_bytes: int, *, max_bytes: int) -> str | None:
     """Why a regular file is skipped judging by its name and size alone, or None."""
     suffix = os.path.splitext(name)[1].lower()
@@ -457,6 +473,7 @@ __all__ = [
     "SKIPPED_DIR_NAMES",
     "IgnoreRules",
     "SourceFile",
+    "changes_folder_skip",
     "check_dir",
     "check_path",
     "dir_skip_reason",

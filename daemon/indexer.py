@@ -31,6 +31,7 @@ from app.config import Config, ContextConfig
 from daemon.discovery import (
     IgnoreRules,
     SourceFile,
+    changes_folder_skip,
     check_dir,
     check_path,
     to_rel,
@@ -137,12 +138,15 @@ class TextCache:
 
 
 def needs_reconcile(changes: ChangeSet) -> bool:
-    """Whether a batch is followed by a full walk of the project, compared with the disk."""
+    """Whether a batch is followed by a full walk of the project, compared with the disk: also
+    when a file that decides whether its folder is skipped came or went (a ``pyvenv.cfg``
+    written into a folder already indexed: ``discovery.changes_folder_skip``)."""
     return (
         changes.overflowed
         or changes.ignore_rules_changed
         or bool(changes.gone_dirs)
         or len(changes) > _RECONCILE_MIN_PATHS
+        or any(changes_folder_skip(rel) for rel in changes.paths)
     )
 
 

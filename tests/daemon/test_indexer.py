@@ -526,3 +526,32 @@ def test_a_save_lost_in_an_inotify_queue_overflow_is_recovered(
 
     assert wait_for(lambda: names() == ["saved_during_flood"])
     assert indexer._watcher.num_overflows >= 1  # the save was lost, not delivered
+
+
+def test_a_marker_that_changes_whether_a_folder_is_skipped_rechecks_the_tree(
+    project: Path, indexer_parts: tuple[ProjectIndexer, CountingIndex, EditHistory]
+) -> None:
+    """A venv's pyvenv.cfg written after its files were indexed left them in the index, and an
+    out/ that became a package kept its earlier files out, until a restart's scan."""
+    indexer, index, _ = indexer_parts
+    make(project, {"venv2/lib/late.py": "def late_venv_fn():\n    pass\n",
+                   "cached/x.py": "def cached_fn():\n    pass\n",
+                   "out/helpers.py": "def out_helper():\n    pass\n"})
+    indexer.build()
+    assert index.get("venv2/lib/late.py") is not None and index.get("out/helpers.py") is None
+    make(project, {"venv2/pyvenv.cfg": "home = /usr\n", "cached/CACHEDIR.TAG": "Signature\n",
+                   "out/__init__.py": ""})
+    indexer.apply_changes(ChangeSet(paths={"venv2/pyvenv.cfg", "cached/CACHEDIR.TAG",
+                                           "out/__init__.py"}, num_events=3))
+    assert index.get("venv2/lib/late.py") is None and index.get("cached/x.py") is None
+    assert index.get("out/helpers.py") is not None and index.get("out/__init__.py") is not None
+
+
+def test_which_files_can_change_whether_their_folder_is_skipped() -> None:
+    from daemon.discovery import changes_folder_skip
+
+    for rel in ("venv2/pyvenv.cfg", "a/CACHEDIR.TAG", "out/__init__.py", "Cargo.toml",
+                "venv/bin/activate", "env/Scripts/activate.bat"):
+        assert changes_folder_skip(rel), rel
+    for rel in ("pkg/__init__.py", "src/util.py", "tools/bin/activate", "README.md"):
+        assert not changes_folder_skip(rel), rel
