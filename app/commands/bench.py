@@ -35,6 +35,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                 "running, the CLI's start, an idle daemon."),
     "watching": ("bench.watching", "Watching: the project watcher's CPU while a build, a test "
                  "run or an install touches the project."),
+    "large-buffers": ("bench.large_buffers", "Large buffers (up to max_file_bytes): parse and "
+                      "context assembly time by cursor place."),
     "body-end": ("bench.body_end", "Function ends: completions on the last statement line of "
                  "long functions (writing top-down)."),
 }
