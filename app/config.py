@@ -156,7 +156,7 @@ def validate(config: Config) -> Config:
     _between("context.file_block_share", c.file_block_share, 0, 0.8)
     _between("context.suffix_share", c.suffix_share, 0, 0.5)
     _between("context.whole_file_share", c.whole_file_share, 0, 1)
-    _at_least("context.budget_tokens", c.budget_tokens, 64)
+    _at_least("context.budget_tokens", c.budget_tokens, MIN_BUDGET_TOKENS)
     _at_least("context.cursor_lines_before", c.cursor_lines_before, 0)
     _at_least("context.cursor_lines_after", c.cursor_lines_after, 0)
     _at_least("context.suffix_max_lines", c.suffix_max_lines, 0)
@@ -173,7 +173,7 @@ def validate(config: Config) -> Config:
     if not 0.0 < t.fast_budget_factor <= 1.0:
         raise ConfigError("tiers.fast_budget_factor must be above 0 and at most 1")
     for key, value in _strings(to_dict(config)):
-        if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
             raise ConfigError(f"{key} must not contain control characters ({value!r})")
     e = config.engine
     if e.kind not in ("llamacpp", "exllamav2", "remote"):
@@ -208,6 +208,7 @@ def validate(config: Config) -> Config:
 
 
 MAX_TOKENS = 2048  # the protocol's limit of a request's max_tokens (daemon/protocol.py)
+MIN_BUDGET_TOKENS = 64  # context.budget_tokens (and nospin context --budget)
 MIN_FILE_BYTES = 1024  # context.max_file_bytes: below, hardly a file gets completions
 MIN_MESSAGE_BYTES = 65_536  # daemon.max_message_bytes: below, a buffer's text hardly fits
 

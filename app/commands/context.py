@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.commands.argtypes import at_least
 from app.commands.complete import parse_location
-from app.config import Config, load
+from app.config import MIN_BUDGET_TOKENS, Config, load
 from app.errors import InputError, NospinError
 
 if TYPE_CHECKING:  # imported when the command runs: the CLI's other commands start without
@@ -25,15 +25,12 @@ if TYPE_CHECKING:  # imported when the command runs: the CLI's other commands st
     from engine.base import TokenCounter
 
 
-MIN_BUDGET = 64  # the least context.budget_tokens app.config.validate accepts
-
-
 def register(sub: Any) -> None:
     p = sub.add_parser("context", help="show the context nospin would send for a cursor")
     p.add_argument("location", help="FILE:LINE:COL (1-based line and column)")
     p.add_argument("--root", type=Path, default=None, help="project root (default: detected)")
-    p.add_argument("--budget", type=at_least(MIN_BUDGET), default=None,
-                   help=f"token budget, at least {MIN_BUDGET} (default: config)")
+    p.add_argument("--budget", type=at_least(MIN_BUDGET_TOKENS), default=None,
+                   help=f"token budget, at least {MIN_BUDGET_TOKENS} (default: config)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--no-index", action="store_true", help="current file only (no project index)")
     p.set_defaults(func=run)
