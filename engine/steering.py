@@ -49,7 +49,7 @@ class StartSteer:
         self._heal = heal if heal.strip() else ""
         self._avoid = avoid
         self._table = table() if needs_table(self._heal, avoid) else None
-        self.written = ""  # the raw output so far
+        self.written = ""  # the raw output, while the constraint lasts
 
     @property
     def active(self) -> bool:
@@ -72,7 +72,10 @@ class StartSteer:
         return None
 
     def feed(self, text: str) -> None:
-        """The text of the token just generated."""
+        """The text of the token just generated (nothing to follow once the constraint is
+        over: the decode loop calls this per token)."""
+        if not self.active:
+            return
         self.written += text
         if self._heal and len(self.written) >= len(self._heal):
             self._heal = ""  # re-spelled (a token may run past it): free from here
