@@ -300,8 +300,9 @@ class CandidateBuilder:
         if len(outline) > 2 * self.budget:
             lo, hi, considered = _around(outline, line, self.budget, words, len(lines))
         scale = max(1, len(lines))
-        # (outline entry, definition, tier, rank): fit_budget admits by tier, then rank
-        entries: list[tuple[int, Definition, Tier, float]] = []
+        # (outline entry, definition, member of an expanded class, tier, rank): fit_budget
+        # admits by tier, then rank
+        entries: list[tuple[int, Definition, bool, Tier, float]] = []
         shown: list[tuple[int, int]] = []  # line ranges of those entries
         for i in considered:
             d = outline.definitions[i]
@@ -312,7 +313,8 @@ class CandidateBuilder:
             used = d.name in words
             member = d.parent in names
             tier = Tier.P1 if used or member or d.kind is DefKind.CLASS else Tier.P2
-            entries.append((i, d, tier, 1 + abs(d.start_line - line) / scale + (0 if used else 1)))
+            rank = 1 + abs(d.start_line - line) / scale + (0 if used else 1)
+            entries.append((i, d, member, tier, rank))
             shown.append((d.start_line, d.end_line))
         prose_at = self.summary.prose_span_at
         outside = [
@@ -324,13 +326,12 @@ class CandidateBuilder:
         runs = _runs(outside, self.config.anchor_lines, prose_at)
         # only the first ``budget`` in admission order are made: each costs a token at least,
         # so in a huge file the rest cannot be reached
-        keys = [(tier, rank) for _, _, tier, rank in entries]
+        keys = [(tier, rank) for *_, tier, rank in entries]
         keys.extend((Tier.P2, 3 + abs(run[0] - line) / scale) for run in runs)
         chosen = _first(keys, self.budget)
-        for n, (i, d, tier, rank) in enumerate(entries):
+        for n, (i, d, member, tier, rank) in enumerate(entries):
             if n not in chosen:
                 continue
-            member = d.parent in names
             order = (
                 (30, _position(enclosing.definitions, d.parent) * 2 + 1, d.start_line)
                 if member
