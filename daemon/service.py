@@ -403,7 +403,7 @@ class Service:
         live = Live(
             key=key, peer=peer, request_id=req.id, kind="complete", path=path, arrival=now,
             text=text, line=req.line, col=req.col, language=language, root=root,
-            multiline=None if opts.multiline == "auto" else bool(opts.multiline),
+            multiline=multiline,  # decided once, above: the cache key and the request
             max_tokens=max_tokens,
             deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix, ask), last_sent=now,
         )
