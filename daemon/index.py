@@ -83,57 +83,67 @@ class ProjectIndex:
             return
         with self._lock:
             old = self._snapshot
-            files = dict(old.files)
-            changed_names: set[str] = set()
-            changed_digests: set[str] = set()
-            for path, summary in updates.items():
-                previous = files.pop(path, None)
-                if previous is not None:
-                    changed_names.update(d.name for d in previous.definitions)
-                    changed_digests.update(d.body_digest for d in previous.definitions)
-                if summary is not None:
-                    files[path] = summary
-                    changed_names.update(d.name for d in summary.definitions)
-                    changed_digests.update(d.body_digest for d in summary.definitions)
-            symbols = dict(old.symbols)
-            duplicates = dict(old.duplicates)
-            if len(updates) > len(old.files) // 4:
-                symbols, duplicates = _build_symbols(files)
+            self._snapshot = overlaid(old, updates, version=old.version + 1)
+
+
+def overlaid(
+    old: IndexSnapshot, updates: Mapping[str, FileSummary | None], *, version: int | None = None
+) -> IndexSnapshot:
+    """``old`` with ``updates`` applied (a summary replaces the path's entry, None removes it),
+    as a new snapshot; ``old`` is left as it was. Only the names and digests the updates touch
+    are re-listed, unless the updates are a large part of the index. ``version``: the new
+    snapshot's (default: ``old``'s)."""
+    files = dict(old.files)
+    changed_names: set[str] = set()
+    changed_digests: set[str] = set()
+    for path, summary in updates.items():
+        previous = files.pop(path, None)
+        if previous is not None:
+            changed_names.update(d.name for d in previous.definitions)
+            changed_digests.update(d.body_digest for d in previous.definitions)
+        if summary is not None:
+            files[path] = summary
+            changed_names.update(d.name for d in summary.definitions)
+            changed_digests.update(d.body_digest for d in summary.definitions)
+    symbols = dict(old.symbols)
+    duplicates = dict(old.duplicates)
+    if len(updates) > len(old.files) // 4:
+        symbols, duplicates = _build_symbols(files)
+    else:
+        touched = set(updates)
+        new_by_name: dict[str, list[SymbolRef]] = {}
+        new_by_digest: dict[str, list[SymbolRef]] = {}
+        for path in touched:
+            summary = files.get(path)
+            if summary is None:
+                continue
+            for d in summary.definitions:
+                ref = SymbolRef(path, d)
+                new_by_name.setdefault(d.name, []).append(ref)
+                if d.body_digest and d.kind is not DefKind.VARIABLE:
+                    new_by_digest.setdefault(d.body_digest, []).append(ref)
+        for name in changed_names:
+            kept = [r for r in symbols.get(name, ()) if r.path not in touched]
+            kept.extend(new_by_name.get(name, ()))
+            if kept:
+                symbols[name] = tuple(sorted(kept, key=_ref_key))
             else:
-                touched = set(updates)
-                new_by_name: dict[str, list[SymbolRef]] = {}
-                new_by_digest: dict[str, list[SymbolRef]] = {}
-                for path in touched:
-                    summary = files.get(path)
-                    if summary is None:
-                        continue
-                    for d in summary.definitions:
-                        ref = SymbolRef(path, d)
-                        new_by_name.setdefault(d.name, []).append(ref)
-                        if d.body_digest and d.kind is not DefKind.VARIABLE:
-                            new_by_digest.setdefault(d.body_digest, []).append(ref)
-                for name in changed_names:
-                    kept = [r for r in symbols.get(name, ()) if r.path not in touched]
-                    kept.extend(new_by_name.get(name, ()))
-                    if kept:
-                        symbols[name] = tuple(sorted(kept, key=_ref_key))
-                    else:
-                        symbols.pop(name, None)
-                for digest in changed_digests - {""}:
-                    refs = [r for r in duplicates.get(digest, ()) if r.path not in touched]
-                    refs.extend(new_by_digest.get(digest, ()))
-                    if len(refs) > 1:
-                        duplicates[digest] = tuple(sorted(refs, key=_ref_key))
-                    else:
-                        duplicates.pop(digest, None)
-            modules = _build_modules(files) if _paths_changed(old.files, files) else old.modules
-            self._snapshot = IndexSnapshot(
-                files=files,
-                symbols=symbols,
-                modules=modules,
-                duplicates=duplicates,
-                version=old.version + 1,
-            )
+                symbols.pop(name, None)
+        for digest in changed_digests - {""}:
+            refs = [r for r in duplicates.get(digest, ()) if r.path not in touched]
+            refs.extend(new_by_digest.get(digest, ()))
+            if len(refs) > 1:
+                duplicates[digest] = tuple(sorted(refs, key=_ref_key))
+            else:
+                duplicates.pop(digest, None)
+    modules = _build_modules(files) if _paths_changed(old.files, files) else old.modules
+    return IndexSnapshot(
+        files=files,
+        symbols=symbols,
+        modules=modules,
+        duplicates=duplicates,
+        version=old.version if version is None else version,
+    )
 
 
 def _ref_key(ref: SymbolRef) -> tuple[str, int]:

@@ -27,8 +27,9 @@ from daemon.context import assemble_context, stable_text
 from daemon.context.types import AssembledContext, ContextRequest
 from daemon.documents import ROOT_MARKERS, read_disk_text
 from daemon.history import EditHistory
-from daemon.index import ProjectIndex
+from daemon.index import IndexSnapshot, ProjectIndex
 from daemon.inotify_pruned import RAISE_INSTANCES, RAISE_WATCHES
+from daemon.overlay import Buffer, BufferOverlay
 from daemon.parse import digest_text, summarize
 from daemon.symbols import FileSummary
 from engine.base import TokenCounter
@@ -55,6 +56,7 @@ class _Project:
     building: bool = True
     watch_error: str = ""  # why the root is not watched at all ("" when it is)
     last_used: float = field(default_factory=time.monotonic)
+    overlay: BufferOverlay = field(default_factory=BufferOverlay)  # open buffers over the index
 
 
 class Projects:
@@ -72,6 +74,7 @@ class Projects:
         self._lock = threading.Lock()
         self._projects: dict[str, _Project] = {}
         self._recent: dict[str, str] = {}  # path -> text of recently opened/edited documents
+        self._buffers: dict[str, str] = {}  # path -> text of every open buffer, oldest first
         # (path, language, digest of the text without the cursor line) -> its summary
         self._summaries: OrderedDict[tuple[str, str, str], FileSummary] = OrderedDict()
 
@@ -145,6 +148,15 @@ class Projects:
         project.history.record_edit(rel, old, new, source="editor",
                                     summary=project.index.get(rel), when=time.time())
 
+    def note_buffer(self, path: str, text: str | None) -> None:
+        """An editor opened or changed ``path`` (``text``), or closed it (None); called on the
+        event loop, in the order the editor sent them (the edit history's ``record_edit`` runs
+        later in a worker thread). Other documents take ``path``'s definitions from ``text``."""
+        with self._lock:
+            self._buffers.pop(path, None)
+            if text is not None:
+                self._buffers[path] = text
+
     def close_buffer(self, root: str, path: str, text: str, *, max_bytes: int) -> None:
         """An editor closed ``path`` (called in a worker thread): its buffer no longer stands
         for the file in other files' prompts, and when the disk does not hold its text (closed
@@ -189,9 +201,21 @@ class Projects:
         if project is None:
             return fn(request, index=None, history=None, counter=counter, config=config,
                       recent=recent, summary=summary)
-        return fn(request, index=project.index if project.ready else None,
-                  history=project.history, counter=counter, config=config, recent=recent,
-                  summary=summary)
+        index = self._index_for(project, abs_path) if project.ready else None
+        return fn(request, index=index, history=project.history, counter=counter,
+                  config=config, recent=recent, summary=summary)
+
+    def _index_for(self, project: _Project, current: str) -> IndexSnapshot:
+        """``project``'s index with its open buffers (other than ``current``) laid over it."""
+        root = project.root
+        with self._lock:
+            buffers = [Buffer(self.rel_path(root, pth), text)
+                       for pth, text in reversed(self._buffers.items()) if _inside(pth, root)]
+        if not buffers:
+            return project.index.snapshot()
+        return project.overlay.snapshot(
+            project.index.snapshot(), buffers, exclude=self.rel_path(root, current),
+            on_disk=lambda rel: os.path.lexists(os.path.join(root, rel)))
 
     def _stable_summary(self, request: ContextRequest) -> FileSummary:
         stable = stable_text(request.text, request.line)

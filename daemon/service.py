@@ -252,6 +252,7 @@ class Service:
                         self._projects.close_buffer, doc.root, path, doc.text,
                         max_bytes=self.config.context.max_file_bytes))
                 self._docs.close(path)
+                self._projects.note_buffer(path, None)
                 self.scheduler.cancel_document(path)
                 self._cache.invalidate(path)
                 self._step()
@@ -300,6 +301,7 @@ class Service:
         root = normalise_path(req.root) if req.root else find_root(path)
         old = self._docs.open(Document(path, req.text, req.language, req.version, root))
         self._projects.ensure(root, self.config)
+        self._projects.note_buffer(path, None if self._too_large(req.text) else req.text)
         if self._too_large(req.text):  # kept for its changes; no completions there
             peer.send(p.OkReply(id=req.id, detail=self._too_large_note(req.text)))
             return
@@ -369,6 +371,7 @@ class Service:
             edits = [Edit(e.range.start.line, e.range.start.col, e.range.end.line,
                           e.range.end.col, e.text) for e in req.edits]
         old, new = self._docs.change(path, text=req.text, edits=edits, version=req.version)
+        self._projects.note_buffer(path, None if self._too_large(new.text) else new.text)
         if not self._too_large(old.text) and not self._too_large(new.text):
             self._record_edit(path, new.root, old.text, new.text)
         peer.send(p.OkReply(id=req.id))

@@ -37,6 +37,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                  "run or an install touches the project."),
     "large-buffers": ("bench.large_buffers", "Large buffers (up to max_file_bytes): parse and "
                       "context assembly time by cursor place."),
+    "open-buffers": ("bench.open_buffers", "Open buffers over the index: what a completion in "
+                     "another file pays for unsaved buffers."),
     "body-end": ("bench.body_end", "Function ends: completions on the last statement line of "
                  "long functions (writing top-down)."),
 }

@@ -954,3 +954,56 @@ def test_a_config_file_that_does_not_parse_is_left_alone_and_nothing_changes(
     assert path.read_text() == "[tiers\nhalf = typed\n"
     raw.send({"type": "config.get", "id": "g1", "key": "tiers.force_fast"})
     assert raw.recv()["values"] == {"tiers.force_fast": False}
+
+
+def test_other_documents_take_definitions_from_an_unsaved_buffer(home: Path) -> None:
+    """A function added to ``shapes.py`` and not saved is offered, with its signature as typed,
+    to a completion in ``main.py`` that calls it; closed unsaved, it is gone again."""
+    root = home / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    shapes, main = root / "shapes.py", root / "main.py"
+    shapes.write_text("def area(w: float, h: float) -> float:\n    return w * h\n")
+    main.write_text("from shapes import area, perimeter\n\n\ndef report(w, h):\n"
+                    "    total = perimeter(w, h)\n    \n")
+    edited = (shapes.read_text() + "\n\ndef perimeter(w: float, h: float) -> float:\n"
+              '    """Twice the sum of the sides."""\n    return 2 * (w + h)\n')
+
+    def prompt_of(rid: str) -> str:
+        """The prompt of a completion in main.py (a new line each time: no cache hit)."""
+        typed = f"    {rid} = "
+        text = main.read_text()[:-5] + typed + "\n"
+        raw.send(complete_msg(rid, main, line=5, col=len(typed), text=text,
+                              options={"deadline_ms": 20000}))
+        assert raw.until_final(rid)[-1]["type"] == "done"
+        wait_until_idle(d)
+        engine = d.engines[-1]
+        assert isinstance(engine, FakeEngine)
+        asked = [r.prompt for r in engine.submitted if not r.prefill_only and r.prompt
+                 and typed in r.prompt.prefix]
+        assert len(asked) == 1
+        return "".join(s.text for s in asked[0].snippets) + asked[0].prefix
+
+    with running_daemon(index_projects=True) as d:
+        raw = RawClient(d.endpoint)
+        raw.send({"type": "open", "id": "o1", "path": str(shapes), "text": shapes.read_text()})
+        assert raw.recv()["type"] == "ok"
+        deadline = time.monotonic() + 30
+        projects = d.service._projects
+        while not (str(root) in projects._projects and projects._projects[str(root)].ready):
+            assert time.monotonic() < deadline, "the project was not indexed"
+            time.sleep(0.05)
+        # related definitions are skeletons (bodies elided); the buffer's text can also come
+        # as a retrieved window and an edit hunk, with its body
+        related = ('def perimeter(w: float, h: float) -> float:\n'
+                   '    """Twice the sum of the sides."""\n    ...\n')
+        seen = prompt_of("c1")
+        assert "def area(w: float, h: float) -> float:\n    ...\n" in seen
+        assert "perimeter(w: float" not in seen
+        raw.send({"type": "change", "id": "e1", "path": str(shapes), "text": edited})
+        assert raw.recv()["type"] == "ok"
+        assert related in prompt_of("c2")
+        raw.send({"type": "close", "id": "x1", "path": str(shapes)})  # closed unsaved
+        assert raw.recv()["type"] == "ok"
+        assert "perimeter(w: float" not in prompt_of("c3")
+        raw.close()
