@@ -6,6 +6,7 @@ Good for the server's unit tests; the end-to-end tests use the real embedded mod
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import threading
@@ -142,5 +143,9 @@ class FakeEngine(Engine):
 
 
 def make_engine(config: Config) -> FakeEngine:
+    """The daemon's engine: NOSPIN_FAKE_TOKEN_DELAY_S between pieces, NOSPIN_FAKE_PIECES (a JSON
+    list of strings) in place of DEFAULT_PIECES."""
     delay = float(os.environ.get("NOSPIN_FAKE_TOKEN_DELAY_S", "0.005"))
-    return FakeEngine(token_delay_s=delay)
+    pieces = os.environ.get("NOSPIN_FAKE_PIECES")
+    return FakeEngine(token_delay_s=delay,
+                      pieces=tuple(json.loads(pieces)) if pieces else DEFAULT_PIECES)

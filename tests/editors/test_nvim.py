@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import shutil
 import signal
@@ -298,10 +299,12 @@ def _end_servers(home: Path, timeout_s: float = 10.0) -> None:
 @contextlib.contextmanager
 def fake_nvim(home: Path, monkeypatch: pytest.MonkeyPatch, *, options: str = "{}",
               token_delay_s: float = 0.005, before_setup: tuple[str, ...] = (),
-              text: str = "def add(a, b):\n    \n") -> Iterator[Nvim]:
+              text: str = "def add(a, b):\n    \n",
+              pieces: tuple[str, ...] | None = None) -> Iterator[Nvim]:
     """Neovim with the plugin set up (``options``: a Lua table merged into the setup options,
-    ``before_setup``: Ex commands run first) against a fake-engine daemon, editing proj/calc.py
-    (``text``) with the client attached. ``vim.notify`` messages are collected in ``_G.MSGS``."""
+    ``before_setup``: Ex commands run first) against a fake-engine daemon (``pieces``: what its
+    engine generates instead of the usual answer), editing proj/calc.py (``text``) with the
+    client attached. ``vim.notify`` messages are collected in ``_G.MSGS``."""
     pytest.importorskip("msgpack")
     nvim_path, runtime = nvim_binary()
     src = home / "proj" / "calc.py"
@@ -311,6 +314,10 @@ def fake_nvim(home: Path, monkeypatch: pytest.MonkeyPatch, *, options: str = "{}
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", "tests.daemon.fakes:make_engine")
     monkeypatch.setenv("NOSPIN_FAKE_TOKEN_DELAY_S", str(token_delay_s))
+    if pieces is None:
+        monkeypatch.delenv("NOSPIN_FAKE_PIECES", raising=False)
+    else:
+        monkeypatch.setenv("NOSPIN_FAKE_PIECES", json.dumps(pieces))
     nvim, proc = _launch(nvim_path, home / "nvim.sock", cwd=home / "proj")
     try:
         nvim.lua("""
@@ -397,6 +404,63 @@ def test_accept_by_word_and_whole_is_one_undo_step(fake_home: Path,
         assert nvim.lines() == before
         nvim.input("<C-r>")
         assert nvim.lines() == accepted
+
+
+def test_dot_repeats_the_accepted_suggestion(fake_home: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``.`` after an insert that accepted a suggestion inserts all of it again: the typed text,
+    the accepted word, the rest of the suggestion and what was typed after (it used to repeat
+    only the typed text); ``u`` takes the repeat back in one step."""
+    with fake_nvim(fake_home, monkeypatch) as nvim:
+        nvim.input("Gox = ")
+        text = wait_for("ghost text", lambda: shown(nvim), 30)
+        assert "\n" not in text and " " in text, text
+        nvim.input("<M-Right>")  # the first word, then the rest
+        wait_for("a word accepted", lambda: nvim.lines()[-1] != "x = ", 5)
+        nvim.input("<Tab>")
+        wait_for("the suggestion accepted", lambda: nvim.lines()[-1] == "x = " + text, 5)
+        nvim.input("  # sum<Esc>")
+        inserted = "x = " + text + "  # sum"
+        before = nvim.lines()
+        assert before[-1] == inserted, before
+        nvim.input("gg.")  # another line: `o` again, below the first one
+        assert nvim.lines() == [before[0], inserted, *before[1:]]
+        assert shown(nvim) is None
+        nvim.input("u")
+        assert nvim.lines() == before
+
+
+def test_dot_repeats_a_multi_line_suggestion_without_indenting_it_again(
+        fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``.`` repeats an accepted multi-line suggestion line for line: the accepted text is a
+    paste for Neovim's redo, so neither 'autoindent' with 'smartindent' nor Python's
+    'indentexpr' indents its lines again on the repeat (text typed anew would be: its own
+    indentation on top of the automatic one)."""
+    pieces = ("s = 0", "\n", "    for x in xs:", "\n", "        s += x", "\n", "    return s", "\n")
+    text = "def total(xs):\n    \n\ndef count(xs):\n    \n\ndef size(xs):\n    \n"
+    with fake_nvim(fake_home, monkeypatch, text=text, pieces=pieces) as nvim:
+        nvim.command("setlocal autoindent smartindent expandtab shiftwidth=4 softtabstop=4")
+        nvim.input("2GA")  # the end of the indented blank line of the body
+        suggestion = wait_for("ghost text", lambda: shown(nvim), 30)
+        assert suggestion == "s = 0\n    for x in xs:\n        s += x\n    return s"
+        nvim.input("s")  # typed through: the rest stays on screen
+        wait_for("the typing", lambda: shown(nvim) == suggestion[1:], 5)
+        nvim.input("<Tab>")
+        wait_for("the suggestion accepted", lambda: len(nvim.lines()) == 11, 5)
+        nvim.input("  # sum<Esc>")
+        body = ["    s = 0", "    for x in xs:", "        s += x", "    return s  # sum"]
+        first = nvim.lines()
+        assert first == ["def total(xs):", *body, "", "def count(xs):", "    ", "",
+                         "def size(xs):", "    "], first
+        nvim.input("8G.")  # `A` again at the end of the blank body line of count()
+        assert nvim.lines() == [*first[:7], *body, *first[8:]]
+        nvim.command("setlocal indentexpr=python#GetIndent(v:lnum)")
+        nvim.input("14G.")
+        expected = ["def total(xs):", *body, "", "def count(xs):", *body, "", "def size(xs):",
+                    *body]
+        assert nvim.lines() == expected
+        nvim.input("uu")
+        assert nvim.lines() == first
 
 
 def test_keys_fall_back_to_the_users_own_mappings(fake_home: Path,

@@ -278,10 +278,17 @@ function M.accept(kind, bufnr)
   local rest = sug.text:sub(#take + 1)
   local lines = vim.split(take, '\n', { plain = true })
   clear(bufnr, s)
-  vim.api.nvim_buf_set_text(bufnr, sug.row, sug.col, sug.row, sug.col, lines)
   local row = sug.row + #lines - 1
   local col = (#lines == 1 and sug.col or 0) + #lines[#lines]
-  vim.api.nvim_win_set_cursor(0, { row + 1, col })
+  if bufnr == vim.api.nvim_get_current_buf() and vim.api.nvim_get_mode().mode:match('^i') then
+    -- pasted, not set: Neovim (0.11+) keeps a paste in the insert's redo, so `.` inserts the
+    -- accepted text again with the typing around it, as it was (no autoindent on its lines);
+    -- the cursor ends after it
+    vim.api.nvim_paste(take, false, -1)
+  else
+    vim.api.nvim_buf_set_text(bufnr, sug.row, sug.col, sug.row, sug.col, lines)
+    vim.api.nvim_win_set_cursor(0, { row + 1, col })
+  end
   if rest ~= '' then
     s.skip_tick = vim.api.nvim_buf_get_changedtick(bufnr)
     show(bufnr, s, row, col, rest)
