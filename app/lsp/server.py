@@ -73,6 +73,7 @@ TIER_NAMES = {0: "cache", 1: "normal", 2: "cap", 3: "fast"}
 REPLY_MARGIN_MS = 100  # of a completion's deadline, kept for the daemon's reply to arrive
 ON_OFF = {"true": True, "on": True, "false": False, "off": False}  # nospin.fastMode strings
 CompletionMode = Literal["auto", "on", "off"]
+Daemon = Callable[[], Awaitable[AsyncClient]]  # a command's way to the connected daemon
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -243,12 +244,14 @@ class NospinLanguageServer(LanguageServer):
         if not future.cancelled():
             future.exception()  # retrieved: every waiter may have left at its deadline
 
-    async def _drop_client(self, failed: AsyncClient | None = None) -> None:
-        """Close the current connection (only if it is ``failed``, when given: a request that
-        failed on a connection already replaced leaves the new one alone)."""
-        if self._client is not None and failed in (None, self._client):
-            client, self._client = self._client, None
-            await client.close()
+    async def _drop_client(self, failed: AsyncClient | None) -> None:
+        """Close the connection a request failed on with DaemonError, if it is still the
+        current one: a connection made since (a reconnection) is left alone. ``None`` (the
+        request failed before it had a connection) closes nothing."""
+        if failed is None or failed is not self._client:
+            return
+        self._client = None
+        await failed.close()
 
     def _on_lost(self, client: AsyncClient) -> None:
         """The daemon closed ``client``'s connection: say so at once. A daemon this server
@@ -451,23 +454,32 @@ class NospinLanguageServer(LanguageServer):
         with a one-line message (pygls would send any exception as -32603 with its traceback):
         InputError (missing or ill-typed arguments, a request the daemon refused as given) is
         InvalidParams (-32602), any other NospinError RequestFailed (-32803, ``data.code`` =
-        the error's code)."""
+        the error's code). ``method`` gets the daemon through the ``Daemon`` it is passed, so
+        that a DaemonError closes the connection the command failed on (``_drop_client``),
+        not whichever is current by then (a reconnection made meanwhile)."""
 
         async def call(*args: Any) -> Any:
+            used: list[AsyncClient] = []  # the connections the command got, in order
+
+            async def daemon() -> AsyncClient:
+                client = await self._daemon()
+                used.append(client)
+                return client
+
             try:
-                return await method(*args)
+                return await method(daemon, *args)
             except InputError as exc:
                 raise JsonRpcInvalidParams(f"{name}: {exc}") from None
             except NospinError as exc:
-                if isinstance(exc, DaemonError):
-                    await self._drop_client()
+                if isinstance(exc, DaemonError):  # the connection it failed on, not whichever
+                    await self._drop_client(used[-1] if used else None)  # is current now
                 raise JsonRpcException(f"{name}: {exc}", code=t.LSPErrorCodes.RequestFailed,
                                        data={"code": exc.code}) from None
         return call
 
-    async def _cmd_status(self, *args: Any) -> dict[str, Any]:
+    async def _cmd_status(self, daemon: Daemon, *args: Any) -> dict[str, Any]:
         _no_arguments(args)
-        client = await self._daemon()
+        client = await daemon()
         status = await client.status()
         self.fast_mode = status.fast_mode
         metrics = status.metrics
@@ -482,28 +494,28 @@ class NospinLanguageServer(LanguageServer):
             "last": self.last_status.to_json() if self.last_status else None,
         }
 
-    async def _cmd_fast_mode(self, *args: Any) -> dict[str, Any]:
+    async def _cmd_fast_mode(self, daemon: Daemon, *args: Any) -> dict[str, Any]:
         """Arguments: none (on) or one: a JSON boolean, or "true"/"false"/"on"/"off" (any case;
         for clients whose command line sends strings)."""
         if len(args) > 1:
             raise InputError(f"takes at most one argument, on ({len(args)} given)")
-        return await self._set_fast_mode(_on_off(args[0]) if args else True)
+        return await self._set_fast_mode(daemon, _on_off(args[0]) if args else True)
 
-    async def _set_fast_mode(self, on: bool) -> dict[str, Any]:
-        client = await self._daemon()
+    async def _set_fast_mode(self, daemon: Daemon, on: bool) -> dict[str, Any]:
+        client = await daemon()
         await client.fast_mode(on)
         self.fast_mode = on
         self._notify(dataclasses.replace(self.last_status or StatusParams(state="connected"),
                                          fast_mode=on))
         return {"fast_mode": on}
 
-    async def _cmd_toggle_fast_mode(self, *args: Any) -> dict[str, Any]:
+    async def _cmd_toggle_fast_mode(self, daemon: Daemon, *args: Any) -> dict[str, Any]:
         _no_arguments(args)
-        client = await self._daemon()
+        client = await daemon()
         status = await client.status()
-        return await self._set_fast_mode(not status.fast_mode)
+        return await self._set_fast_mode(daemon, not status.fast_mode)
 
-    async def _cmd_warm(self, *args: Any) -> dict[str, Any]:
+    async def _cmd_warm(self, daemon: Daemon, *args: Any) -> dict[str, Any]:
         """The editor's cursor settled on a line (insert mode, cursor move): the daemon prefills
         the prompt there in the background. Arguments: the document URI and an LSP position."""
         if len(args) != 2:
@@ -524,7 +536,7 @@ class NospinLanguageServer(LanguageServer):
         if line >= len(lines):
             return {"warm": "outside the document"}
         col = to_code_points(lines[line], character, self.encoding)
-        client = await self._daemon()
+        client = await daemon()
         return {"warm": await client.warm(path, line, col)}
 
     def _notify(self, status: StatusParams) -> None:

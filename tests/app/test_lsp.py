@@ -406,6 +406,8 @@ class StandInDaemon:
     def __init__(self) -> None:
         self.port = free_tcp_port()
         self.requests: list[Any] = []
+        self.peers: list[bytes] = []  # the connections' identities, in the order they came
+        self.peer = b""  # the one whose request ``answer`` gets
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -441,6 +443,9 @@ class StandInDaemon:
                 peer, data = sock.recv_multipart()
                 request = p.decode_request(data, max_bytes=10_000_000)
                 self.requests.append(request)
+                if peer not in self.peers:
+                    self.peers.append(peer)
+                self.peer = peer
                 if isinstance(request, p.HelloRequest):
                     reply: Any = p.HelloReply(
                         id=request.id, protocol=p.PROTOCOL_VERSION, version="0", pid=1,
@@ -756,5 +761,60 @@ def test_a_reopen_and_the_queued_edits_never_apply_twice(fake_home: Path) -> Non
                 assert daemon.docs == {str(src): "def add(a, b):\n    return 1xyz!\n"}
         finally:
             daemon.stop()
+
+    asyncio.run(main())
+
+
+class FirstConnectionFails(StandInDaemon):
+    """The first connection never gets an answer to ``status`` and gets ``error`` ``daemon``
+    for a document; later ones get ``ok``."""
+
+    def answer(self, request: Any) -> Any:
+        if self.peer != self.peers[0]:
+            return p.OkReply(id=request.id)
+        if isinstance(request, p.StatusRequest):
+            return None
+        return p.ErrorReply(id=request.id, code="daemon", message="shutting down")
+
+
+def test_a_failed_command_closes_only_the_connection_it_failed_on(
+        fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command that failed with a daemon error closed whatever connection was current by
+    then: when the one it failed on had been replaced meanwhile (a reconnection), the new,
+    good one. The server runs in this process: the timing is the test's."""
+    from app.lsp.server import CMD_STATUS, LspSettings, NospinLanguageServer, StatusParams
+
+    src = fake_home / "proj" / "calc.py"
+
+    async def main() -> None:
+        with FirstConnectionFails() as daemon:
+            server = NospinLanguageServer(LspSettings(
+                endpoint=f"tcp://127.0.0.1:{daemon.port}", autostart=False))
+            statuses: list[StatusParams] = []
+            monkeypatch.setattr(server, "_notify", statuses.append)  # no editor here
+            status_command = server._command(CMD_STATUS, server._cmd_status)
+            try:
+                first = await server._daemon()
+                first.idle_timeout_s = 3.0  # the command's request gives up after 3 s
+                command = asyncio.ensure_future(status_command())
+                while not any(isinstance(r, p.StatusRequest) for r in daemon.requests):
+                    await asyncio.sleep(0.01)
+                # a document update fails on the first connection: it is closed, and the
+                # next user connects again
+                server._on_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+                    uri=src.as_uri(), language_id="python", version=1, text="x = 1\n")))
+                assert server._sync_tail is not None
+                await server._sync_tail
+                assert server._client is None
+                second = await server._daemon()
+                assert second is not first and not command.done()
+                with pytest.raises(JsonRpcException) as info:  # no reply on the first: 3 s
+                    await command
+                assert info.value.data == {"code": "daemon"}
+                assert "no reply from the daemon" in info.value.message
+                assert server._client is second  # (closed before the fix)
+                assert await second.warm(str(src), 0, 0) == ""
+            finally:
+                await server._on_shutdown(None)
 
     asyncio.run(main())
