@@ -11,11 +11,23 @@ Used by the CLI, the tray and editor bridges::
 
 Error replies become exceptions of the one hierarchy (``app.errors``) chosen by their code.
 A request waits while the daemon sends heartbeats; ``idle_timeout_s`` without any message for it
-raises DaemonError (the daemon hangs), so a caller never waits forever. A daemon that goes away
-(stopped, restarted, crashed: its end of the connection closes) is noticed at once through the
-socket's monitor: every request waiting on the connection, and every later one, raises
-DaemonError, and ``on_lost`` is called. The client does not reconnect by itself: a new daemon
-knows nothing of this one's documents, so the caller makes a new client and opens them again.
+raises DaemonError, so a caller never waits forever. A daemon that goes away (stopped,
+restarted, crashed: its end of the connection closes) is noticed at once through the socket's
+monitor: every request waiting on the connection, and every later one, raises DaemonError, and
+``on_lost`` is called. The client does not reconnect by itself: a new daemon knows nothing of
+this one's documents, so the caller makes a new client and opens them again.
+
+A daemon that hangs with its connection open (SIGSTOP, a debugger, a stuck event loop) is told
+from a slow one by a probe: when a request has waited ``probe_after_s`` (2 s) with nothing at all
+from the daemon (a live one answers at once or sends heartbeats about every second), the client
+sends a ``hello``, which a live daemon answers at once whatever its engine does. When
+``probe_timeout_s`` (2 s) more pass without any message, the daemon is not responding: every
+request waiting on the connection raises DaemonError("the daemon is not responding ..."), so do
+later ones when sent (they are not sent), ``hung`` says why and ``on_hung`` is called. The
+connection stays open and the daemon is left alone (it may be in a debugger): its first message
+after that (the probe's answer, when it runs again) clears ``hung`` and calls ``on_resumed``.
+Requests it was sent before it stopped are still served then (their answers are dropped); what
+failed unsent never reached it, so a caller that keeps documents there sends them again.
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 import os
 import secrets
 import threading
@@ -49,6 +62,8 @@ _ERRORS: dict[str, type[NospinError]] = {
 }
 DEFAULT_MAX_MESSAGE_BYTES = 8_000_000
 LOST_GRACE_S = 0.1  # after the disconnect event: replies already received are read first
+PROBE_AFTER_S = 2.0  # a request waited this long with nothing from the daemon: probe it
+PROBE_TIMEOUT_S = 2.0  # no message this long after the probe: the daemon is not responding
 
 
 def error_from_reply(reply: p.ErrorReply) -> NospinError:
@@ -72,6 +87,8 @@ class AsyncClient:
         autostart: bool = True,
         start_timeout_s: float = 30.0,
         idle_timeout_s: float = 15.0,
+        probe_after_s: float = PROBE_AFTER_S,
+        probe_timeout_s: float = PROBE_TIMEOUT_S,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         client_name: str = "nospin-client",
         context: zmq.asyncio.Context | None = None,
@@ -81,6 +98,8 @@ class AsyncClient:
         self._autostart = autostart
         self._start_timeout_s = start_timeout_s
         self.idle_timeout_s = idle_timeout_s
+        self.probe_after_s = probe_after_s
+        self.probe_timeout_s = probe_timeout_s
         self._max_bytes = max_message_bytes
         self._client_name = client_name
         self._ctx = context or zmq.asyncio.Context.instance()
@@ -97,6 +116,15 @@ class AsyncClient:
         self._watcher: asyncio.Task[None] | None = None
         self.lost: str | None = None  # why the connection is gone (the daemon closed it)
         self.on_lost: Callable[[], None] | None = None  # called once when it goes
+        self._prober: asyncio.Task[None] | None = None  # tells a hung daemon from a slow one
+        self._waiting: dict[str, float] = {}  # request id -> when sent, until its final reply
+        self._abandoned: set[str] = set()  # waiting requests failed as not responding
+        self._num_heard = 0  # messages received from the daemon
+        self._heard_at = -math.inf  # loop time of the last one
+        self._wake: asyncio.Event | None = None  # a request started waiting, a message came
+        self.hung: str | None = None  # why the daemon is taken as not responding (None: it is)
+        self.on_hung: Callable[[], None] | None = None  # called when it stops responding
+        self.on_resumed: Callable[[], None] | None = None  # ... and when it responds again
 
     # ------------------------------------------------------------------ connection
     async def __aenter__(self) -> AsyncClient:
@@ -160,14 +188,16 @@ class AsyncClient:
         self._reader = loop.create_task(self._read_loop())
         self._monitor = sock.get_monitor_socket(zmq.EVENT_DISCONNECTED)
         self._watcher = loop.create_task(self._watch_loop(self._monitor))
+        self._wake = asyncio.Event()
+        self._prober = loop.create_task(self._probe_loop(self._wake))
 
     async def close(self) -> None:
-        for task in (self._watcher, self._reader):
+        for task in (self._prober, self._watcher, self._reader):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        self._watcher = self._reader = None
+        self._prober = self._watcher = self._reader = None
         if self._monitor is not None:
             if self._sock is not None:
                 with contextlib.suppress(zmq.ZMQError):
@@ -182,6 +212,7 @@ class AsyncClient:
         assert self._sock is not None
         while True:
             frames = await self._sock.recv_multipart()
+            self._heard()
             try:
                 reply = p.decode_reply(frames[-1])
             except ProtocolError:
@@ -214,14 +245,83 @@ class AsyncClient:
         if self.on_lost is not None:
             self.on_lost()
 
+    def _heard(self) -> None:
+        """A message came: the daemon is alive (again, when it was taken as hung)."""
+        self._num_heard += 1
+        self._heard_at = asyncio.get_running_loop().time()
+        self._poke()
+        if self.hung is not None and self.lost is None:
+            self.hung = None
+            if self.on_resumed is not None:
+                self.on_resumed()
+
+    def _poke(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _probe_loop(self, wake: asyncio.Event) -> None:
+        """Tell a hung daemon from a slow one: a request that has waited ``probe_after_s`` with
+        nothing from the daemon (no reply, chunk or heartbeat, for it or any other request)
+        gets a ``hello`` probe sent after it; no message within ``probe_timeout_s`` of the probe
+        and the daemon is not responding (``_hang``). A live daemon answers a hello at once,
+        whatever its engine is doing, and sends heartbeats about every second for a
+        completion it is still working on."""
+        loop = asyncio.get_running_loop()
+
+        async def sleep(timeout_s: float | None) -> None:  # until poked or timeout_s
+            wake.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout_s):
+                    await wake.wait()
+
+        while True:
+            if self.hung is not None or self.lost is not None or not self._waiting:
+                await sleep(None)
+                continue
+            quiet_since = max(self._heard_at, min(self._waiting.values()))
+            due = quiet_since + self.probe_after_s
+            if loop.time() < due:
+                await sleep(due - loop.time())
+                continue
+            heard = self._num_heard
+            probe = p.HelloRequest(id=self._next_id(), client=self._client_name,
+                                   token=self._token or "")
+            self._unawaited.add(probe.id)  # its answer is dropped by the reader
+            try:
+                await self._send(probe)
+            except NospinError:  # lost meanwhile: the watcher says so
+                continue
+            give_up = loop.time() + self.probe_timeout_s
+            while self._num_heard == heard and self.lost is None and loop.time() < give_up:
+                await sleep(give_up - loop.time())
+            if self._num_heard == heard and self.lost is None:
+                self._hang(loop.time() - quiet_since)
+
+    def _hang(self, silent_s: float) -> None:
+        """The daemon does not answer: fail every request waiting for a reply (its answer,
+        should it come, is dropped); later ones fail when sent. The connection stays."""
+        self.hung = (f"the daemon is not responding (nothing from it for {silent_s:.1f} s, "
+                     "not even an answer to a probe: stopped or stuck)")
+        for request_id in self._waiting:
+            self._abandoned.add(request_id)
+            self._queues[request_id].put_nowait(
+                p.ErrorReply(id=request_id, code=DaemonError.code, message=self.hung))
+        if self.on_hung is not None:
+            self.on_hung()
+
     def _next_id(self) -> str:
         return f"{self._prefix}-{next(self._ids)}"
 
-    async def _send(self, message: msgspec.Struct) -> None:
+    async def _send(self, message: msgspec.Struct, *, even_if_hung: bool = False) -> None:
+        """Send ``message``; DaemonError when the connection is closed or gone, and when the
+        daemon is not responding (``hung``) unless ``even_if_hung`` (a cancel: it gets there
+        when the daemon runs again)."""
         if self._sock is None:
             raise DaemonError("not connected")
         if self.lost is not None:
             raise DaemonError(self.lost)
+        if self.hung is not None and not even_if_hung:
+            raise DaemonError(self.hung)
         data = p.encode(message)
         if len(data) > self._max_bytes:
             raise ProtocolError(
@@ -234,15 +334,19 @@ class AsyncClient:
         """Send ``message`` and yield every reply for it (chunks, events), the final one last.
 
         Error replies raise. Heartbeats are consumed here. Leaving the iteration early of a
-        complete/generate request cancels it in the daemon.
+        complete/generate request cancels it in the daemon. While it waits, a daemon that says
+        nothing at all is probed (see ``_probe_loop``).
         """
         request_id: str = message.id
         queue: asyncio.Queue[p.Reply] = asyncio.Queue()
         self._queues[request_id] = queue
         idle = timeout_s if timeout_s is not None else self.idle_timeout_s
-        finished = False
+        finished = sent = False
         try:
+            self._waiting[request_id] = asyncio.get_running_loop().time()
             await self._send(message)
+            sent = True
+            self._poke()
             while True:
                 try:  # asyncio.timeout, not wait_for: that may swallow a cancel on 3.11
                     async with asyncio.timeout(idle):
@@ -254,7 +358,7 @@ class AsyncClient:
                 if isinstance(reply, p.HeartbeatReply):
                     continue
                 if isinstance(reply, p.ErrorReply):
-                    finished = True
+                    finished = request_id not in self._abandoned  # else its final is still due
                     raise error_from_reply(reply)
                 finished = p.is_final(reply)
                 yield reply
@@ -262,14 +366,17 @@ class AsyncClient:
                     return
         finally:
             del self._queues[request_id]
-            if not finished and isinstance(message, p.CompleteRequest | p.GenerateRequest) \
-                    and self._sock is not None and self.lost is None:
-                cancel = p.CancelRequest(id=self._next_id(), target=request_id)
+            self._waiting.pop(request_id, None)
+            self._abandoned.discard(request_id)
+            if sent and not finished and self._sock is not None and self.lost is None:
                 if len(self._unawaited) > 4096:  # finals that never came (a daemon restart)
                     self._unawaited.clear()
-                self._unawaited.update((request_id, cancel.id))
-                with contextlib.suppress(Exception):
-                    await self._send(cancel)
+                self._unawaited.add(request_id)  # its final is still due: not a duplicate
+                if isinstance(message, p.CompleteRequest | p.GenerateRequest):
+                    cancel = p.CancelRequest(id=self._next_id(), target=request_id)
+                    self._unawaited.add(cancel.id)
+                    with contextlib.suppress(Exception):
+                        await self._send(cancel, even_if_hung=True)
 
     async def request(self, message: Any, expect: type[T], *, timeout_s: float | None = None
                       ) -> T:
@@ -376,8 +483,10 @@ class AsyncClient:
         finally:
             self._queues.pop(msg.id, None)
             if self._sock is not None and self.lost is None:
+                unsubscribe = p.UnsubscribeRequest(id=self._next_id(), target=msg.id)
+                self._unawaited.add(unsubscribe.id)  # its ok is not a duplicate final
                 with contextlib.suppress(Exception):
-                    await self._send(p.UnsubscribeRequest(id=self._next_id(), target=msg.id))
+                    await self._send(unsubscribe, even_if_hung=True)
 
 
 class Client:

@@ -23,6 +23,11 @@ crashed: noticed at once, see ``AsyncClient.lost``) the server says so in a ``no
 error and connects again at once (starting a daemon, as on demand); a new connection opens every
 document with the server's current text, and the updates still queued from before it, which that
 text already contains, are skipped: the daemon's copy is the server's, never an edit twice.
+A daemon that hangs with its connection open (stopped, in a debugger, stuck: see
+``AsyncClient.hung``) is reported within about 4 s of a request getting nothing from it;
+meanwhile requests fail at once instead of waiting for it. It is neither restarted nor
+disconnected from: when it answers again, the documents are sent again in the same way (the
+updates that failed meanwhile are in that text) and the server reports ``connected``.
 """
 
 from __future__ import annotations
@@ -215,13 +220,19 @@ class NospinLanguageServer(LanguageServer):
             self._connecting.add_done_callback(self._connect_done)
         return await asyncio.shield(self._connecting)
 
-    async def _connect(self) -> AsyncClient:
-        client = AsyncClient(self.settings.endpoint, autostart=self.settings.autostart,
-                             client_name=f"nospin-lsp {__version__}",
-                             idle_timeout_s=max(15.0, self.settings.deadline_ms / 1000 + 5))
-        await client.connect()  # closes its socket again when it fails
-        # a fresh or restarted daemon: every document again, as it is now; the updates queued
-        # before this moment are in these texts (``_chain`` skips them on this connection)
+    async def _connect(self, resumed: AsyncClient | None = None) -> AsyncClient:
+        """A new connection with every document opened; or, given ``resumed`` (a connection
+        to a daemon that answers again after it hung), every document opened again on it."""
+        if resumed is None:
+            client = AsyncClient(self.settings.endpoint, autostart=self.settings.autostart,
+                                 client_name=f"nospin-lsp {__version__}",
+                                 idle_timeout_s=max(15.0, self.settings.deadline_ms / 1000 + 5))
+            await client.connect()  # closes its socket again when it fails
+        else:
+            client = resumed
+        # a fresh or restarted daemon (or one that missed updates while it hung): every
+        # document again, as it is now; the updates queued before this moment are in these
+        # texts (``_chain`` skips them on this connection)
         docs = [(uri, text, *self._doc_meta.get(uri, (None, 0)))
                 for uri, text in self._docs.items()]
         synced = self._num_updates
@@ -230,9 +241,14 @@ class NospinLanguageServer(LanguageServer):
                 if (path := to_fs_path(uri)) is not None and uri.startswith("file:"):
                     await client.open(path, text, language=language, version=version)
         except BaseException:
-            await client.close()
+            if resumed is not None and client.hung is not None and client.lost is None:
+                self._client = client  # hung again: kept, sent again when it answers
+            else:
+                await client.close()
             raise
         client.on_lost = lambda: self._on_lost(client)
+        client.on_hung = lambda: self._on_hung(client)
+        client.on_resumed = lambda: self._on_resumed(client)
         if client.lost is not None:  # went while the documents were sent
             await client.close()
             raise DaemonError(client.lost)
@@ -240,15 +256,17 @@ class NospinLanguageServer(LanguageServer):
         return client
 
     def _connect_done(self, future: asyncio.Future[AsyncClient]) -> None:
-        self._connecting = None  # the next caller tries again after a failure
+        if self._connecting is future:
+            self._connecting = None  # the next caller tries again after a failure
         if not future.cancelled():
             future.exception()  # retrieved: every waiter may have left at its deadline
 
     async def _drop_client(self, failed: AsyncClient | None) -> None:
         """Close the connection a request failed on with DaemonError, if it is still the
-        current one: a connection made since (a reconnection) is left alone. ``None`` (the
-        request failed before it had a connection) closes nothing."""
-        if failed is None or failed is not self._client:
+        current one: a connection made since (a reconnection) is left alone, and so is one
+        to a daemon that is not responding (``AsyncClient.hung``: kept until it answers
+        again). ``None`` (the request failed before it had a connection) closes nothing."""
+        if failed is None or failed is not self._client or failed.hung is not None:
             return
         self._client = None
         await failed.close()
@@ -278,6 +296,10 @@ class NospinLanguageServer(LanguageServer):
             while ((info := lifecycle.read_daemon_info()) is not None and info.pid == old_pid
                    and asyncio.get_running_loop().time() < give_up):
                 await asyncio.sleep(0.05)
+        await self._announce_connection()
+
+    async def _announce_connection(self) -> None:
+        """Connect (or wait for the attempt under way) and say how it went."""
         try:
             client = await self._daemon()
         except NospinError as exc:  # the next document update or completion tries again
@@ -285,6 +307,28 @@ class NospinLanguageServer(LanguageServer):
             return
         self._notify(StatusParams(state="connected", fast_mode=self.fast_mode,
                                   engine_state=client.hello.engine_state if client.hello else ""))
+
+    def _on_hung(self, client: AsyncClient) -> None:
+        """``client``'s daemon is not responding (stopped, in a debugger, stuck): say so. It
+        is not restarted or disconnected from; requests fail at once until it answers."""
+        if client is not self._client:
+            return
+        self._notify(StatusParams(
+            state="error", fast_mode=self.fast_mode,
+            message=f"{client.hung}; waiting for it to answer again (it is not restarted)"))
+
+    def _on_resumed(self, client: AsyncClient) -> None:
+        """``client``'s daemon answers again: open every document again on the connection
+        (the updates that failed while it hung are in that text), then report ``connected``.
+        Requests wait for that as for a new connection."""
+        if client is not self._client:
+            return
+        self._client = None
+        self._connecting = asyncio.ensure_future(self._connect(client))
+        self._connecting.add_done_callback(self._connect_done)
+        task = asyncio.ensure_future(self._announce_connection())
+        self._reconnecting.add(task)
+        task.add_done_callback(self._reconnecting.discard)
 
     # ------------------------------------------------------------------ documents
     def _on_did_open(self, params: t.DidOpenTextDocumentParams) -> None:

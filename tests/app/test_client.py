@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,10 +13,14 @@ import pytest
 import zmq
 import zmq.asyncio
 
-from app.client import AsyncClient, Client
+from app.client import PROBE_AFTER_S, PROBE_TIMEOUT_S, AsyncClient, Client
 from app.errors import ConfigError, CursorError, DaemonError, InputError, ProtocolError
+from daemon import lifecycle
 from daemon import protocol as p
+from tests.daemon.fakes import FakeEngine
 from tests.daemon.harness import DaemonHandle, running_daemon, short_home, write_project
+
+REPO = Path(__file__).parents[2]
 
 
 @pytest.fixture
@@ -205,5 +212,89 @@ def test_a_daemon_that_goes_away_fails_waiting_requests_at_once() -> None:
             await client.close()
             daemon.close(linger=0)
             ctx.term()
+
+    asyncio.run(main())
+
+
+def test_a_slow_daemon_is_probed_and_not_taken_for_a_hung_one(home: Path) -> None:
+    # an engine that takes 3 s for its one token: nothing but heartbeats meanwhile, gaps that
+    # pass the (here short) probe interval; the probes are answered, so the request waits on
+    with running_daemon(engine_factory=lambda: FakeEngine(token_delay_s=3.0)):
+        src = write_project(home / "proj")
+
+        async def main() -> None:
+            async with AsyncClient(autostart=False, probe_after_s=0.3,
+                                   probe_timeout_s=0.5) as client:
+                hung: list[str | None] = []
+                client.on_hung = lambda: hung.append(client.hung)
+                done = await client.complete(str(src), 1, 4, max_tokens=1, deadline_ms=20_000)
+                assert done.text == "return" and done.timings.total_ms >= 3000
+                assert hung == [] and client.hung is None
+                await asyncio.sleep(0.3)  # the probes' answers are not duplicates
+                assert client.num_unexpected_finals == 0
+
+        asyncio.run(main())
+
+
+@pytest.fixture
+def daemon_process(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """A real daemon process (``nospin daemon``, scripted engine), as a client would start
+    it; its pid. Continued, should a test leave it stopped, and stopped at the end."""
+    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", "tests.daemon.fakes:make_engine")
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    proc, log_file = lifecycle.spawn_daemon()
+    try:
+        lifecycle.wait_for_socket(proc, log_file, timeout_s=30)
+        yield proc.pid
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGCONT)
+        lifecycle.stop_daemon(20.0)
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+
+
+def test_a_stopped_daemon_is_reported_not_responding_and_recovers(
+        daemon_process: int, home: Path) -> None:
+    # a daemon that hangs with its connection open (SIGSTOP, a debugger) used to be noticed
+    # only at the idle timeout (15 s); a probe unanswered for 2 s after 2 s of silence says so
+    src = write_project(home / "proj")
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        async with AsyncClient(autostart=False, idle_timeout_s=60) as client:
+            assert client.hello is not None and client.hello.pid == daemon_process
+            pid = daemon_process
+            events: list[str] = []
+            client.on_hung = lambda: events.append("hung")
+            client.on_resumed = lambda: events.append("resumed")
+            await client.open(str(src), src.read_text())
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                started = loop.time()
+                with pytest.raises(DaemonError, match="the daemon is not responding"):
+                    await client.complete(str(src), 1, 4, deadline_ms=30_000)
+                took = loop.time() - started
+                print(f"not responding reported after {took:.2f} s")
+                assert PROBE_AFTER_S + PROBE_TIMEOUT_S - 0.1 < took < 7.0, took
+                assert events == ["hung"] and client.hung is not None and client.lost is None
+                started = loop.time()  # later requests fail at once (not sent)
+                with pytest.raises(DaemonError, match="the daemon is not responding"):
+                    await client.status()
+                assert loop.time() - started < 0.5
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            for _ in range(100):  # the probe's answer comes once it runs again
+                if client.hung is None:
+                    break
+                await asyncio.sleep(0.05)
+            assert events == ["hung", "resumed"] and client.hung is None
+            status = await client.status()
+            assert status.pid == pid and status.num_documents == 1  # the same daemon
+            done = await client.complete(str(src), 1, 4, multiline=False)
+            assert done.text == "return a + b"
+            await asyncio.sleep(0.3)  # the late answers to the requests it got before it stopped
+            assert client.num_unexpected_finals == 0
 
     asyncio.run(main())

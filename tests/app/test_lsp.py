@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -761,6 +762,66 @@ def test_a_reopen_and_the_queued_edits_never_apply_twice(fake_home: Path) -> Non
                 assert daemon.docs == {str(src): "def add(a, b):\n    return 1xyz!\n"}
         finally:
             daemon.stop()
+
+    asyncio.run(main())
+
+
+def test_a_stopped_daemon_is_reported_not_responding_and_recovers(
+        fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A daemon that hangs with its connection open (SIGSTOP here; a debugger, a stuck event
+    loop) used to be noticed only at a request's deadline or its 15 s without a reply, and
+    every completion, edit and command waited meanwhile. Now the first request that gets
+    nothing reports it not responding within about 4 s and the rest fail at once; the daemon
+    is neither restarted nor disconnected from, and when it runs again the server sends the
+    documents again (with what was typed meanwhile) and completes as before."""
+    from app.client import AsyncClient
+    from app.errors import CursorError
+
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    return 1\n")
+    monkeypatch.setenv("NOSPIN_HOME", str(fake_home))
+
+    async def main() -> None:
+        async with lsp_session(fake_home, fake=True, options={"deadlineMs": 10_000}) as s:
+            uri = s.open(src, src.read_text())
+            assert await wait_for_status(s, 0, "connected", 30)
+            pid = (await s.command("nospin.status"))["pid"]
+            seen = len(s.statuses)
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                started = time.monotonic()
+                assert await s.inline(uri, 1, 12) is None  # by 10 s, the deadline: no
+                took = time.monotonic() - started
+                hung = await wait_for_status(s, seen, "error", 1)
+                assert hung is not None, s.statuses[seen:]
+                print(f"completion answered null after {took:.2f} s: {hung['message']}")
+                assert took < 7.0, took  # (about 2 s to a probe + 2 s without its answer)
+                assert hung["message"].startswith("the daemon is not responding")
+                assert "waiting for it to answer again" in hung["message"]
+                for i, ch in enumerate("xyz"):  # typed while it is stopped
+                    s.edit(uri, 1, 12 + i, ch)
+                started = time.monotonic()  # meanwhile everything fails at once
+                assert await s.inline(uri, 1, 15) is None
+                with pytest.raises(JsonRpcException) as info:
+                    await s.command("nospin.status")
+                assert info.value.code == t.LSPErrorCodes.RequestFailed
+                assert info.value.data == {"code": "daemon"}
+                assert "the daemon is not responding" in info.value.message
+                assert time.monotonic() - started < 2.0
+                assert s.statuses[-1]["state"] == "error"
+                seen = len(s.statuses)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            assert await wait_for_status(s, seen, "connected", 5), s.statuses[seen:]
+            status = await s.command("nospin.status")
+            assert status["pid"] == pid and status["num_documents"] == 1  # not restarted
+            result = await s.inline(uri, 1, 15)
+            assert result is not None and result.items
+            async with AsyncClient(autostart=False) as probe:  # the daemon's copy is the buffer
+                done = await probe.complete(str(src), 1, 15, deadline_ms=10_000)
+                assert done.finish_reason != "deadline"  # "    return 1xyz": as long ...
+                with pytest.raises(CursorError):  # ... and no longer
+                    await probe.complete(str(src), 1, 16, deadline_ms=10_000)
 
     asyncio.run(main())
 
