@@ -42,6 +42,10 @@ SUMMARY_CACHE_SIZE = 32  # stable summaries of recently completed-in documents
 #: editors' requests) before it starts anyway.
 SCAN_WAIT_MAX_S = 10.0
 
+#: The index of a root that has none (not a project, indexing off or not done yet): open
+#: buffers are laid over it.
+NO_INDEX = IndexSnapshot()
+
 AssembleFn = Callable[..., AssembledContext]
 assemble: AssembleFn = assemble_context
 
@@ -75,6 +79,7 @@ class Projects:
         self._projects: dict[str, _Project] = {}
         self._recent: dict[str, str] = {}  # path -> text of recently opened/edited documents
         self._buffers: dict[str, str] = {}  # path -> text of every open buffer, oldest first
+        self._loose: dict[str, BufferOverlay] = {}  # roots without an index: buffers only
         # (path, language, digest of the text without the cursor line) -> its summary
         self._summaries: OrderedDict[tuple[str, str, str], FileSummary] = OrderedDict()
 
@@ -198,24 +203,35 @@ class Projects:
                 (self.rel_path(root, pth), text) for pth, text in self._recent.items()
                 if pth != abs_path and _inside(pth, root)
             ]
-        if project is None:
-            return fn(request, index=None, history=None, counter=counter, config=config,
-                      recent=recent, summary=summary)
-        index = self._index_for(project, abs_path) if project.ready else None
-        return fn(request, index=index, history=project.history, counter=counter,
-                  config=config, recent=recent, summary=summary)
+        if project is not None and project.ready:
+            index: IndexSnapshot | None = self._index_for(
+                root, project.overlay, abs_path, project.index.snapshot(), indexed=True)
+        else:  # not a project, not indexed (yet): the open buffers are all the index there is
+            with self._lock:
+                overlay = self._loose.pop(root, None) or BufferOverlay()
+                self._loose[root] = overlay
+                while len(self._loose) > MAX_ROOTS:
+                    self._loose.pop(next(iter(self._loose)))
+            index = self._index_for(root, overlay, abs_path, NO_INDEX, indexed=False)
+            if index is NO_INDEX:
+                index = None
+        return fn(request, index=index, history=project.history if project else None,
+                  counter=counter, config=config, recent=recent, summary=summary)
 
-    def _index_for(self, project: _Project, current: str) -> IndexSnapshot:
-        """``project``'s index with its open buffers (other than ``current``) laid over it."""
-        root = project.root
+    def _index_for(self, root: str, overlay: BufferOverlay, current: str, base: IndexSnapshot,
+                   *, indexed: bool) -> IndexSnapshot:
+        """``base`` (``root``'s index, or an empty one) with the root's open buffers other than
+        ``current`` laid over it. ``indexed``: ``base`` is the index of the files on disk, so a
+        buffer of a file on disk that it lacks was left out by the indexer and stays out."""
         with self._lock:
             buffers = [Buffer(self.rel_path(root, pth), text)
                        for pth, text in reversed(self._buffers.items()) if _inside(pth, root)]
         if not buffers:
-            return project.index.snapshot()
-        return project.overlay.snapshot(
-            project.index.snapshot(), buffers, exclude=self.rel_path(root, current),
-            on_disk=lambda rel: os.path.lexists(os.path.join(root, rel)))
+            return base
+        on_disk = ((lambda rel: os.path.lexists(os.path.join(root, rel))) if indexed
+                   else (lambda rel: False))
+        return overlay.snapshot(base, buffers, exclude=self.rel_path(root, current),
+                                on_disk=on_disk)
 
     def _stable_summary(self, request: ContextRequest) -> FileSummary:
         stable = stable_text(request.text, request.line)

@@ -198,3 +198,36 @@ def test_files_saved_during_the_first_scan_are_indexed_after_it(
         assert names("late_new.py") == ["new_during_scan"]
     finally:
         projects.close()
+
+
+@pytest.mark.parametrize("marker", [False, True], ids=["not-a-project", "indexing-off"])
+def test_open_buffers_lend_definitions_where_there_is_no_index(tmp_path: Path,
+                                                              marker: bool) -> None:
+    """Two scripts in a folder that is not a project (or with indexing off): the one open
+    buffer's definitions reach the other's prompt all the same."""
+    from daemon.context import Kind, assemble_context
+    from daemon.context.types import ContextRequest
+
+    root = tmp_path / "scripts"
+    root.mkdir()
+    if marker:
+        (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    helpers = root / "helpers.py"
+    helpers.write_text("")  # saved empty: the definition exists only in the buffer
+    projects = Projects(enabled=False)
+    try:
+        projects.ensure(str(root), Config())
+        assert (str(root) in projects._projects) is marker
+        projects.note_buffer(str(helpers), 'def slugify(title: str) -> str:\n'
+                                           '    """Lower-case words joined by dashes."""\n'
+                                           '    return "-".join(title.lower().split())\n')
+        text = "from helpers import slugify\n\nname = slugify(\n"
+        request = ContextRequest(path="main.py", text=text, line=2, column=len("name = slugify("))
+        ctx = projects.assemble_for(assemble_context, request, str(root), Config().context)
+        related = [s for s in ctx.segments if s.kind is Kind.RELATED]
+        assert any("def slugify(title: str) -> str:" in s.text for s in related), ctx.segments
+        projects.note_buffer(str(helpers), None)  # closed: nothing lends it any more
+        ctx = projects.assemble_for(assemble_context, request, str(root), Config().context)
+        assert not [s for s in ctx.segments if s.kind is Kind.RELATED]
+    finally:
+        projects.close()
