@@ -208,6 +208,14 @@ class CompletionCache:
             for request_id in list(self._by_context.get(context, ())):
                 self._remove(request_id)
 
+    def invalidate_others(self, path: str) -> None:
+        """Forget the finished entries of every document but ``path``, which changed: their
+        prompts took definitions and edits from it (a completion streaming now is kept for the
+        requests following it)."""
+        for request_id, entry in list(self._entries.items()):
+            if entry.context[0] != path and entry.status is not EntryStatus.STREAMING:
+                self._remove(request_id)
+
     def _remove(self, request_id: str) -> None:
         entry = self._entries.pop(request_id, None)
         if entry is None:

@@ -255,6 +255,7 @@ class Service:
                 self._projects.note_buffer(path, None)
                 self.scheduler.cancel_document(path)
                 self._cache.invalidate(path)
+                self._cache.invalidate_others(path)  # closed unsaved: its definitions went
                 self._step()
                 peer.send(p.OkReply(id=request.id))
             case p.HelloRequest():
@@ -306,6 +307,8 @@ class Service:
             peer.send(p.OkReply(id=req.id, detail=self._too_large_note(req.text)))
             return
         if old is not None:
+            if old.text != req.text:
+                self._cache.invalidate_others(path)
             self._record_edit(path, root, old.text, req.text)
         self._precount(req.text)
         peer.send(p.OkReply(id=req.id))
@@ -372,6 +375,8 @@ class Service:
                           e.range.end.col, e.text) for e in req.edits]
         old, new = self._docs.change(path, text=req.text, edits=edits, version=req.version)
         self._projects.note_buffer(path, None if self._too_large(new.text) else new.text)
+        if new.text != old.text:  # other documents' prompts took its definitions and edits
+            self._cache.invalidate_others(path)
         if not self._too_large(old.text) and not self._too_large(new.text):
             self._record_edit(path, new.root, old.text, new.text)
         peer.send(p.OkReply(id=req.id))

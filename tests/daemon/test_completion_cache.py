@@ -153,6 +153,21 @@ def test_discard_and_invalidate() -> None:
     assert len(cache) == 0 and cache.lookup("m.py", PREFIX, SUFFIX) is None
 
 
+def test_a_change_in_one_document_drops_the_finished_answers_of_the_others() -> None:
+    """Another document's prompt took definitions from the one that changed: its cached
+    answers may be stale; the changed document's own and a stream still running stay."""
+    cache = cached()
+    cache.start("r2", "shapes.py", "def area(", "")
+    cache.append("r2", "w, h):")
+    cache.finish("r2")
+    cache.start("r3", "other.py", "x = ", "")  # streaming: a request follows it now
+    cache.append("r3", "1")
+    cache.invalidate_others("shapes.py")
+    assert cache.lookup("m.py", PREFIX, SUFFIX) is None
+    assert cache.lookup("shapes.py", "def area(", "") is not None
+    assert cache.status_of("r3") is EntryStatus.STREAMING
+
+
 def test_stats_and_repr_hide_text() -> None:
     cache = cached("secret_token()")
     hit = cache.lookup("m.py", PREFIX + "sec", SUFFIX)

@@ -1007,3 +1007,26 @@ def test_other_documents_take_definitions_from_an_unsaved_buffer(home: Path) -> 
         assert raw.recv()["type"] == "ok"
         assert "perimeter(w: float" not in prompt_of("c3")
         raw.close()
+
+
+def test_a_change_in_another_document_is_a_cache_miss(raw: RawClient, home: Path) -> None:
+    """main.py's cached answer took shapes.py's definitions: once shapes.py changes, the same
+    request in main.py is asked again, not answered from the cache."""
+    src = write_project(home / "proj")
+    other = src.parent / "shapes.py"
+    raw.send({"type": "open", "id": "o1", "path": str(other), "text": "def area(w, h):\n"})
+    assert raw.recv()["type"] == "ok"
+
+    def cache_of(rid: str) -> str:
+        raw.send(complete_msg(rid, src, options={"multiline": False}))
+        done = raw.until_final(rid)[-1]
+        assert done["type"] == "done"
+        return str(done["cache"])
+
+    assert cache_of("c1") == "miss"
+    assert cache_of("c2") == "hit"
+    raw.send({"type": "change", "id": "e1", "path": str(other),
+              "text": "def area(w, h, d):\n"})
+    assert raw.recv()["type"] == "ok"
+    assert cache_of("c3") == "miss"
+    assert cache_of("c4") == "hit"
