@@ -15,8 +15,10 @@ paths (:func:`check_path`); :func:`read_source` reads one file as text or raises
 - symlinks are never followed: a link to a place inside the project is indexed at its real path,
   a link leaving the project or a loop is skipped with its reason;
 - files that are not regular files, known binary formats, lock files and minified bundles,
-  files over the size cap; when read: a NUL byte in the first 8 KB ("binary"), bytes that are
-  not UTF-8 ("not UTF-8"), unreadable files, files that vanished.
+  editors' backup, swap and temporary files (``x.py~``, ``.x.py.swp``, ``#x.py#``,
+  ``x.py___jb_tmp___``, ``x.tmp``), files over the size cap; when read: a NUL byte in the
+  first 8 KB ("binary"), bytes that are not UTF-8 ("not UTF-8"), unreadable files, files that
+  vanished.
 
 Paths given to the rest of the daemon are project-relative with forward slashes.
 """
@@ -181,11 +183,33 @@ def changes_folder_skip(rel: str) -> bool:
             and len(parts) > 2 and parts[-3] in _VENV_NAMES)
 
 
+#: Editors' backup, swap, autosave and atomic-save files (Vim, Emacs, JetBrains, and the
+#: ``.tmp`` that save-by-rename writes): indexed, they came and went in the edit history
+#: ("created calc.py~") and put stale copies of code in retrieval.
+_EDITOR_SUFFIXES = (
+    "~", ".swp", ".swo", ".swx", ".kate-swp", ".tmp", ".bak", ".orig", ".rej", "___jb_tmp___",
+    "___jb_old___",
+)
+_EDITOR_NAMES = frozenset({"4913"})  # Vim's probe that a folder is writable
+
+
+def is_editor_temp(name: str) -> bool:
+    """Whether ``name`` is an editor's backup, swap, autosave or temporary file."""
+    return (
+        name.endswith(_EDITOR_SUFFIXES)
+        or name in _EDITOR_NAMES
+        or name.startswith((".#", ".goutputstream-"))  # Emacs lock, GNOME's atomic save
+        or (len(name) > 2 and name.startswith("#") and name.endswith("#"))  # Emacs autosave
+    )
+
+
 def file_skip_reason(name: str, num_bytes: int, *, max_bytes: int) -> str | None:
     """Why a regular file is skipped judging by its name and size alone, or None."""
     suffix = os.path.splitext(name)[1].lower()
     if suffix in BINARY_SUFFIXES:
         return "binary"
+    if is_editor_temp(name):
+        return "editor backup or temporary file"
     if name in _LOCK_FILES:
         return "generated (lock file)"
     if name.endswith((".min.js", ".min.css", ".js.map", ".css.map")):

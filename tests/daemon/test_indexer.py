@@ -285,6 +285,37 @@ def test_ignored_skipped_and_too_large_files_while_watching(
     assert index.skipped["pkg/util.py"].reason.startswith("too large")
 
 
+EDITOR_LEFTOVERS = ("pkg/csvio.py~", "pkg/.csvio.py.swp", "pkg/#csvio.py#", "pkg/4913",
+                    "pkg/csvio.py___jb_tmp___", "pkg/csvio.py___jb_old___", "pkg/save.tmp",
+                    "pkg/csvio.py.orig")
+
+
+def test_editor_backup_and_temporary_files_stay_out_of_index_and_history(
+    project: Path, indexer_parts: tuple[ProjectIndexer, CountingIndex, EditHistory]
+) -> None:
+    """Saving in Vim, Emacs or a JetBrains IDE writes backups, swap files and temporary copies
+    next to the file: they were indexed, came and went in the edit history ("created
+    pkg/csvio.py~") and lent stale code to retrieval."""
+    indexer, index, history = indexer_parts
+    make(project, {"pkg/old.py~": "def stale():\n    pass\n"})  # there before the scan
+    indexer.start_watching()
+    indexer.build()
+    assert index.skipped["pkg/old.py~"].reason == "editor backup or temporary file"
+    text = (project / "pkg" / "csvio.py").read_text()
+    make(project, {rel: text for rel in EDITOR_LEFTOVERS})
+    make(project, {"pkg/after.py": "AFTER = 1\n"})
+    assert wait_for(lambda: index.get("pkg/after.py") is not None)
+    for rel in EDITOR_LEFTOVERS:
+        (project / rel).unlink()
+    make(project, {"pkg/last.py": "LAST = 1\n"})
+    assert wait_for(lambda: index.get("pkg/last.py") is not None)
+    assert indexer.wait_idle(TIMEOUT_S)
+    lines = " ".join(history.summary_lines(limit=50))
+    for rel in (*EDITOR_LEFTOVERS, "pkg/old.py~"):
+        assert rel not in index.paths() and rel not in lines, rel
+    assert "created pkg/after.py" in lines  # the watcher was watching all along
+
+
 def test_gitignore_changes_reload_the_rules(
     project: Path, indexer_parts: tuple[ProjectIndexer, CountingIndex, EditHistory]
 ) -> None:
