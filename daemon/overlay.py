@@ -12,6 +12,7 @@ saved file (a content digest, compared with the index's) costs one hash per buff
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -20,6 +21,8 @@ from daemon.index import IndexSnapshot, overlaid
 from daemon.languages import TEXT, detect_language
 from daemon.parse import digest_text, summarize
 from daemon.symbols import FileSummary
+
+log = logging.getLogger(__name__)
 
 #: Buffers laid over the index per request, the most recently edited first.
 MAX_BUFFERS = 16
@@ -52,6 +55,7 @@ class _Summarised:
     text: str  # the buffer text it was made from (compared by identity: texts are immutable)
     digest: str
     summary: FileSummary | None = None  # made when first needed
+    failed: bool = False  # the parse raised: the saved file stands for this text
 
 
 class BufferOverlay:
@@ -98,8 +102,15 @@ class BufferOverlay:
                     continue
                 if saved is None and (detect_language(buf.path) == TEXT or on_disk(buf.path)):
                     continue
+                if entry.failed:
+                    continue
                 if entry.summary is None:
-                    entry.summary = summarize(buf.path, buf.text)
+                    try:
+                        entry.summary = summarize(buf.path, buf.text)
+                    except Exception:  # an aid: the completion goes on with the saved file
+                        log.exception("summarising the buffer of %s failed", buf.path)
+                        entry.failed = True
+                        continue
                 updates[buf.path] = buffer_summary(saved, entry.summary)
                 key.append((buf.path, entry.digest, saved.digest if saved is not None else ""))
             known = {buf.path for buf in buffers}

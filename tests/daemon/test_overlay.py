@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from daemon.index import ProjectIndex
 from daemon.overlay import Buffer, BufferOverlay, buffer_summary
 from daemon.parse import summarize
@@ -105,3 +107,19 @@ def test_index_changes_are_seen_through_the_overlay() -> None:
     index.apply({"shapes.py": summarize("shapes.py", EDITED)})
     saved = index.snapshot()
     assert overlay.snapshot(saved, [Buffer("shapes.py", EDITED)], on_disk=never_on_disk) is saved
+
+
+def test_a_buffer_that_cannot_be_summarised_leaves_the_saved_file(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import daemon.overlay
+
+    def broken(path: str, text: str) -> None:
+        raise RecursionError("too deep")
+
+    base = index_of({"shapes.py": SAVED}).snapshot()
+    monkeypatch.setattr(daemon.overlay, "summarize", broken)
+    overlay = BufferOverlay()
+    for _ in range(2):
+        assert overlay.snapshot(base, [Buffer("shapes.py", EDITED)], on_disk=never_on_disk) is base
+    assert caplog.text.count("summarising the buffer of shapes.py failed") == 1
