@@ -9,7 +9,8 @@ paths (:func:`check_path`); :func:`read_source` reads one file as text or raises
   ``venv``/``env`` when they look like one), dependencies (``node_modules``, ...), caches
   (``__pycache__``, ``.mypy_cache``, ``.pytest_cache``, ``.tox``, any folder with a
   ``CACHEDIR.TAG``), build output (``build``/``dist``/``out`` unless they are Python packages,
-  ``target`` next to ``Cargo.toml``/``pom.xml``/``build.gradle``, ``.next``, ...);
+  ``target`` next to ``Cargo.toml``/``pom.xml``/``build.gradle``, CMake's ``CMakeFiles`` and
+  CLion's ``cmake-build-*``, ``.next``, ...);
 - ``.gitignore`` files at every level (patterns relative to their folder, deeper files win,
   negation works, nothing is re-included below an ignored folder) and ``.git/info/exclude``;
 - symlinks are never followed: a link to a place inside the project is indexed at its real path,
@@ -66,6 +67,7 @@ SKIPPED_DIR_NAMES: dict[str, str] = {
     ".gradle": "cache",
     ".terraform": "dependencies (terraform)",
     ".idea": "editor settings",
+    "CMakeFiles": "build output (CMake)",
 }
 
 #: Names that are build output unless the folder is a Python package (``__init__.py`` inside).
@@ -148,6 +150,8 @@ def dir_skip_reason(path: str, name: str) -> str | None:
         return reason
     if name.endswith(".egg-info"):
         return "build output"
+    if name.startswith("cmake-build-"):  # CLion's CMake build folders
+        return "build output (CMake)"
     if os.path.exists(os.path.join(path, "pyvenv.cfg")):
         return "virtual environment"
     if name in _VENV_NAMES and (

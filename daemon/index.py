@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from daemon.languages import LANGUAGES, detect_language
 from daemon.symbols import Definition, DefKind, FileSummary, SkipRecord
 
 
@@ -40,6 +41,15 @@ class IndexSnapshot:
             path = self.modules.get(key)
             if path is not None:
                 return path
+        return None
+
+    def resolve_package(self, module: str, from_path: str) -> str | None:
+        """Folder of the package a wildcard import names (Java ``import a.b.*;`` ->
+        ``src/main/java/a/b``), or None when no project file is in it."""
+        for key in _module_keys_for_import(module, from_path):
+            path = self.modules.get(key + _PACKAGE)
+            if path is not None:
+                return str(PurePosixPath(path).parent)
         return None
 
     def duplicates_of(self, definition: Definition) -> tuple[SymbolRef, ...]:
@@ -171,14 +181,27 @@ def _build_symbols(
     )
 
 
-_STRIP_SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".jsx", ".go", ".rs")
+_STRIP_SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".jsx", ".go", ".rs", ".java")
+_PACKAGE = ".*"  # a dotted folder key ends so (``a.b.*``): it names a file in the folder
+
+
+def _key_style(path: str) -> str:
+    """How imports name ``path`` (``LanguageSpec.module_keys``)."""
+    spec = LANGUAGES.get(detect_language(path))
+    return spec.module_keys if spec is not None else "path"
 
 
 def _module_keys(path: str) -> tuple[list[str], list[str]]:
-    """Keys under which a file can be imported (dotted Python modules, extensionless paths):
-    those that name it from the project root, then suffixes of its dotted path (``b.c``,
-    ``c``) for projects rooted above the package."""
+    """Keys under which a file can be imported (dotted Python modules and Java classes,
+    extensionless paths, C/C++ header paths): those that name it from the project root, then
+    suffixes of its dotted path (``b.c``, ``c``) for projects rooted above the package (a Java
+    source root, ``src/main/java``, is such a root), or of its path (``mylib/api.h``,
+    ``api.h`` for ``include/mylib/api.h``). Dotted files also name their folder as a package
+    (``a.b.*``, for wildcard imports)."""
     p = PurePosixPath(path)
+    style = _key_style(path)
+    if style == "file":
+        return [path], ["/".join(p.parts[i:]) for i in range(1, len(p.parts))]
     exact: list[str] = []
     suffixes: list[str] = []
     stem_path = str(p.with_suffix("")) if p.suffix in _STRIP_SUFFIXES else str(p)
@@ -187,9 +210,13 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
     if parts and parts[-1] in ("__init__", "index", "mod"):
         exact.append("/".join(parts[:-1]))
         parts = parts[:-1]
-    if p.suffix in (".py", ".pyi") and parts:
+    if style == "dotted" and parts:
         exact.append(".".join(parts))
         suffixes.extend(".".join(parts[i:]) for i in range(1, len(parts)))
+        folder = p.parent.parts
+        if folder:
+            exact.append(".".join(folder) + _PACKAGE)
+            suffixes.extend(".".join(folder[i:]) + _PACKAGE for i in range(1, len(folder)))
     return [k for k in exact if k], [k for k in suffixes if k]
 
 
@@ -210,6 +237,10 @@ def _build_modules(files: Mapping[str, FileSummary]) -> dict[str, str]:
 
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
     base = PurePosixPath(from_path).parent
+    if _key_style(from_path) == "file":  # ``#include "x.h"``: next to the includer first
+        yield _normalise(base / module)
+        yield module
+        return
     if module.startswith("."):
         if module.startswith("./") or module.startswith("../"):  # JS/TS relative
             joined = _normalise(base / module)

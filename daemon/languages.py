@@ -38,6 +38,34 @@ class LanguageSpec:
     # bracketed expressions (data literals, argument and parameter lists): a prompt part that
     # starts inside one spanning lines shows closers without their openers
     literal_nodes: tuple[str, ...] = ()
+    # which reader of ``daemon.parse`` turns an import node into ``Import``s
+    import_syntax: str = ""
+    # how imports name a file of the project (``daemon.index``): "path" (the path without its
+    # extension: JS/TS relative imports, Go and Rust paths), "dotted" (the dotted path and its
+    # suffixes, rooted anywhere: Python modules, Java classes and packages), "file" (the path
+    # with its extension and its suffixes, the importing file's folder first: C/C++ includes)
+    module_keys: str = "path"
+    # fields that hold a function's return type
+    return_fields: tuple[str, ...] = ("return_type", "result")
+    # parent nodes that wrap a definition (Python decorators, C++ templates): the definition's
+    # signature starts with them and its doc comment is above them
+    wrapper_nodes: tuple[str, ...] = ()
+    # C-style declarators: the name is at the end of a chain of this field (``int *f(void)``,
+    # ``void (*g(int))(int)``, ``Shape::area() const``); a VARIABLE node whose name a function
+    # declarator declares is a FUNCTION (a prototype). "" where names are plain fields
+    declarator: str = ""
+    # definitions whose ``type`` field may define a type with a body (C ``typedef struct {…}
+    # name;``, ``struct s {…} v;``): that body is theirs, elided in the signature, and the
+    # inner type is no definition of its own
+    typedef_nodes: tuple[str, ...] = ()
+    # node types that are definitions only when they have this field (C ``struct s {…}``
+    # defines, ``struct s *p`` uses; ``#define GUARD_H`` without a value defines no constant)
+    required_fields: dict[str, str] = field(default_factory=dict)
+    # node types in a class body whose names are the class's attributes (enum constants)
+    member_names: tuple[str, ...] = ()
+    # ``self.x = …`` / ``this.x = …`` assignments name a class's attributes (Python, JS); off
+    # where fields are declared and get skeleton lines of their own (Java, C++)
+    self_attributes: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -56,6 +84,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="...",
             doc_in_body=True,
             variable_nodes=("expression_statement",),
+            import_syntax="python",
+            module_keys="dotted",
+            wrapper_nodes=("decorated_definition",),
             literal_nodes=(
                 "dictionary",
                 "list",
@@ -84,6 +115,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             imports=("import_statement",),
             elided_body="{ … }",
             variable_nodes=("lexical_declaration", "variable_declaration"),
+            import_syntax="javascript",
             prose_nodes=("string", "template_string", "comment"),
             literal_nodes=(
                 "object",
@@ -108,6 +140,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             imports=("import_declaration",),
             elided_body="{ … }",
             variable_nodes=("const_declaration", "var_declaration"),
+            import_syntax="go",
             prose_nodes=("interpreted_string_literal", "raw_string_literal", "comment"),
             literal_nodes=("literal_value", "argument_list", "parameter_list", "import_spec_list"),
         ),
@@ -127,6 +160,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             },
             imports=("use_declaration",),
             elided_body="{ … }",
+            import_syntax="rust",
             name_fields=("name", "type"),
             variable_nodes=("const_item", "static_item"),
             prose_nodes=("string_literal", "raw_string_literal", "line_comment", "block_comment"),
@@ -140,8 +174,107 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "use_list",
             ),
         ),
+        LanguageSpec(
+            id="java",
+            extensions=(".java",),
+            grammar=("tree_sitter_java", "language"),
+            definitions={
+                "class_declaration": DefKind.CLASS,
+                "interface_declaration": DefKind.CLASS,
+                "enum_declaration": DefKind.CLASS,
+                "record_declaration": DefKind.CLASS,
+                "annotation_type_declaration": DefKind.CLASS,
+                "method_declaration": DefKind.FUNCTION,
+                "constructor_declaration": DefKind.FUNCTION,
+                "compact_constructor_declaration": DefKind.FUNCTION,
+                "field_declaration": DefKind.VARIABLE,
+                "constant_declaration": DefKind.VARIABLE,
+            },
+            imports=("import_declaration",),
+            elided_body="{ … }",
+            prose_nodes=("string_literal", "character_literal", "line_comment", "block_comment"),
+            literal_nodes=(
+                "array_initializer",
+                "argument_list",
+                "formal_parameters",
+                "parenthesized_expression",
+                "annotation_argument_list",
+                "element_value_array_initializer",
+            ),
+            import_syntax="java",
+            module_keys="dotted",
+            return_fields=("type",),
+            declarator="declarator",
+            member_names=("enum_constant",),
+            self_attributes=False,
+        ),
+        LanguageSpec(
+            id="c",
+            extensions=(".c",),
+            grammar=("tree_sitter_c", "language"),
+            definitions={
+                "function_definition": DefKind.FUNCTION,
+                "declaration": DefKind.VARIABLE,  # a prototype: FUNCTION (``declarator``)
+                "field_declaration": DefKind.VARIABLE,
+                "struct_specifier": DefKind.CLASS,
+                "union_specifier": DefKind.CLASS,
+                "enum_specifier": DefKind.CLASS,
+                "type_definition": DefKind.CLASS,
+                "preproc_def": DefKind.VARIABLE,
+                "preproc_function_def": DefKind.VARIABLE,
+            },
+            imports=("preproc_include",),
+            elided_body="{ … }",
+            prose_nodes=("string_literal", "char_literal", "comment"),
+            literal_nodes=(
+                "initializer_list",
+                "argument_list",
+                "parameter_list",
+                "parenthesized_expression",
+            ),
+            import_syntax="c",
+            module_keys="file",
+            return_fields=("type",),
+            declarator="declarator",
+            typedef_nodes=("type_definition", "declaration"),
+            required_fields={
+                "struct_specifier": "body",
+                "union_specifier": "body",
+                "enum_specifier": "body",
+                "preproc_def": "value",
+            },
+            member_names=("enumerator",),
+            self_attributes=False,
+        ),
     )
 }
+
+# C++ is C plus classes, namespaces (not definitions: their members are top-level ones, a
+# namespace spanning a file would otherwise be one skeleton entry), templates (the template
+# line is part of the signature) and raw strings. ``.h`` is C++: the C++ grammar parses C
+# headers as well as the C grammar does (``restrict`` included; C code naming a variable
+# ``new`` or ``class`` is what it gets wrong), the C grammar turns a C++ header's classes,
+# templates and namespaces into errors, and a C++ project's headers are mostly ``.h``
+LANGUAGES["cpp"] = dataclasses.replace(
+    LANGUAGES["c"],
+    id="cpp",
+    extensions=(".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
+    grammar=("tree_sitter_cpp", "language"),
+    definitions={
+        **LANGUAGES["c"].definitions,
+        "class_specifier": DefKind.CLASS,
+        "alias_declaration": DefKind.CLASS,
+    },
+    prose_nodes=("string_literal", "char_literal", "raw_string_literal", "comment"),
+    literal_nodes=(
+        *LANGUAGES["c"].literal_nodes,
+        "template_argument_list",
+        "template_parameter_list",
+    ),
+    wrapper_nodes=("template_declaration",),
+    typedef_nodes=("type_definition", "declaration", "field_declaration"),
+    required_fields={**LANGUAGES["c"].required_fields, "class_specifier": "body"},
+)
 
 # TypeScript is JavaScript plus type-level definitions; TSX is TypeScript with JSX
 LANGUAGES["typescript"] = dataclasses.replace(
@@ -177,6 +310,16 @@ TEXT = "text"
 def detect_language(path: str) -> str:
     """Language id for a path from its extension; "text" when nospin has no grammar for it."""
     return _BY_EXTENSION.get(PurePath(path).suffix.lower(), TEXT)
+
+
+def editor_language(path: str, given: str | None) -> str:
+    """The language of a document the editor calls ``given`` (an LSP language id): ``given``,
+    unless nospin has no grammar for it and has one for the path's extension (Emacs' eglot
+    names C++ "c++" after its mode, VS Code's JSX "javascriptreact"); the path's when none."""
+    detected = detect_language(path)
+    if not given or (given not in LANGUAGES and detected in LANGUAGES):
+        return detected
+    return given
 
 
 def comment_leader(language: str) -> str:

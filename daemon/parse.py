@@ -11,6 +11,7 @@ import bisect
 import hashlib
 import re
 import threading
+from dataclasses import dataclass
 
 import tree_sitter
 
@@ -147,13 +148,16 @@ def summarize(
     # stack of (end_byte, qualname, kind) for nesting
     stack: list[tuple[int, str, DefKind]] = []
     attrs = _SelfAttributes(data)
+    absorbed: set[tuple[int, int]] = set()  # inner types whose body a typedef took
     for node in nodes:
         while stack and node.start_byte >= stack[-1][0]:
             stack.pop()
         if node.type in spec.imports:
             imports.extend(_imports(spec, node, data))
             continue
-        definition = _definition(spec, node, data, stack, attrs)
+        if (node.start_byte, node.end_byte) in absorbed:
+            continue
+        definition = _definition(spec, node, data, stack, attrs, absorbed)
         if definition is None:
             continue
         definitions.append(definition)
@@ -192,6 +196,89 @@ def _name(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
     return ""
 
 
+# where a C-style declarator chain ends: the declared name
+_NAME_NODES = frozenset(
+    {
+        "identifier",
+        "field_identifier",
+        "type_identifier",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "template_function",
+    }
+)
+_FUNCTION_DECLARATOR = "function_declarator"
+
+
+@dataclass(frozen=True, slots=True)
+class _Declared:
+    """What a C-style declarator chain declares (``LanguageSpec.declarator``)."""
+
+    name: tree_sitter.Node
+    scope: str  # C++ ``Shape::area``: "Shape" (template arguments off); "" when unqualified
+    function: tree_sitter.Node | None  # the function declarator that declares the name
+    outer: tree_sitter.Node  # the whole declarator
+
+
+def _declared(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> _Declared | None:
+    """Follow ``node``'s declarator chain to the name (``char **split(...)``: pointer, pointer,
+    function declarator, name); None when there is no name (an abstract declarator)."""
+    outer = node.child_by_field_name(spec.declarator)
+    if outer is None:
+        return None
+    cur: tree_sitter.Node | None = outer
+    parent: tree_sitter.Node | None = None
+    while cur is not None and cur.type not in _NAME_NODES:
+        nxt = cur.child_by_field_name(spec.declarator)
+        if nxt is None:  # ``(*f)``, ``&g``: the inner declarator is no field
+            nxt = next(
+                (
+                    c
+                    for c in cur.named_children
+                    if c.type in _NAME_NODES or c.type.endswith("declarator")
+                ),
+                None,
+            )
+        parent, cur = cur, nxt
+    if cur is None:
+        return None
+    scope = ""
+    while cur.type in ("qualified_identifier", "template_function"):  # a::B<T>::f, f<int>
+        if cur.type == "qualified_identifier":
+            outer_scope = cur.child_by_field_name("scope")
+            if outer_scope is not None:
+                scope = _text(data, outer_scope).split("<", 1)[0].rsplit("::", 1)[-1]
+        inner = cur.child_by_field_name("name")
+        if inner is None:
+            break
+        cur = inner
+    function = parent if parent is not None and parent.type == _FUNCTION_DECLARATOR else None
+    return _Declared(cur, scope.strip(), function, outer)
+
+
+def _declared_return_type(
+    node: tree_sitter.Node, type_node: tree_sitter.Node, declared: _Declared, data: bytes
+) -> str:
+    """A C-style function's return type: its type with the qualifiers before it and the
+    declarator around the function's own (``char **``, ``void (*)(int)``), or the trailing
+    return type (``auto f() -> int``)."""
+    function = declared.function
+    assert function is not None
+    for child in function.named_children:
+        if child.type == "trailing_return_type":
+            return _one_line(_text(data, child).removeprefix("->"))
+    start = type_node.start_byte
+    for child in node.named_children:  # ``const char *name(void)``
+        if child.start_byte >= start:
+            break
+        if child.type == "type_qualifier":
+            start = child.start_byte
+    before = data[start : function.start_byte]
+    after = data[function.end_byte : declared.outer.end_byte]
+    return _one_line((before + after).decode("utf-8", "replace"))
+
+
 class _SelfAttributes:
     """``self.x = ...`` / ``this.x = ...`` assignments of a file, found in one pass (lazily)."""
 
@@ -216,11 +303,23 @@ def _definition(
     data: bytes,
     stack: list[tuple[int, str, DefKind]],
     attrs: _SelfAttributes,
+    absorbed: set[tuple[int, int]] | None = None,
 ) -> Definition | None:
+    kind = spec.definitions[node.type]
+    if kind is DefKind.VARIABLE and stack and stack[-1][2] is not DefKind.CLASS:
+        return None  # a local variable (C declarations are the same node type)
+    required = spec.required_fields.get(node.type)
+    if required and node.child_by_field_name(required) is None:
+        return None  # ``struct s *p``: a use of the type, not its definition
     name = _name(spec, node, data)
+    declared = None
+    if not name and spec.declarator:
+        declared = _declared(spec, node, data)
+        name = _text(data, declared.name) if declared is not None else ""
     if not name:
         return None
-    kind = spec.definitions[node.type]
+    if kind is DefKind.VARIABLE and declared is not None and declared.function is not None:
+        kind = DefKind.FUNCTION  # a prototype: ``int f(void);``
     parent = ""
     if stack and stack[-1][2] is DefKind.CLASS:
         parent = stack[-1][1]
@@ -228,6 +327,10 @@ def _definition(
             kind = DefKind.METHOD
     elif stack:
         parent = ""  # nested in a function: still indexed, qualified by the function
+    elif declared is not None and declared.scope:  # C++ ``double Shape::area() const {``
+        parent = declared.scope
+        if kind is DefKind.FUNCTION:
+            kind = DefKind.METHOD
     receiver = node.child_by_field_name("receiver")  # Go methods
     if receiver is not None:
         recv_type = _IDENT.findall(_text(data, receiver))
@@ -236,53 +339,128 @@ def _definition(
     body = node.child_by_field_name("body")
     if body is None and node.type == "type_spec":
         body = node.child_by_field_name("type")
+    typedef_body = False
+    if body is None and node.type in spec.typedef_nodes:  # typedef struct {…} name;
+        inner = node.child_by_field_name("type")
+        body = inner.child_by_field_name("body") if inner is not None else None
+        if inner is not None and body is not None:
+            typedef_body = True
+            if absorbed is not None:
+                absorbed.add((inner.start_byte, inner.end_byte))
     params_node = node.child_by_field_name("parameters")
-    ret_node = node.child_by_field_name("return_type") or node.child_by_field_name("result")
+    if declared is not None and declared.function is not None:
+        params_node = declared.function.child_by_field_name("parameters")
     if node.type == "class_definition":
         params_node = node.child_by_field_name("superclasses")
-    start = node.start_byte
-    if node.parent is not None and node.parent.type == "decorated_definition":
-        start = node.parent.start_byte
-    if body is not None and body.start_byte > node.start_byte:
-        sig_text = data[start : body.start_byte].decode("utf-8", "replace")
+    start, start_line = node.start_byte, node.start_point[0]
+    wrapper = node.parent
+    if wrapper is not None and wrapper.type in spec.wrapper_nodes:
+        start, start_line = wrapper.start_byte, wrapper.start_point[0]  # decorators, templates
+    if kind is DefKind.VARIABLE and not typedef_body:
+        signature = _declaration_line(spec, node, start, data, declared)
     else:
-        sig_text = _text(data, node)
-        if node.parent is not None and node.parent.type == "decorated_definition":
+        if body is not None and body.start_byte > node.start_byte:
+            sig_text = data[start : body.start_byte].decode("utf-8", "replace")
+        else:
             sig_text = data[start : node.end_byte].decode("utf-8", "replace")
-    signature = _one_line(sig_text)
+        signature = _one_line(sig_text)
+        if typedef_body and body is not None:  # the name follows the body
+            trailer = _one_line(data[body.end_byte : node.end_byte].decode("utf-8", "replace"))
+            signature = f"{signature} {spec.elided_body} {trailer}".rstrip()
     if node.type == "type_spec" and body is not None:  # Go: "type Name struct"
         signature = f"type {name} {_text(data, body).split(None, 1)[0].split('{')[0]}"
     if len(signature) > 400:
         signature = signature[:400] + " …"
+    end_line = node.end_point[0]
+    if node.end_point[1] == 0 and end_line > start_line:
+        end_line -= 1  # ``#define X 1\n`` ends with its newline
+    if kind is DefKind.VARIABLE:
+        return Definition(
+            name=name,
+            kind=kind,
+            qualname=qualname,
+            signature=signature,
+            params="",
+            return_type="",
+            doc="",
+            start_line=start_line,
+            end_line=end_line,
+            body_start_line=start_line,
+            parent=parent,
+        )
+    return_type = ""
+    if kind is not DefKind.CLASS:
+        ret_node = next(
+            (c for f in spec.return_fields if (c := node.child_by_field_name(f)) is not None),
+            None,
+        )
+        if ret_node is not None and declared is not None and declared.function is not None:
+            return_type = _declared_return_type(node, ret_node, declared, data)
+        elif ret_node is not None:
+            return_type = _one_line(_text(data, ret_node))
     doc = _doc(spec, node, body, data)
     attributes: tuple[str, ...] = ()
     if kind is DefKind.CLASS and body is not None:
         body_text = _text(data, body)
         fields = _class_fields(" " * body.start_point[1] + body_text) if spec.doc_in_body else []
-        found = attrs.between(body.start_byte, body.end_byte)
-        attributes = tuple(dict.fromkeys([*fields, *found]))[:32]
+        found = attrs.between(body.start_byte, body.end_byte) if spec.self_attributes else []
+        members = [
+            _name(spec, c, data) for c in body.named_children if c.type in spec.member_names
+        ]
+        attributes = tuple(dict.fromkeys([*fields, *found, *filter(None, members)]))[:32]
     body_start_line = body.start_point[0] if body is not None else node.start_point[0]
     if body is not None and body.type == "block":  # Python: body starts on the next line
-        body_start_line = max(body_start_line, node.start_point[0] + (sig_text.count("\n") or 1))
+        sig_lines = data.count(b"\n", start, body.start_byte)
+        body_start_line = max(body_start_line, node.start_point[0] + (sig_lines or 1))
     return Definition(
         name=name,
         kind=kind,
         qualname=qualname,
         signature=signature,
         params=_one_line(_text(data, params_node)) if params_node is not None else "",
-        return_type=_one_line(_text(data, ret_node)) if ret_node is not None else "",
+        return_type=return_type,
         doc=doc,
-        start_line=(
-            node.parent.start_point[0]
-            if start != node.start_byte and node.parent
-            else node.start_point[0]
-        ),
-        end_line=node.end_point[0],
+        start_line=start_line,
+        end_line=end_line,
         body_start_line=body_start_line,
         parent=parent,
         attributes=attributes,
         body_digest=digest_text(_text(data, node)),
     )
+
+
+def _declaration_line(
+    spec: LanguageSpec,
+    node: tree_sitter.Node,
+    start: int,
+    data: bytes,
+    declared: _Declared | None,
+) -> str:
+    """A field, constant or macro as one skeleton line: the declaration up to the end of the
+    line its name is on (annotations above it included), a longer one closed behind an
+    elision (``int table[] = {1, 2, …}``, ``#define SWAP(a, b) …``)."""
+    named = declared.name if declared is not None else node.child_by_field_name("name")
+    name_end = named.end_byte if named is not None else node.end_byte
+    end = data.find(b"\n", name_end, node.end_byte)
+    if end == -1:
+        end = node.end_byte
+    inside = node.descendant_for_byte_range(end, end) if end < node.end_byte else None
+    while inside is not None and inside != node:
+        if inside.type in spec.prose_nodes:  # a string running on (``R"x(…)x"``): elided
+            end = inside.start_byte
+            break
+        inside = inside.parent
+    line = _one_line(data[start:end].decode("utf-8", "replace"))
+    cut = len(line) > 120
+    if cut:
+        line = line[:117] + " …"
+    if data[end : node.end_byte].strip() and not cut:
+        line = line.removesuffix("\\").rstrip()  # a macro continued on the next line
+        closed = close_open_line(line, "…", spec.id)
+        line = closed if closed != line else f"{line} …"
+    elif cut:
+        line = close_open_line(line, "…", spec.id)
+    return line
 
 
 _FIELD = re.compile(
@@ -368,7 +546,8 @@ def _doc(
         return ""
     # doc comments: comment nodes directly above the definition
     target = node
-    if node.parent is not None and node.parent.type in ("export_statement", "type_declaration"):
+    wrappers = ("export_statement", "type_declaration", *spec.wrapper_nodes)
+    if node.parent is not None and node.parent.type in wrappers:
         target = node.parent
     prev = target.prev_named_sibling
     lines: list[str] = []
@@ -377,6 +556,11 @@ def _doc(
         end_row = prev.end_point[0] - (1 if prev.end_point[1] == 0 else 0)
         if end_row != expected_row:
             break
+        before = prev.prev_sibling
+        if before is not None and before.end_point[1] > 0 and (
+            before.end_point[0] == prev.start_point[0]
+        ):
+            break  # ``int x; // count``: it ends the line of the code before
         lines.insert(0, _text(data, prev))
         expected_row = prev.start_point[0] - 1
         prev = prev.prev_named_sibling
@@ -391,96 +575,159 @@ _GO_SPEC = re.compile(r"""(?:(\w+|\.)\s+)?"([^"]+)\"""")
 
 
 def _imports(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[Import]:
+    reader = _IMPORT_READERS.get(spec.import_syntax)
+    return reader(node, data) if reader is not None else []
+
+
+def _python_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
     text = _text(data, node)
     line = node.start_point[0]
-    lang = spec.id
     out: list[Import] = []
-    if lang == "python":
-        m = _PY_FROM.match(text)
-        if m:
-            names: list[str] = []
-            alias_of = ""
-            for part in m.group(2).replace("\\\n", " ").split(","):
-                part = part.strip()
-                if not part:
-                    continue
-                bits = part.split()
-                names.append(bits[-1] if len(bits) == 3 and bits[1] == "as" else bits[0])
-            out.append(
-                Import(
-                    module=m.group(1),
-                    names=tuple(names),
-                    alias=alias_of,
-                    line=line,
-                    text=_one_line(text),
-                )
-            )
-            return out
-        m = _PY_IMPORT.match(text)
-        if m:
-            for part in m.group(1).split(","):
-                bits = part.split()
-                if not bits:
-                    continue
-                module = bits[0]
-                alias = bits[2] if len(bits) == 3 and bits[1] == "as" else module.split(".")[0]
-                out.append(
-                    Import(module=module, names=(), alias=alias, line=line, text=_one_line(text))
-                )
-        return out
-    if lang in ("javascript", "typescript", "tsx"):
-        m = _JS_FROM.match(text)
-        if m:
-            clause, module = m.group(1), m.group(2)
-            names = []
-            alias = ""
-            for word in re.split(r"[{},]", clause):
-                bits = word.split()
-                if not bits:
-                    continue
-                if bits[0] == "*" and len(bits) == 3:
-                    alias = bits[2]
-                elif len(bits) == 3 and bits[1] == "as":
-                    names.append(bits[2])
-                elif bits[0] != "type":
-                    names.append(bits[-1])
-            out.append(
-                Import(
-                    module=module, names=tuple(names), alias=alias, line=line, text=_one_line(text)
-                )
-            )
-        else:
-            m2 = _JS_BARE.match(text)
-            if m2:
-                out.append(
-                    Import(module=m2.group(1), names=(), alias="", line=line, text=_one_line(text))
-                )
-        return out
-    if lang == "go":
-        for alias, module in _GO_SPEC.findall(text):
-            out.append(
-                Import(
-                    module=module,
-                    names=(),
-                    alias=alias or module.rsplit("/", 1)[-1],
-                    line=line,
-                    text=f'import {alias + " " if alias else ""}"{module}"',
-                )
-            )
-        return out
-    if lang == "rust":
-        body = text.removeprefix("pub ").removeprefix("use ").rstrip(";").strip()
-        if "::{" in body:
-            module, _, rest = body.partition("::{")
-        else:
-            module, _, rest = body.rpartition("::")
-        skip = ("as", "self", "crate", "super")
-        names = [w for w in _IDENT.findall(rest) if w not in skip]
+    m = _PY_FROM.match(text)
+    if m:
+        names: list[str] = []
+        alias_of = ""
+        for part in m.group(2).replace("\\\n", " ").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            bits = part.split()
+            names.append(bits[-1] if len(bits) == 3 and bits[1] == "as" else bits[0])
         out.append(
-            Import(module=module, names=tuple(names), alias="", line=line, text=_one_line(text))
+            Import(
+                module=m.group(1),
+                names=tuple(names),
+                alias=alias_of,
+                line=line,
+                text=_one_line(text),
+            )
         )
         return out
+    m = _PY_IMPORT.match(text)
+    if m:
+        for part in m.group(1).split(","):
+            bits = part.split()
+            if not bits:
+                continue
+            module = bits[0]
+            alias = bits[2] if len(bits) == 3 and bits[1] == "as" else module.split(".")[0]
+            out.append(
+                Import(module=module, names=(), alias=alias, line=line, text=_one_line(text))
+            )
     return out
+
+
+def _javascript_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
+    text = _text(data, node)
+    line = node.start_point[0]
+    m = _JS_FROM.match(text)
+    if m:
+        clause, module = m.group(1), m.group(2)
+        names = []
+        alias = ""
+        for word in re.split(r"[{},]", clause):
+            bits = word.split()
+            if not bits:
+                continue
+            if bits[0] == "*" and len(bits) == 3:
+                alias = bits[2]
+            elif len(bits) == 3 and bits[1] == "as":
+                names.append(bits[2])
+            elif bits[0] != "type":
+                names.append(bits[-1])
+        return [
+            Import(module=module, names=tuple(names), alias=alias, line=line, text=_one_line(text))
+        ]
+    m2 = _JS_BARE.match(text)
+    if m2:
+        return [Import(module=m2.group(1), names=(), alias="", line=line, text=_one_line(text))]
+    return []
+
+
+def _go_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
+    return [
+        Import(
+            module=module,
+            names=(),
+            alias=alias or module.rsplit("/", 1)[-1],
+            line=node.start_point[0],
+            text=f'import {alias + " " if alias else ""}"{module}"',
+        )
+        for alias, module in _GO_SPEC.findall(_text(data, node))
+    ]
+
+
+def _rust_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
+    text = _text(data, node)
+    body = text.removeprefix("pub ").removeprefix("use ").rstrip(";").strip()
+    if "::{" in body:
+        module, _, rest = body.partition("::{")
+    else:
+        module, _, rest = body.rpartition("::")
+    skip = ("as", "self", "crate", "super")
+    names = [w for w in _IDENT.findall(rest) if w not in skip]
+    return [
+        Import(
+            module=module,
+            names=tuple(names),
+            alias="",
+            line=node.start_point[0],
+            text=_one_line(text),
+        )
+    ]
+
+
+def _java_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
+    """``import a.b.C;`` binds C of package a.b (module "a.b", names C), as Python's ``from a.b
+    import C``; ``import a.b.*;`` all of a.b ("*"); ``import static a.b.C.m;`` member m of
+    class a.b.C (module "a.b.C")."""
+    text = _text(data, node)
+    body = text.strip().removeprefix("import").strip()
+    if body.startswith("static") and body[6:7].isspace():
+        body = body[6:]
+    path = "".join(body.rstrip(";").split())
+    names: tuple[str, ...]
+    if path.endswith(".*"):
+        module, names = path[:-2], ("*",)
+    elif "." in path:
+        module, _, name = path.rpartition(".")
+        names = (name,)
+    else:
+        module, names = path, ()
+    return [
+        Import(module=module, names=names, alias="", line=node.start_point[0], text=_one_line(text))
+    ]
+
+
+def _c_includes(node: tree_sitter.Node, data: bytes) -> list[Import]:
+    """``#include "util.h"`` (module "util.h": resolved from the including file's folder, then
+    the project) binds every name of the header ("*"); ``#include <stdio.h>`` keeps its angle
+    brackets (module "<stdio.h>"): a system header, never resolved to a project file."""
+    path = node.child_by_field_name("path")
+    if path is None:
+        return []
+    module = _text(data, path)
+    if path.type == "string_literal":
+        module = module.strip('"')
+    return [
+        Import(
+            module=module,
+            names=("*",),
+            alias="",
+            line=node.start_point[0],
+            text=_one_line(_text(data, node)),
+        )
+    ]
+
+
+_IMPORT_READERS = {
+    "python": _python_imports,
+    "javascript": _javascript_imports,
+    "go": _go_imports,
+    "rust": _rust_imports,
+    "java": _java_imports,
+    "c": _c_includes,
+}
 
 
 def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[Definition]:

@@ -47,7 +47,7 @@ from daemon.documents import (
 from daemon.events import EventHub
 from daemon.fast_budget import tier_budget
 from daemon.hints import Cursor, PromptHints
-from daemon.languages import detect_language
+from daemon.languages import detect_language, editor_language
 from daemon.live import Follower, Live
 from daemon.metrics import Metrics
 from daemon.projects import Projects, assemble
@@ -315,7 +315,7 @@ class Service:
         if old is None and self.supervisor.state not in ("failed", "stopped"):
             # a newly opened file: warm its prompt prefix (the file block) in the background
             last = req.text.count("\n")
-            language = req.language or detect_language(path)
+            language = editor_language(path, req.language)
             self._warm_document(path, req.text, last, 0, language, root, time.monotonic(),
                                 multiline=False)
             self._step()
@@ -332,7 +332,7 @@ class Service:
                 path, max_bytes=self.config.context.max_file_bytes)
         if self._too_large(text):
             raise InputError(self._too_large_note(text))
-        language = (doc.language if doc and doc.language else None) or detect_language(path)
+        language = editor_language(path, doc.language if doc else None)
         return path, root, text, language
 
     def _too_large(self, text: str) -> bool:

@@ -52,7 +52,9 @@ def render_definition(
         lines.append(f"{indent}{comment} same as {duplicate_of}")
     if definition.kind is DefKind.CLASS and definition.attributes:
         lines.append(f"{indent}{comment} fields: {', '.join(definition.attributes)}")
-    lines.append(f"{indent}{sig} {elided}")
+    # a declaration without a body (a C prototype, a Java interface method, a Rust trait
+    # method, ``typedef struct {…} name;``) ends with ";" and is shown as written
+    lines.append(f"{indent}{sig}" if sig.endswith(";") else f"{indent}{sig} {elided}")
     return "\n".join(lines) + "\n"
 
 
@@ -96,9 +98,9 @@ class Outline:
         for d in summary.definitions:
             if d.parent and d.parent in by_qualname:
                 children.setdefault(d.parent, []).append(d)
-            elif "." not in d.qualname or (
-                not d.parent and d.qualname.split(".")[0] not in by_qualname
-            ):
+            elif "." not in d.qualname or d.qualname.split(".")[0] not in by_qualname:
+                # top level, or a method of a class defined in another file (C++
+                # ``Shape::area``, a Go method whose receiver type is elsewhere)
                 roots.append(d)
         self._children = children
         self.definitions: list[Definition] = []  # the entries' definitions, in file order

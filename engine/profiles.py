@@ -104,16 +104,27 @@ _MULTILINE_STRINGS = StringSyntax(_pairs('"', "'", "`"), frozenset({'"', "'", "`
 _SHELL_STRINGS = StringSyntax(
     _pairs('"', "'", "`"), frozenset({'"', "'", "`"}), raw=frozenset({"'"})
 )
+# C, C++, Java: a quote is a char literal ('x', '\n'), elsewhere code (C++14 digit separators
+# ``1'000'000``); C++ raw strings ``R"(…)"`` span lines without escapes (a custom delimiter,
+# ``R"x(…)x"``, is not known to the scans); Java text blocks are triple-quoted
+_C_CHARS = StringSyntax(_pairs('"', "'"), char_only="'")
+_CPP_STRINGS = StringSyntax(
+    (('R"(', ')"'), ('"', '"'), ("'", "'")),
+    frozenset({'R"('}),
+    raw=frozenset({'R"('}),
+    char_only="'",
+)
+_JAVA_STRINGS = StringSyntax(_pairs('"""', '"', "'"), frozenset({'"""'}), char_only="'")
 _STRINGS: dict[str, StringSyntax] = {
     "python": StringSyntax(_pairs('"""', "'''", '"', "'"), _TRIPLE),
     "javascript": StringSyntax(_pairs('"', "'", "`"), frozenset({"`"})),
     "go": StringSyntax(_pairs('"', "'", "`"), frozenset({"`"}), raw=frozenset({"`"})),
     "rust": StringSyntax(_pairs('"', "'"), frozenset({'"'}), char_only="'"),
     "haskell": StringSyntax(_pairs('"', "'"), char_only="'"),
-    "c": _C_STRINGS,
-    "cpp": _C_STRINGS,
+    "c": _C_CHARS,
+    "cpp": _CPP_STRINGS,
     "csharp": _C_STRINGS,
-    "java": _JVM_STRINGS,
+    "java": _JAVA_STRINGS,
     "kotlin": _JVM_STRINGS,
     "scala": _JVM_STRINGS,
     "swift": _JVM_STRINGS,

@@ -54,7 +54,27 @@ _KEYWORDS: dict[str, frozenset[str]] = {
         "let loop match mod move mut pub ref return self Self static struct super trait true "
         "type unsafe use where while"
     ),
+    "java": _words(
+        "abstract assert boolean break byte case catch char class const continue default do "
+        "double else enum extends final finally float for goto if implements import instanceof "
+        "int interface long native new package private protected public return short static "
+        "strictfp super switch synchronized this throw throws transient try void volatile while "
+        "var record yield sealed permits non-sealed true false null"
+    ),
+    "c": _words(
+        "auto break case char const continue default do double else enum extern float for goto "
+        "if inline int long register restrict return short signed sizeof static struct switch "
+        "typedef union unsigned void volatile while _Bool _Complex _Atomic _Static_assert "
+        "_Thread_local bool true false NULL"
+    ),
 }
+_KEYWORDS["cpp"] = _KEYWORDS["c"] | _words(
+    "alignas alignof and asm catch class concept consteval constexpr constinit const_cast "
+    "co_await co_return co_yield decltype delete dynamic_cast explicit export friend mutable "
+    "namespace new noexcept not nullptr operator or override final private protected public "
+    "reinterpret_cast requires static_assert static_cast template this thread_local throw try "
+    "typeid typename using virtual wchar_t xor"
+)
 _KEYWORDS["typescript"] = _KEYWORDS["javascript"] | _words(
     "interface type enum implements private protected public readonly declare namespace "
     "abstract any number string boolean keyof never unknown as is"

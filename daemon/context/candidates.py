@@ -222,7 +222,7 @@ class CandidateBuilder:
             header_end = min(max(d.body_start_line, d.start_line + 1), start)
             header = "".join(lines[d.start_line : header_end])
             if d.kind is DefKind.CLASS:  # doc line and attributes: cheap, names the model needs
-                header += _class_notes(d, self.language)
+                header += _class_notes(d, self.language, _indent_of([header]) + "    ")
             else:
                 classes = min(classes, depth)
             cands.append(
@@ -591,14 +591,14 @@ def _runs(
     return whole
 
 
-def _class_notes(d: Definition, language: str) -> str:
+def _class_notes(d: Definition, language: str, indent: str) -> str:
     """Doc line and attribute names of an enclosing class, rendered as in a skeleton."""
-    rendered = render_definition(d, language, indent=_indent_of([d.signature]))
-    notes = rendered.splitlines(keepends=True)[1:]
+    rendered = render_definition(d, language)
+    # the signature line is the header's own (first in Python, last below the doc comment in
+    # the brace languages); the notes go into the body
+    notes = [n for n in rendered.splitlines(keepends=True) if not n.startswith(d.signature)]
     kept = [n for n in notes if n.strip() not in ("...", "{ … }")]
-    if language == "python":
-        kept = [("    " + n.lstrip()) for n in kept]
-    return "".join(kept)
+    return "".join(indent + n.lstrip() for n in kept)
 
 
 def _indent_of(lines: Sequence[str]) -> str:

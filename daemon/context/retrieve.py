@@ -16,6 +16,7 @@ import keyword
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from daemon.index import IndexSnapshot, SymbolRef
 from daemon.skeleton import render_definition, render_entry
@@ -65,6 +66,14 @@ _ASSIGNED = re.compile(
     r"(?m)^\s*(?:(?:let|const|var|mut)\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)"
 )
 _LOOP_AS = re.compile(r"\b(?:for|as)\s+([A-Za-z_][A-Za-z0-9_]*)")
+# typed declarations (Java, C, C++): ``int total = 0;``, ``final List<String> names = …``,
+# ``const char *p = …``, ``for (Order o : orders)``, ``for (int i = 0; …``
+_TYPED = (
+    r"(?:(?:final|const|static|volatile|register|unsigned|signed|struct|enum)\s+)*"
+    r"[A-Za-z_][\w.:]*(?:<[^=;()\n]*>)?(?:\s*\[\s*\])*[\s*&]+"
+    r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]\n]*\]\s*)?"
+)
+_DECLARED = re.compile(rf"(?m)^\s*{_TYPED}=(?!=)|\bfor\s*\(\s*{_TYPED}[=:]")
 _PARAMS = re.compile(r"\b(?:def|function|func|fn)\s+[A-Za-z_][A-Za-z0-9_]*\s*\(([^)]*)\)")
 _PARAM_NAME = re.compile(r"(?:^|,)\s*\**([A-Za-z_][A-Za-z0-9_]*)")
 _MAX_CANDIDATES = 48
@@ -92,6 +101,7 @@ def identifiers_in_order(text: str) -> list[str]:
 def bound_names(text: str) -> set[str]:
     """Names ``text`` binds itself: assignment targets, ``for``/``as`` variables, parameters."""
     names = set(_ASSIGNED.findall(text)) | set(_LOOP_AS.findall(text))
+    names.update(n for pair in _DECLARED.findall(text) for n in pair if n)
     for params in _PARAMS.findall(text):
         names.update(_PARAM_NAME.findall(params))
     return names - {"self", "cls"}
@@ -119,12 +129,17 @@ def related_definitions(
     imported: dict[str, tuple[str, str]] = {}  # bound name -> (module path, original name)
     module_alias: dict[str, str] = {}  # alias -> module path
     imported_paths: list[str] = []
+    imported_folders: set[str] = set()  # packages imported whole (Java ``import a.b.*;``)
     for imp in summary.imports:
         target = index.resolve_module(imp.module, path)
         if target is not None:
             imported_paths.append(target)
             if not imp.names and imp.alias:
                 module_alias[imp.alias] = target
+        elif "*" in imp.names:
+            folder = index.resolve_package(imp.module, path)
+            if folder is not None:
+                imported_folders.add(folder)
         for name in imp.names:
             # ``from pkg import module``: the name is a module of the project
             sub = index.resolve_module(_submodule(imp.module, name), path) if name != "*" else None
@@ -134,6 +149,10 @@ def related_definitions(
             elif target is not None:
                 imported[name] = (target, name)
     attr_pairs = _ATTR.findall(window_text)
+
+    def locality(candidate: str) -> float:
+        return _locality(candidate, path, imported_paths, imported_folders)
+
     candidates: list[tuple[float, SymbolRef, bool]] = []
     seen_keys: set[tuple[str, str]] = set()
 
@@ -161,18 +180,21 @@ def related_definitions(
             # attributes come below)
             continue
         refs = index.lookup(name)
+        classes = {r.definition.qualname for r in refs if r.definition.kind is DefKind.CLASS}
+        if classes:  # a class and its constructors (Java, C++): the class shows them
+            refs = tuple(r for r in refs if r.definition.parent not in classes)
         if not refs or len(refs) > 6:
             continue  # unknown, or too ambiguous to help
-        ranked = sorted(refs, key=lambda r: _locality(r.path, path, imported_paths))
-        if len(refs) > 1 and _locality(ranked[0].path, path, imported_paths) >= _FAR:
+        ranked = sorted(refs, key=lambda r: locality(r.path))
+        if len(refs) > 1 and locality(ranked[0].path) >= _FAR:
             continue  # several unrelated definitions elsewhere: a guess would be noise
         for ref in ranked[:2]:
             if ref.definition.kind is DefKind.VARIABLE and ref.path not in imported_paths:
                 continue
-            locality = _locality(ref.path, path, imported_paths)
-            if locality >= _FAR:
+            near_by = locality(ref.path)
+            if near_by >= _FAR:
                 continue  # neither imported nor in the same folder: a name match, a guess
-            add(ref, base + 0.5 + locality, name)
+            add(ref, base + 0.5 + near_by, name)
         if len(candidates) >= _MAX_CANDIDATES:
             break
     for owner, attr in attr_pairs:
@@ -183,10 +205,18 @@ def related_definitions(
     out: list[RelatedDefinition] = []
     digests: set[str] = set()
     texts: set[str] = set()  # same skeleton (e.g. a helper defined twice in a file): once
+    # a function's declaration and its definition (a C header's prototype, the .c file's
+    # body): the first ranked (the included header's) only
+    declared: dict[tuple[str, str], bool] = {}
     for rank, ref, at_cursor in candidates[:_MAX_CANDIDATES]:
         d = ref.definition
         if d.body_digest and d.body_digest in digests:
             continue
+        if d.kind in (DefKind.FUNCTION, DefKind.METHOD):
+            key, bodiless = (d.qualname, d.params), d.signature.endswith(";")
+            if key in declared and (declared[key] or bodiless):
+                continue
+            declared.setdefault(key, bodiless)
         digests.add(d.body_digest)
         text = _render_related(index, ref)
         if text in texts:
@@ -202,16 +232,28 @@ def _submodule(module: str, name: str) -> str:
 
 
 def _defs_in(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
+    """Top-level definitions named ``name`` in ``path``; else the members so named of the class
+    the file is named after (Java: ``Strings.capitalize`` of Strings.java, ``import static
+    a.b.Strings.capitalize;``, ``import a.b.Outer.Inner;``)."""
     summary = index.files.get(path)
     if summary is None:
         return []
-    return [SymbolRef(path, d) for d in summary.definitions if d.name == name and not d.parent]
+    found = [SymbolRef(path, d) for d in summary.definitions if d.name == name and not d.parent]
+    if not found:
+        stem = PurePosixPath(path).stem
+        found = [SymbolRef(path, d) for d in summary.definitions if d.qualname == f"{stem}.{name}"]
+    return found
 
 
-def _locality(candidate: str, current: str, imported_paths: list[str]) -> float:
+def _locality(
+    candidate: str, current: str, imported_paths: list[str], imported_folders: set[str]
+) -> float:
     if candidate in imported_paths:
         return 0.0
-    if candidate.rpartition("/")[0] == current.rpartition("/")[0]:
+    folder = candidate.rpartition("/")[0]
+    if folder in imported_folders:
+        return 0.5
+    if folder == current.rpartition("/")[0]:
         return 1.0
     return _FAR
 

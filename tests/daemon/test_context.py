@@ -474,6 +474,22 @@ def test_related_definitions_skip_names_bound_here_and_far_name_matches() -> Non
     assert not {n for p, n in names if p == "other/ftp.py"}  # a parameter, a local, far files
 
 
+def test_related_definitions_skip_names_a_typed_declaration_binds() -> None:
+    """``int total = …`` (Java, C, C++) binds ``total`` as ``total = …`` does: a function
+    ``total`` of the same folder is not what the window means."""
+    index = _index({
+        "src/stats.c": "/* Total. */\nint total(const int *v, int n) { return 0; }\n"
+        "int scale(int v) { return v; }\n",
+    })
+    text = (
+        "int main(void) {\n    int values[] = {1, 2};\n"
+        "    const char *name = \"x\";\n    int total = scale(values[0]);\n"
+        "    for (int count = 0; count < total; count++) {}\n}\n"
+    )
+    related = related_definitions(index.snapshot(), summarize("src/main.c", text), text, text)
+    assert {r.definition.name for r in related} == {"scale"}
+
+
 def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> None:
     """``self.tk.getint(...)`` found ``getint = int`` in the imported module (stdlib eval); a
     module's attribute (``shapes.area``) still resolves."""
@@ -488,6 +504,55 @@ def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> 
     names = {r.definition.name for r in related}
     assert "getint" not in names
     assert "area" in names
+
+
+def test_java_static_and_nested_class_imports_name_members_of_the_files_class() -> None:
+    index = _index({
+        "src/main/java/a/util/Strings.java": "package a.util;\npublic class Strings {\n"
+        "    /** Capitalizes. */\n    public static String cap(String s) { return s; }\n}\n",
+        "src/main/java/a/util/Outer.java": "package a.util;\npublic class Outer {\n"
+        "    /** The inner one. */\n    public static class Inner { int n; }\n}\n",
+        "src/main/java/b/Other.java": "package b;\nclass Other { static String cap(String s) "
+        "{ return s; } }\n",
+    })
+    text = (
+        "package a.app;\nimport static a.util.Strings.cap;\nimport a.util.Outer.Inner;\n"
+        "class Main {\n    void run(String x) {\n        Inner i = new Inner();\n"
+        "        String total = cap(x);\n    }\n}\n"
+    )
+    summary = summarize("src/main/java/a/app/Main.java", text)
+    related = related_definitions(index.snapshot(), summary, text, text)
+    found = {(r.path.rsplit("/", 1)[-1], r.definition.qualname) for r in related}
+    assert ("Strings.java", "Strings.cap") in found  # a static member, by its class's file
+    assert ("Outer.java", "Outer.Inner") in found  # a nested class
+    assert not any(path == "Other.java" for path, _ in found)  # same name, not imported
+
+
+def test_cpp_declarations_of_an_included_header_and_the_class_of_a_constructor() -> None:
+    header = (
+        "#pragma once\n#include <vector>\nnamespace geo {\n/// A polygon.\n"
+        "class Polygon {\n  public:\n    /// Builds one.\n    explicit Polygon(int sides);\n"
+        "    double area() const;\n};\n/// The largest.\ntemplate <typename T>\n"
+        "const T& largest(const std::vector<T>& v);\n}\n"
+    )
+    index = _index({
+        "geo/include/geo/polygon.hpp": header,
+        "geo/src/polygon.cpp": '#include "geo/polygon.hpp"\n'
+        "double geo::Polygon::area() const { return 1.0; }\n"
+        "geo::Polygon::Polygon(int sides) {}\n",
+    })
+    text = (
+        '#include "geo/polygon.hpp"\n\nint main() {\n    geo::Polygon p(5);\n'
+        "    std::vector<int> v{1, 2};\n    auto m = largest(v);\n}\n"
+    )
+    related = related_definitions(index.snapshot(), summarize("app/main.cpp", text), text, text)
+    by_name = {r.definition.qualname: r for r in related}
+    assert by_name["largest"].text == (
+        "// The largest.\ntemplate <typename T> const T& largest(const std::vector<T>& v);\n"
+    )
+    assert by_name["Polygon"].text.startswith("// A polygon.\nclass Polygon { … }\n")
+    assert "    explicit Polygon(int sides);\n" in by_name["Polygon"].text
+    assert "Polygon.Polygon" not in by_name  # the class shows its constructors
 
 
 def test_the_suffix_grows_with_the_budget_and_ignores_what_is_typed_before_it() -> None:
@@ -756,3 +821,166 @@ def test_outline_window_of_a_huge_file_keeps_the_prompt_when_near_entries_fill_i
     whole = assemble_context(request, config=config)
     assert windowed.segments == whole.segments
     assert any(s.kind is Kind.FILE_SUMMARY for s in windowed.segments)
+
+
+# --- Java and C projects, indexed by the real indexer --------------------------------------------
+
+JAVA_PROJECT = {
+    "pom.xml": "<project/>\n",
+    "src/main/java/com/acme/util/Strings.java": """package com.acme.util;
+
+/**
+ * String helpers.
+ */
+public final class Strings {
+    private Strings() {}
+
+    /** Capitalizes the first letter of {@code s}. */
+    public static String capitalize(String s) {
+        if (s.isEmpty()) {
+            return s;
+        }
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** Joins parts with a separator. */
+    public static String join(String sep, String... parts) {
+        return String.join(sep, parts);
+    }
+}
+""",
+    "src/main/java/com/acme/model/Order.java": """package com.acme.model;
+
+import java.util.List;
+
+/** An order of items. */
+public record Order(String id, List<String> items) {
+    /** Number of items. */
+    public int size() {
+        return items.size();
+    }
+}
+""",
+    "src/main/java/com/acme/app/Main.java": """package com.acme.app;
+
+import java.util.List;
+import com.acme.util.Strings;
+import com.acme.model.*;
+
+public class Main {
+    public static void main(String[] args) {
+        Order order = new Order("a1", List.of("x"));
+        String name = Strings.capitalize(args[0]);
+        <|>
+    }
+}
+""",
+}
+
+C_PROJECT = {
+    "Makefile": "all:\n\tcc -Iinclude src/*.c\n",
+    "include/util.h": """#ifndef UTIL_H
+#define UTIL_H
+
+#include <stddef.h>
+
+/** Sum of the first n values. */
+int util_sum(const int *values, size_t n);
+
+/* A growable buffer. */
+typedef struct {
+    char *data;
+    size_t len;
+} buffer_t;
+
+#endif
+""",
+    "src/util.c": """#include "util.h"
+
+int util_sum(const int *values, size_t n) {
+    int secret_total = 0;
+    for (size_t i = 0; i < n; i++) {
+        secret_total += values[i];
+    }
+    return secret_total;
+}
+""",
+    "src/strings.c": """#include <string.h>
+
+/* Length of s, 0 for NULL. */
+size_t str_len(const char *s) {
+    return s ? strlen(s) : 0;
+}
+""",
+    "src/main.c": """#include <stdio.h>
+#include "util.h"
+
+int main(void) {
+    int values[] = {1, 2, 3};
+    int total = util_sum(values, 3) + (int)str_len("abc");
+    buffer_t buf = {0};
+    <|>
+    return 0;
+}
+""",
+}
+
+
+def _project_context(
+    tmp_path: Path, files: dict[str, str], current: str, layout: str
+) -> list[str]:
+    """The texts of the ``related`` segments for the cursor (<|>) in ``current``, the project
+    indexed from disk by the daemon's indexer."""
+    from app.config import Config
+    from app.evaluation.corpus import build_index
+
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text.replace("<|>", ""))
+    index, _ = build_index(tmp_path, Config())
+    text, line, col = _cursor(files[current])
+    ctx = assemble_context(
+        ContextRequest(path=current, text=text, line=line, column=col, budget_tokens=1024),
+        index=index,
+        config=ContextConfig(layout=layout),
+    )
+    return [f"{s.source}\n{s.text}" for s in ctx.segments if s.kind is Kind.RELATED]
+
+
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_a_java_method_called_from_another_file_comes_with_its_javadoc(
+    tmp_path: Path, layout: str
+) -> None:
+    related = _project_context(
+        tmp_path, JAVA_PROJECT, "src/main/java/com/acme/app/Main.java", layout
+    )
+    text = "\n".join(related)
+    strings = "src/main/java/com/acme/util/Strings.java"
+    assert related[0].startswith(f"{strings}:10-"), related  # Strings.capitalize first
+    lead = "// " if layout == "stable" else ""  # stable: snippets as comments in the prefix
+    assert f"{lead}// Capitalizes the first letter of {{@code s}}.\n" in related[0]
+    assert f"{lead}public static String capitalize(String s) {{ … }}" in related[0]
+    assert "toUpperCase" not in text  # bodies elided
+    # the class through its import, a record through the package's wildcard import
+    assert f"{lead}public final class Strings {{ … }}" in text
+    assert f"{lead}public record Order(String id, List<String> items) {{ … }}" in text
+    assert f"{lead}    // Number of items." in text
+    assert "private Strings() { … }\n" not in [r.split("\n", 1)[1] for r in related]
+
+
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_a_c_function_declared_in_an_included_header_comes_with_its_doc(
+    tmp_path: Path, layout: str
+) -> None:
+    related = _project_context(tmp_path, C_PROJECT, "src/main.c", layout)
+    text = "\n".join(related)
+    lead = "// " if layout == "stable" else ""
+    header = next(r for r in related if r.startswith("include/util.h:7-"))
+    prototype = "int util_sum(const int *values, size_t n);"
+    assert f"{lead}// Sum of the first n values.\n{lead}{prototype}" in header
+    # its definition in util.c adds nothing to the header's prototype: left out
+    assert not any(r.startswith("src/util.c") for r in related), related
+    assert "secret_total" not in text
+    # a typedef of the header, and a function of a file of the same folder (not included)
+    assert f"{lead}typedef struct {{ … }} buffer_t;" in text
+    assert f"{lead}// Length of s, 0 for NULL.\n{lead}size_t str_len(const char *s) {{ … }}" in text

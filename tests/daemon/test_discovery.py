@@ -108,11 +108,20 @@ def test_build_folders_are_judged_sensibly(tmp_path: Path) -> None:
             "pkg/build/__init__.py": "# a Python package named build",
             "cached/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55",
             "cached/x.py": "x",
+            "cpp/cmake-build-debug/gen/config.h": "#define X 1",
+            "cpp/b/CMakeFiles/feature_tests.c": "int main(void) { return 0; }",
+            "cpp/src/main.cpp": "int main() {}",
         },
     )
     found, skipped = walk(tmp_path)
-    assert skipped == {"rust/target/": "build output", "cached/": "cache"}
+    assert skipped == {
+        "rust/target/": "build output",
+        "cached/": "cache",
+        "cpp/cmake-build-debug/": "build output (CMake)",
+        "cpp/b/CMakeFiles/": "build output (CMake)",
+    }
     assert found == [
+        "cpp/src/main.cpp",
         "game/target/aim.py",
         "pkg/build/__init__.py",
         "rust/Cargo.toml",

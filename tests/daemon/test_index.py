@@ -91,3 +91,49 @@ def test_skeleton_elides_bodies_and_keeps_signatures() -> None:
     assert "def get(self, key: str) -> bytes:" in skeleton
     assert "Keeps things." in skeleton
     assert "secret_body" not in skeleton
+
+
+def test_java_imports_resolve_by_package_path_under_any_source_root() -> None:
+    """``import a.b.C;`` names src/main/java/a/b/C.java (a source root is a folder above the
+    package, as a Python project rooted above its package); a wildcard names the folder."""
+    snap = _index(
+        {
+            "core/src/main/java/com/acme/util/Strings.java": "package com.acme.util;\n"
+            "public final class Strings { public static String cap(String s) { return s; } }\n",
+            "core/src/main/java/com/acme/util/Outer.java": "package com.acme.util;\n"
+            "public class Outer { public static class Inner {} }\n",
+            "app/src/main/java/com/acme/app/Main.java": "package com.acme.app;\n"
+            "import com.acme.util.Strings;\nclass Main {}\n",
+            "scripts/strings.py": "",
+        }
+    ).snapshot()
+    main = "app/src/main/java/com/acme/app/Main.java"
+    strings = "core/src/main/java/com/acme/util/Strings.java"
+    assert snap.resolve_module("com.acme.util.Strings", main) == strings
+    assert snap.resolve_module("com.acme.util.Outer", main) == strings.replace("Strings", "Outer")
+    assert snap.resolve_module("com.acme.util", main) is None  # a package is no file...
+    assert snap.resolve_package("com.acme.util", main) == "core/src/main/java/com/acme/util"
+    assert snap.resolve_package("com.acme", main) is None  # ...and holds no file here
+    assert snap.resolve_module("java.util.List", main) is None  # outside the project
+
+
+def test_c_includes_resolve_next_to_the_includer_first_then_in_the_project() -> None:
+    snap = _index(
+        {
+            "src/util.h": "int here(void);\n",
+            "src/main.c": '#include "util.h"\n',
+            "vendor/zlib/util.h": "int elsewhere(void);\n",
+            "vendor/zlib/zlib.c": '#include "util.h"\n',
+            "include/mylib/api.h": "int api(void);\n",
+            "tools/gen.c": '#include "util.h"\n',
+            "tools/sub/x.cpp": '#include "../../src/util.h"\n',
+        }
+    ).snapshot()
+    assert snap.resolve_module("util.h", "src/main.c") == "src/util.h"  # the includer's folder
+    assert snap.resolve_module("util.h", "vendor/zlib/zlib.c") == "vendor/zlib/util.h"
+    assert snap.resolve_module("util.h", "tools/gen.c") == "src/util.h"  # the shallowest
+    assert snap.resolve_module("mylib/api.h", "src/main.c") == "include/mylib/api.h"
+    assert snap.resolve_module("../../src/util.h", "tools/sub/x.cpp") == "src/util.h"
+    assert snap.resolve_module("<stdio.h>", "src/main.c") is None  # a system header
+    assert snap.resolve_module("<mylib/api.h>", "src/main.c") is None
+    assert snap.resolve_module("stdio.h", "src/main.c") is None

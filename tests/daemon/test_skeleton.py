@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from daemon.parse import close_open_line, summarize
-from daemon.skeleton import fit_head
+from daemon.skeleton import fit_head, render_skeleton
 from daemon.tokens import CharEstimator
 
 
@@ -38,6 +38,26 @@ def test_the_comment_leader_is_the_languages() -> None:
 def test_a_rust_lifetime_opens_no_string() -> None:
     line = "static GREETING: &'static str = concat!("
     assert close_open_line(line, "…", "rust") == line + "…)"
+
+
+def test_a_declaration_without_a_body_is_shown_as_written() -> None:
+    """A Rust trait method, a TypeScript overload, a C prototype end with ";": no ``{ … }``
+    behind them (it read ``fn go(&self) -> bool; { … }``)."""
+    rust = summarize("t.rs", "trait T {\n    /// Goes.\n    fn go(&self) -> bool;\n}\n")
+    assert render_skeleton(rust) == "trait T { … }\n    // Goes.\n    fn go(&self) -> bool;\n"
+    ts = summarize("f.ts", "function f(a: string): void;\nfunction f(a: any): void {}\n")
+    assert render_skeleton(ts) == "function f(a: string): void;\nfunction f(a: any): void { … }\n"
+    c = summarize("q.h", "int queue_len(const struct queue *q);\n")
+    assert render_skeleton(c) == "int queue_len(const struct queue *q);\n"
+
+
+def test_a_method_of_a_type_defined_in_another_file_is_in_the_skeleton() -> None:
+    """A Go method whose receiver type is in another file of the package was left out (its
+    qualname names a class the file does not have); so would a C++ ``Shape::area``."""
+    go = summarize("run.go", "package m\n// Run runs.\nfunc (s *Srv) Run() error { return nil }\n")
+    assert render_skeleton(go) == "// Run runs.\nfunc (s *Srv) Run() error { … }\n"
+    cpp = summarize("shape.cpp", "double Shape::area() const { return 0; }\n")
+    assert render_skeleton(cpp) == "double Shape::area() const { … }\n"
 
 
 def test_a_multi_line_variable_skeleton_is_valid_python() -> None:

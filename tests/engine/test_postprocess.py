@@ -46,6 +46,15 @@ MULTILINE_CASES = [
     ("total = █\n", "python", False),
     ("for item in items█\n", "python", False),
     ("function f(a) {█\n}\n", "javascript", True),
+    # Java, C, C++: a line ending with "{" opens a block, as in JS, Go and Rust
+    ("public int size() {█\n}\n", "java", True),
+    ("    for (String s : names) {  // each█\n", "java", True),
+    ('    String url = "http://x";█\n', "java", False),
+    ("int main(void) {█\n", "c", True),
+    ("int main(void)\n{\n    █\n}\n", "c", True),
+    ("    total += values[█];\n", "c", False),
+    ("template <typename T> struct Box {█\n};\n", "cpp", True),
+    ("    if (c == '{') return█\n", "c", False),
     ("const x = █;\n", "javascript", False),
     ("█", "python", True),
     ("import os\n█\n", "python", True),
@@ -101,6 +110,56 @@ POSTPROCESS_CASES = [
 def test_postprocess(source: str, raw: str, multiline: bool, expected: str) -> None:
     prefix, suffix = split(source)
     assert postprocess(raw, prefix, suffix, "python", multiline) == expected
+
+
+BRACE_CASES = [
+    # (language, source, raw completion, expected): multi-line decided from the source
+    # after a "{" line: the body, up to the line the editor's closer below repeats
+    (
+        "java",
+        "class A {\n    public int size() {█\n    }\n}\n",
+        "\n        return items.size();\n    }\n\n    public void clear() {\n",
+        "\n        return items.size();",
+    ),
+    (
+        "c",
+        "int main(void) {█\n}\n",
+        "\n    int n = count(argv);\n    return n;\n}\n\nstatic int count(char **v) {\n",
+        "\n    int n = count(argv);\n    return n;",
+    ),
+    # no closer below: the body and its closer, the next member left out
+    (
+        "cpp",
+        "struct Box {\n    int size() const {█\n};\n",
+        "\n        return n_;\n    }\n    int n_;\n",
+        "\n        return n_;\n    }",
+    ),
+    (
+        "java",
+        "class A {\n    void run() {\n        if (ready) {█\n",
+        "\n            go();\n        }\n        stop();\n    }\n",
+        "\n            go();\n        }",
+    ),
+    # the closers the suffix has are dropped; a bracket in a char literal or a string of the
+    # prefix opens nothing
+    ("java", "    if (c == '(') list.add(foo(█));\n", "x));", "x"),
+    ("c", '    printf("%d)\\n", f(█));\n', "x));", "x"),
+    ("java", '    String s = "(" + f(█);\n', "a, b));", "a, b"),
+    ("cpp", '    auto s = R"(a ")" + f(█);\n', "x));", "x"),
+    ("cpp", "    if (c == ')') g(█);\n", "x));", "x"),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "raw", "expected"), BRACE_CASES)
+def test_postprocess_brace_languages(language: str, source: str, raw: str, expected: str) -> None:
+    """Java, C and C++ completions are cleaned as JavaScript's are (the same result for the
+    same text), strings and char literals of each language skipped."""
+    prefix, suffix = split(source)
+    multiline = decide_multiline(prefix, suffix, language)
+    assert postprocess(raw, prefix, suffix, language, multiline) == expected
+    if "'" not in source and 'R"' not in source:  # no char literal in JS: the same text
+        assert multiline is decide_multiline(prefix, suffix, "javascript")
+        assert postprocess(raw, prefix, suffix, "javascript", multiline) == expected
 
 
 def _fixtures() -> list[dict[str, str]]:
@@ -258,6 +317,16 @@ def test_repetition_is_found_from_the_tail_as_from_the_whole_text(
         ("shell", "echo 'a\\' && f(", (["("], "")),
         ("lua", "local s = [[ ( ]] .. f(", (["("], "")),
         ("lua", "t[1] = g(", (["("], "")),  # one bracket opens no long string
+        # Java, C, C++: a char literal holds one character (a quote or a bracket too), C++14
+        # digit separators are code; Java text blocks and C++ raw strings span lines
+        ("java", "char c = '('; f(", (["("], "")),
+        ("java", "char q = '\\''; f(", (["("], "")),
+        ("java", 'String t = """\n  a ( "quoted"\n', ([], '"""')),
+        ("c", "if (c == '\"') g(", (["("], "")),
+        ("c", 'puts("a (\nb', (["("], "")),  # a C string ends with its line
+        ("cpp", "long n = 1'000; f(", (["("], "")),
+        ("cpp", 'auto s = R"(C:\\dir\\ ( "x"\n', ([], 'R"(')),
+        ("cpp", 'auto s = R"(a ( b)" + g(', (["("], "")),
         # unknown language: every common quote, each on one line
         ("", "x = `a` + f('(', ", (["("], "")),
     ],

@@ -1,0 +1,541 @@
+"""Java, C and C++ summaries and skeletons: realistic files (overloads, nested types, generics
+and templates, doc comments, preprocessor, strings that span lines, a file that does not parse)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.languages import detect_language, editor_language
+from daemon.parse import mask_prose, summarize
+from daemon.skeleton import render_entry, render_skeleton
+from daemon.symbols import Definition, FileSummary
+from engine.postprocess import open_state
+
+JAVA = '''package com.acme.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import static java.util.Objects.requireNonNull;
+import com.acme.util.*;
+
+/**
+ * An inventory of items, kept in memory.
+ *
+ * @param <T> the item type
+ */
+public class Inventory<T extends Item> implements Iterable<T> {
+    /** Most items one inventory holds. */
+    public static final int MAX_ITEMS = 1_000;
+    private final List<T> items = new ArrayList<>();
+    private final String name;  // shown in reports
+
+    /** Creates an empty inventory. */
+    public Inventory(String name) {
+        this.name = requireNonNull(name);
+    }
+
+    /** Creates an inventory holding {@code first}. */
+    public Inventory(String name, T first) {
+        this(name);
+        add(first);
+    }
+
+    /**
+     * Adds an item.
+     * @return false when full
+     */
+    public boolean add(T item) {
+        if (items.size() >= MAX_ITEMS) {
+            return false;
+        }
+        return items.add(item);
+    }
+
+    // Sums the prices.
+    public long total() {
+        long sum = 0;
+        for (T item : items) {
+            sum += item.price();
+        }
+        return sum;
+    }
+
+    @Override
+    public java.util.Iterator<T> iterator() {
+        return items.iterator();
+    }
+
+    /** Where an item is kept. */
+    public enum Location {
+        SHELF, BACKROOM, WAREHOUSE;
+
+        /** Whether customers see it. */
+        boolean visible() { return this == SHELF; }
+    }
+
+    /** A line of a report. */
+    public record Line(String sku, int count) {
+        public Line {
+            if (count < 0) throw new IllegalArgumentException("count");
+        }
+    }
+
+    interface Listener {
+        /** Called after an add. */
+        void added(Object item);
+    }
+
+    static final String BANNER = """
+        Inventory report (in stock)
+        ================
+        """;
+}
+'''
+
+C_SOURCE = r"""/* queue.c - a ring buffer of ints. */
+#include <stdlib.h>
+#include <string.h>
+#include "queue.h"
+
+#define QUEUE_MIN 8
+#define QUEUE_GROW(n) ((n) * 2 + \
+                       QUEUE_MIN)
+
+static const char *const NAMES[] = {
+    "empty",
+    "full",
+};
+
+/** A queue of ints. */
+struct queue {
+    int *items;
+    size_t head, len, cap;
+};
+
+typedef enum { Q_OK, Q_FULL, Q_EMPTY } queue_status;
+
+typedef int (*queue_visit_fn)(int item, void *ctx);
+
+/**
+ * Creates a queue.
+ * Returns NULL when out of memory.
+ */
+struct queue *queue_new(size_t cap)
+{
+    struct queue *q = malloc(sizeof *q);
+    if (!q) {
+        return NULL;
+    }
+    q->items = calloc(cap, sizeof(int));
+    return q;
+}
+
+// Pushes an item; Q_FULL when there is no room.
+queue_status queue_push(struct queue *q, int item) {
+    if (q->len == q->cap) return Q_FULL;
+    q->items[(q->head + q->len++) % q->cap] = item;
+    return Q_OK;
+}
+
+/* Returns the function that prints items. */
+static void (*printer_for(int verbose))(int) {
+    return verbose ? print_long : print_short;
+}
+
+const char OPEN = '{';
+"""
+
+C_HEADER = """#ifndef QUEUE_H
+#define QUEUE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct queue;
+
+/** Creates a queue of cap items. */
+struct queue *queue_new(size_t cap);
+/** Frees q. */
+void queue_free(struct queue *q);
+int queue_len(const struct queue *q);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* QUEUE_H */
+"""
+
+CPP = """#include <memory>
+#include <string>
+#include <vector>
+#include "geometry/shape.hpp"
+
+namespace geometry {
+
+/// A polygon with n sides.
+class Polygon : public Shape {
+public:
+    /// Builds a regular polygon.
+    explicit Polygon(int sides, double length = 1.0);
+    Polygon(const Polygon& other) = default;
+    ~Polygon() override;
+
+    /// The area, in square units.
+    double area() const override;
+    int sides() const { return sides_; }
+    /// Scales it.
+    Polygon& scale(double factor);
+    Polygon& scale(double fx, double fy);
+
+    static std::unique_ptr<Polygon> square(double side);
+
+    struct Vertex {
+        double x, y;
+    };
+
+private:
+    int sides_;
+    double length_;
+    std::vector<Vertex> vertices_;
+};
+
+/// Largest element of a non-empty vector.
+template <typename T>
+const T& largest(const std::vector<T>& values) {
+    return *std::max_element(values.begin(), values.end());
+}
+
+template <typename T, std::size_t N>
+struct FixedStack {
+    T data[N];
+    std::size_t size = 0;
+    void push(const T& value) { data[size++] = value; }
+};
+
+using Polygons = std::vector<Polygon>;
+
+/** Computes the area from the side count. */
+double Polygon::area() const {
+    return sides_ * length_ * length_ / (4.0 * std::tan(kPi / sides_));
+}
+
+Polygon::Polygon(int sides, double length) : sides_(sides), length_(length) {}
+
+Polygon& Polygon::scale(double factor) { return scale(factor, factor); }
+
+const char* kHelp = R"(usage: poly [--sides N] (
+  prints the area)";
+
+}  // namespace geometry
+"""
+
+
+def _defs(summary: FileSummary) -> dict[str, list[Definition]]:
+    out: dict[str, list[Definition]] = {}
+    for d in summary.definitions:
+        out.setdefault(d.qualname, []).append(d)
+    return out
+
+
+def _one(summary: FileSummary, qualname: str) -> Definition:
+    found = _defs(summary)[qualname]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("src/main/java/a/B.java", "java"),
+        ("lib/queue.c", "c"),
+        ("lib/queue.h", "cpp"),  # C++ parses C headers too; the C grammar no C++ header
+        ("geo/poly.cpp", "cpp"),
+        ("geo/poly.cc", "cpp"),
+        ("geo/poly.cxx", "cpp"),
+        ("geo/poly.hpp", "cpp"),
+        ("geo/poly.hh", "cpp"),
+        ("geo/poly.hxx", "cpp"),
+    ],
+)
+def test_the_extensions_of_java_c_and_cpp(path: str, language: str) -> None:
+    assert detect_language(path) == language
+
+
+def test_an_editors_language_id_without_a_grammar_gives_way_to_the_extensions() -> None:
+    assert editor_language("src/poly.cpp", "c++") == "cpp"  # Emacs eglot: from c++-mode
+    assert editor_language("src/queue.h", "c") == "c"  # the editor's choice, a known one
+    assert editor_language("src/App.java", "java") == "java"
+    assert editor_language("src/a.jsx", "javascriptreact") == "javascript"
+    assert editor_language("build.gradle", "groovy") == "groovy"  # no grammar either way
+    assert editor_language("notes.md", None) == "text"
+
+
+def test_java_classes_members_overloads_and_javadoc() -> None:
+    s = summarize("src/main/java/com/acme/store/Inventory.java", JAVA)
+    assert s.language == "java" and not s.has_syntax_errors
+    cls = _one(s, "Inventory")
+    assert cls.kind.value == "class"
+    assert cls.doc == "An inventory of items, kept in memory."
+    assert cls.signature == "public class Inventory<T extends Item> implements Iterable<T>"
+    assert _one(s, "Inventory.MAX_ITEMS").kind.value == "variable"
+    assert _one(s, "Inventory.MAX_ITEMS").signature == "public static final int MAX_ITEMS = 1_000;"
+    assert _one(s, "Inventory.name").signature == "private final String name;"
+    ctors = _defs(s)["Inventory.Inventory"]  # overloads: both kept
+    assert [(c.kind.value, c.params, c.doc) for c in ctors] == [
+        ("method", "(String name)", "Creates an empty inventory."),
+        ("method", "(String name, T first)", "Creates an inventory holding {@code first}."),
+    ]
+    add = _one(s, "Inventory.add")
+    assert (add.kind.value, add.params, add.return_type, add.doc, add.parent) == (
+        "method",
+        "(T item)",
+        "boolean",
+        "Adds an item.",
+        "Inventory",
+    )
+    assert _one(s, "Inventory.total").doc == "Sums the prices."
+    iterator = _one(s, "Inventory.iterator")
+    assert iterator.signature == "@Override public java.util.Iterator<T> iterator()"
+    assert iterator.return_type == "java.util.Iterator<T>"
+    location = _one(s, "Inventory.Location")  # nested enum: a class with its constants
+    assert location.parent == "Inventory" and location.doc == "Where an item is kept."
+    assert location.attributes == ("SHELF", "BACKROOM", "WAREHOUSE")
+    assert _one(s, "Inventory.Location.visible").parent == "Inventory.Location"
+    line = _one(s, "Inventory.Line")
+    assert (line.kind.value, line.params) == ("class", "(String sku, int count)")
+    added = _one(s, "Inventory.Listener.added")
+    assert (added.signature, added.doc) == ("void added(Object item);", "Called after an add.")
+    banner = _one(s, "Inventory.BANNER")  # a text block running on: elided
+    assert banner.signature == "static final String BANNER = …"
+    assert "sum" not in _defs(s) and "item" not in _defs(s)  # locals are no definitions
+
+
+def test_java_imports_name_package_and_class() -> None:
+    s = summarize("Inventory.java", JAVA)
+    assert [(i.module, i.names) for i in s.imports] == [
+        ("java.util", ("ArrayList",)),
+        ("java.util", ("List",)),
+        ("java.util.Objects", ("requireNonNull",)),  # static: a member of a class
+        ("com.acme.util", ("*",)),  # a whole package
+    ]
+    assert s.imports[2].text == "import static java.util.Objects.requireNonNull;"
+
+
+def test_java_skeleton_elides_bodies() -> None:
+    s = summarize("Inventory.java", JAVA)
+    skeleton = render_skeleton(s)
+    assert "import static java.util.Objects.requireNonNull;\n" in skeleton
+    assert "// An inventory of items, kept in memory.\n" in skeleton
+    assert "public class Inventory<T extends Item> implements Iterable<T> { … }\n" in skeleton
+    assert "    // Adds an item.\n    public boolean add(T item) { … }\n" in skeleton
+    assert "    public static final int MAX_ITEMS = 1_000;\n" in skeleton
+    assert "        void added(Object item);\n" in skeleton  # no body: as written
+    assert "// fields: SHELF, BACKROOM, WAREHOUSE" in skeleton
+    assert "items.size() >= MAX_ITEMS" not in skeleton and "sum += " not in skeleton
+    assert open_state(skeleton, "java") == ([], "")
+
+
+def test_java_text_blocks_and_javadoc_are_prose() -> None:
+    s = summarize("Inventory.java", JAVA, prose=True)
+    lines = JAVA.split("\n")
+    banner = next(i for i, t in enumerate(lines) if "BANNER" in t)
+    assert (banner, banner + 3) in s.prose_spans  # the text block
+    assert (7, 11) in s.prose_spans  # the class's Javadoc
+    assert s.spans_continued_at(banner + 1)[-1] == (banner, banner + 3)
+    masked = mask_prose(JAVA, "java").decode()
+    assert "Inventory report" not in masked and "kept in memory" not in masked
+    assert "MAX_ITEMS = 1_000" in masked
+
+
+def test_c_functions_prototypes_types_and_macros() -> None:
+    s = summarize("lib/queue.c", C_SOURCE)
+    assert s.language == "c" and not s.has_syntax_errors
+    new = _one(s, "queue_new")
+    assert (new.kind.value, new.params, new.return_type, new.doc) == (
+        "function",
+        "(size_t cap)",
+        "struct queue *",
+        "Creates a queue.",
+    )
+    assert new.signature == "struct queue *queue_new(size_t cap)"
+    push = _one(s, "queue_push")
+    assert (push.return_type, push.doc) == (
+        "queue_status",
+        "Pushes an item; Q_FULL when there is no room.",
+    )
+    # a function returning a pointer to a function: the name is deep in the declarator
+    printer = _one(s, "printer_for")
+    assert (printer.kind.value, printer.params, printer.return_type) == (
+        "function",
+        "(int verbose)",
+        "void (*)(int)",
+    )
+    queue = _one(s, "queue")
+    assert (queue.kind.value, queue.signature, queue.doc) == (
+        "class",
+        "struct queue",
+        "A queue of ints.",
+    )
+    assert _one(s, "queue.items").signature == "int *items;"
+    status = _one(s, "queue_status")  # typedef of an anonymous enum
+    assert status.signature == "typedef enum { … } queue_status;"
+    assert status.attributes == ("Q_OK", "Q_FULL", "Q_EMPTY")
+    assert _one(s, "queue_visit_fn").signature == (
+        "typedef int (*queue_visit_fn)(int item, void *ctx);"
+    )
+    assert _one(s, "QUEUE_MIN").signature == "#define QUEUE_MIN 8"
+    assert _one(s, "QUEUE_GROW").signature == "#define QUEUE_GROW(n) ((n) * 2 + …)"
+    assert _one(s, "NAMES").signature == "static const char *const NAMES[] = {…}"
+    assert _one(s, "OPEN").signature == "const char OPEN = '{';"
+    assert "q" not in _defs(s)  # a local
+    assert [(i.module, i.names) for i in s.imports] == [
+        ("<stdlib.h>", ("*",)),
+        ("<string.h>", ("*",)),
+        ("queue.h", ("*",)),
+    ]
+    skeleton = render_skeleton(s)
+    assert "// Creates a queue.\nstruct queue *queue_new(size_t cap) { … }\n" in skeleton
+    assert "malloc" not in skeleton
+    assert open_state(skeleton, "c") == ([], "")
+
+
+def test_a_c_header_gives_its_prototypes_as_functions_with_their_docs() -> None:
+    """The ``extern "C" {`` split over ``#ifdef``s does not parse: the partial tree serves."""
+    s = summarize("include/queue.h", C_HEADER)
+    assert s.has_syntax_errors
+    assert [(d.qualname, d.kind.value, d.doc) for d in s.definitions] == [
+        ("queue_new", "function", "Creates a queue of cap items."),
+        ("queue_free", "function", "Frees q."),
+        ("queue_len", "function", ""),
+    ]  # no forward declaration, no include guard macro
+    assert render_skeleton(s).endswith(
+        "// Creates a queue of cap items.\nstruct queue *queue_new(size_t cap);\n"
+        "// Frees q.\nvoid queue_free(struct queue *q);\n"
+        "int queue_len(const struct queue *q);\n"
+    )
+
+
+def test_cpp_classes_methods_templates_and_out_of_class_definitions() -> None:
+    s = summarize("geo/polygon.cpp", CPP)
+    assert s.language == "cpp" and not s.has_syntax_errors
+    poly = _one(s, "Polygon")
+    assert (poly.kind.value, poly.doc, poly.signature) == (
+        "class",
+        "A polygon with n sides.",
+        "class Polygon : public Shape",
+    )  # in a namespace: still a top-level class
+    ctors = _defs(s)["Polygon.Polygon"]  # two declared in the class, one defined outside
+    assert [c.params for c in ctors] == [
+        "(int sides, double length = 1.0)",
+        "(const Polygon& other)",
+        "(int sides, double length)",
+    ]
+    assert ctors[0].doc == "Builds a regular polygon." and ctors[0].kind.value == "method"
+    assert _one(s, "Polygon.~Polygon").signature == "~Polygon() override;"
+    area_decl, area_def = _defs(s)["Polygon.area"]
+    assert area_decl.signature == "double area() const override;"
+    assert area_decl.doc == "The area, in square units."
+    assert (area_def.parent, area_def.kind.value, area_def.doc, area_def.return_type) == (
+        "Polygon",
+        "method",
+        "Computes the area from the side count.",
+        "double",
+    )
+    assert area_def.signature == "double Polygon::area() const"
+    scales = _defs(s)["Polygon.scale"]  # overloads and the definition of one
+    assert [(d.params, d.return_type) for d in scales] == [
+        ("(double factor)", "Polygon&"),
+        ("(double fx, double fy)", "Polygon&"),
+        ("(double factor)", "Polygon&"),
+    ]
+    assert _one(s, "Polygon.square").return_type == "std::unique_ptr<Polygon>"
+    assert _one(s, "Polygon.Vertex").kind.value == "class"
+    assert _one(s, "Polygon.Vertex.x").signature == "double x, y;"
+    assert _one(s, "Polygon.sides_").kind.value == "variable"
+    largest = _one(s, "largest")  # the template line is part of the signature
+    assert largest.signature == (
+        "template <typename T> const T& largest(const std::vector<T>& values)"
+    )
+    assert (largest.return_type, largest.doc) == (
+        "const T&",
+        "Largest element of a non-empty vector.",
+    )
+    stack = _one(s, "FixedStack")
+    assert stack.signature == "template <typename T, std::size_t N> struct FixedStack"
+    assert _one(s, "FixedStack.push").kind.value == "method"
+    assert _one(s, "Polygons").signature == "using Polygons = std::vector<Polygon>;"
+    assert _one(s, "kHelp").signature == "const char* kHelp = …"  # a raw string spans lines
+    assert [i.module for i in s.imports] == [
+        "<memory>",
+        "<string>",
+        "<vector>",
+        "geometry/shape.hpp",
+    ]
+
+
+def test_cpp_skeleton_nests_members_and_keeps_declarations_as_written() -> None:
+    s = summarize("geo/polygon.cpp", CPP)
+    skeleton = render_skeleton(s)
+    assert (
+        "// A polygon with n sides.\n"
+        "class Polygon : public Shape { … }\n"
+        "    // Builds a regular polygon.\n"
+        "    explicit Polygon(int sides, double length = 1.0);\n"
+        "    Polygon(const Polygon& other) = default;\n"
+    ) in skeleton
+    assert "    int sides() const { … }\n" in skeleton
+    assert "template <typename T> const T& largest(const std::vector<T>& values) { … }\n" in (
+        skeleton
+    )
+    assert "max_element" not in skeleton and "std::tan" not in skeleton
+    assert open_state(skeleton, "cpp") == ([], "")
+    # a method defined outside its class, the class in another file (the usual .cpp): a root
+    outside = summarize("geo/polygon_more.cpp", "/// Rotates.\nvoid Polygon::rotate(double a) {}\n")
+    assert render_skeleton(outside) == "// Rotates.\nvoid Polygon::rotate(double a) { … }\n"
+    rotate = outside.definitions[0]
+    assert (rotate.qualname, rotate.parent) == ("Polygon.rotate", "Polygon")
+    assert render_entry(outside, rotate) == "// Rotates.\nvoid Polygon::rotate(double a) { … }\n"
+
+
+def test_cpp_raw_strings_are_prose() -> None:
+    s = summarize("geo/polygon.cpp", CPP, prose=True)
+    row = next(i for i, t in enumerate(CPP.split("\n")) if "kHelp" in t)
+    assert (row, row + 1) in s.prose_spans
+    assert "prints the area" not in mask_prose(CPP, "cpp").decode()
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "kept"),
+    [
+        (
+            "Broken.java",
+            "public class Broken {\n    /** Fine. */\n    int good(int a) { return a; }\n"
+            '    int bad(int a {\n        return a;\n    }\n    String still() { return ""; }\n}\n',
+            {"Broken", "Broken.good"},
+        ),
+        (
+            "broken.c",
+            "/** Fine. */\nint good(int a) { return a; }\n\nint bad(int a {\n    return a;\n}\n\n"
+            "struct after { int x; };\n",
+            {"good", "after"},
+        ),
+        (
+            "broken.cpp",
+            "class Keep {\n  public:\n    int ok() const { return 1; }\n};\n"
+            "template <typename T\nT broken(T t) { return t; }\n",
+            {"Keep", "Keep.ok"},
+        ),
+    ],
+)
+def test_syntax_errors_keep_the_definitions_that_parse(
+    path: str, source: str, kept: set[str]
+) -> None:
+    s = summarize(path, source)
+    assert s.has_syntax_errors
+    assert kept <= set(_defs(s)), list(_defs(s))
+    if path.endswith(".java"):
+        assert _one(s, "Broken.good").doc == "Fine."
+    render_skeleton(s)  # renders whatever was kept
