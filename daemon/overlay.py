@@ -24,7 +24,8 @@ from daemon.symbols import FileSummary
 
 log = logging.getLogger(__name__)
 
-#: Buffers laid over the index per request, the most recently edited first.
+#: Buffers laid over the index per request (those that differ from their saved files), the
+#: most recently opened or edited first.
 MAX_BUFFERS = 16
 
 
@@ -77,18 +78,19 @@ class BufferOverlay:
         exclude: str = "",
         on_disk: Callable[[str], bool],
     ) -> IndexSnapshot:
-        """``base`` with ``buffers`` (the project's open buffers, most recent first; at most
-        ``max_buffers`` are used) laid over it, except ``exclude`` (the requesting document,
-        whose own summary the assembler has: its buffer is kept summarised for the next
-        request elsewhere). A buffer whose file the index does not hold counts only when the
-        file is not on disk (a new file not saved yet: ``on_disk(path)`` is False) and has a
-        grammar; one on disk was left out by the indexer (ignored, too large) and stays out."""
+        """``base`` with ``buffers`` (the project's open buffers, most recent first; the first
+        ``max_buffers`` that differ from their saved files) laid over it, except ``exclude``
+        (the requesting document, whose own summary the assembler has: its buffer is kept
+        summarised for the next request elsewhere). A buffer whose file the index does not
+        hold counts only when the file is not on disk (a new file not saved yet:
+        ``on_disk(path)`` is False) and has a grammar; one on disk was left out by the indexer
+        (ignored, too large) and stays out."""
         with self._lock:
             updates: dict[str, FileSummary] = {}
             key: list[tuple[str, str, str]] = []
             used: set[str] = set()
             for buf in buffers:
-                if len(used) >= self._max:
+                if len(updates) >= self._max:
                     break
                 if buf.path in used or buf.path == exclude:
                     continue

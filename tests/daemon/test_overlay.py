@@ -65,6 +65,10 @@ def test_the_requesting_document_and_buffers_past_the_limit_are_left_out() -> No
     assert seen.lookup("bee") and seen.lookup("sea") and not seen.lookup("perimeter")
     seen = overlay.snapshot(base, buffers, on_disk=never_on_disk)
     assert seen.lookup("bee") and seen.lookup("perimeter") and not seen.lookup("sea")
+    # buffers equal to their saved files take no place: the older edited one still counts
+    clean = [Buffer("b.py", "x = 1\n"), Buffer("shapes.py", SAVED), *buffers[2:]]
+    seen = BufferOverlay(max_buffers=1).snapshot(base, clean, on_disk=never_on_disk)
+    assert seen.lookup("sea")
 
 
 def test_a_new_file_not_saved_yet_counts_one_the_indexer_left_out_does_not() -> None:
