@@ -29,6 +29,8 @@ class IndexSnapshot:
     files: Mapping[str, FileSummary] = field(default_factory=dict)
     symbols: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # name -> defs
     modules: Mapping[str, str] = field(default_factory=dict)  # dotted module / import key -> path
+    # package key (``a.b.*``) -> every folder holding it (Java: src/main/java/a/b, src/test/…)
+    packages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     duplicates: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # digest -> refs
     version: int = 0
 
@@ -43,14 +45,15 @@ class IndexSnapshot:
                 return path
         return None
 
-    def resolve_package(self, module: str, from_path: str) -> str | None:
-        """Folder of the package a wildcard import names (Java ``import a.b.*;`` ->
-        ``src/main/java/a/b``), or None when no project file is in it."""
+    def resolve_package(self, module: str, from_path: str) -> tuple[str, ...]:
+        """Folders of the package a wildcard import names (Java ``import a.b.*;`` ->
+        ``src/main/java/a/b`` and ``src/test/java/a/b``: a package may span source roots and
+        modules); () when no project file is in it."""
         for key in _module_keys_for_import(module, from_path):
-            path = self.modules.get(key + _PACKAGE)
-            if path is not None:
-                return str(PurePosixPath(path).parent)
-        return None
+            folders = self.packages.get(key + _PACKAGE)
+            if folders:
+                return folders
+        return ()
 
     def duplicates_of(self, definition: Definition) -> tuple[SymbolRef, ...]:
         if not definition.body_digest:
@@ -146,11 +149,17 @@ def overlaid(
                 duplicates[digest] = tuple(sorted(refs, key=_ref_key))
             else:
                 duplicates.pop(digest, None)
-    modules = _build_modules(files) if _paths_changed(old.files, files) else old.modules
+    modules: Mapping[str, str]
+    packages: Mapping[str, tuple[str, ...]]
+    if _paths_changed(old.files, files):
+        modules, packages = _build_modules(files)
+    else:
+        modules, packages = old.modules, old.packages
     return IndexSnapshot(
         files=files,
         symbols=symbols,
         modules=modules,
+        packages=packages,
         duplicates=duplicates,
         version=old.version if version is None else version,
     )
@@ -220,19 +229,30 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
     return [k for k in exact if k], [k for k in suffixes if k]
 
 
-def _build_modules(files: Mapping[str, FileSummary]) -> dict[str, str]:
+def _build_modules(
+    files: Mapping[str, FileSummary],
+) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """The module keys (key -> the file it names) and the package keys (``a.b.*`` -> every
+    folder holding the package, sorted)."""
     modules: dict[str, str] = {}
+    packages: dict[str, set[str]] = {}
     # a suffix key names the shallowest file that has it (deepest first, overwritten by
     # shallower); a key that names a file from the root wins over any suffix key
     # (``test.support`` is test/support/__init__.py, not unittest/test/support.py)
     ordered = sorted(files, key=lambda p: (-p.count("/"), p))
+    keys = {path: _module_keys(path) for path in ordered}
     for path in ordered:
-        for key in _module_keys(path)[1]:
+        for key in keys[path][1]:
             modules[key] = path
     for path in ordered:
-        for key in _module_keys(path)[0]:
+        for key in keys[path][0]:
             modules[key] = path
-    return modules
+    for path in ordered:
+        folder = str(PurePosixPath(path).parent)
+        for key in (*keys[path][0], *keys[path][1]):
+            if key.endswith(_PACKAGE):
+                packages.setdefault(key, set()).add(folder)
+    return modules, {key: tuple(sorted(folders)) for key, folders in packages.items()}
 
 
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:

@@ -137,9 +137,7 @@ def related_definitions(
             if not imp.names and imp.alias:
                 module_alias[imp.alias] = target
         elif "*" in imp.names:
-            folder = index.resolve_package(imp.module, path)
-            if folder is not None:
-                imported_folders.add(folder)
+            imported_folders.update(index.resolve_package(imp.module, path))
         for name in imp.names:
             # ``from pkg import module``: the name is a module of the project
             sub = index.resolve_module(_submodule(imp.module, name), path) if name != "*" else None

@@ -969,6 +969,23 @@ def test_a_java_method_called_from_another_file_comes_with_its_javadoc(
 
 
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_a_java_wildcard_import_finds_the_package_in_main_code_beside_its_tests(
+    tmp_path: Path, layout: str
+) -> None:
+    """A test of the package under src/test/java made ``import com.acme.model.*;`` name that
+    folder only: Order, in src/main/java, was no longer found."""
+    files = {
+        **JAVA_PROJECT,
+        "src/test/java/com/acme/model/OrderTest.java": "package com.acme.model;\n\n"
+        "class OrderTest {\n    void size() {}\n}\n",
+    }
+    related = _project_context(tmp_path, files, "src/main/java/com/acme/app/Main.java", layout)
+    lead = "// " if layout == "stable" else ""
+    text = "\n".join(related)
+    assert f"{lead}public record Order(String id, List<String> items) {{ … }}" in text, related
+
+
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
 def test_a_c_function_declared_in_an_included_header_comes_with_its_doc(
     tmp_path: Path, layout: str
 ) -> None:

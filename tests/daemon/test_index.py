@@ -112,9 +112,34 @@ def test_java_imports_resolve_by_package_path_under_any_source_root() -> None:
     assert snap.resolve_module("com.acme.util.Strings", main) == strings
     assert snap.resolve_module("com.acme.util.Outer", main) == strings.replace("Strings", "Outer")
     assert snap.resolve_module("com.acme.util", main) is None  # a package is no file...
-    assert snap.resolve_package("com.acme.util", main) == "core/src/main/java/com/acme/util"
-    assert snap.resolve_package("com.acme", main) is None  # ...and holds no file here
+    assert snap.resolve_package("com.acme.util", main) == ("core/src/main/java/com/acme/util",)
+    assert snap.resolve_package("com.acme", main) == ()  # ...and holds no file here
     assert snap.resolve_module("java.util.List", main) is None  # outside the project
+
+
+def test_a_java_package_in_several_source_roots_is_all_of_their_folders() -> None:
+    """Maven's src/main/java and src/test/java (or several modules) hold one package: a
+    wildcard import names every folder of it, not the last one indexed (``import
+    com.acme.model.*;`` in main code lost Order.java once a test of that package existed)."""
+    snap = _index(
+        {
+            "src/main/java/com/acme/model/Order.java": "package com.acme.model;\nclass Order {}\n",
+            "src/test/java/com/acme/model/OrderTest.java": "package com.acme.model;\n"
+            "class OrderTest {}\n",
+            "api/src/main/java/com/acme/model/Item.java": "package com.acme.model;\n"
+            "class Item {}\n",
+        }
+    ).snapshot()
+    main = "src/main/java/com/acme/model/Order.java"
+    assert snap.resolve_package("com.acme.model", main) == (
+        "api/src/main/java/com/acme/model",
+        "src/main/java/com/acme/model",
+        "src/test/java/com/acme/model",
+    )
+    # a key from the root names that folder only
+    assert snap.resolve_package("src.test.java.com.acme.model", main) == (
+        "src/test/java/com/acme/model",
+    )
 
 
 def test_c_includes_resolve_next_to_the_includer_first_then_in_the_project() -> None:
