@@ -190,7 +190,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "field_declaration": DefKind.VARIABLE,
                 "constant_declaration": DefKind.VARIABLE,
             },
-            imports=("import_declaration",),
+            # the package declaration: the file's own package is visible without an import,
+            # wherever its other folders are (src/test/java beside src/main/java)
+            imports=("import_declaration", "package_declaration"),
             elided_body="{ … }",
             prose_nodes=("string_literal", "character_literal", "line_comment", "block_comment"),
             literal_nodes=(

@@ -680,8 +680,17 @@ def _rust_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
 def _java_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
     """``import a.b.C;`` binds C of package a.b (module "a.b", names C), as Python's ``from a.b
     import C``; ``import a.b.*;`` all of a.b ("*"); ``import static a.b.C.m;`` member m of
-    class a.b.C (module "a.b.C")."""
+    class a.b.C (module "a.b.C"); ``package a.b;`` all of a.b, as ``import a.b.*;`` (a class of
+    the file's own package needs no import, and the package may have folders in other source
+    roots: src/test/java beside src/main/java)."""
     text = _text(data, node)
+    if node.type == "package_declaration":
+        package = next((c for c in node.named_children if c.type.endswith("identifier")), None)
+        if package is None:
+            return []
+        module = "".join(_text(data, package).split())
+        line = node.start_point[0]
+        return [Import(module=module, names=("*",), alias="", line=line, text=_one_line(text))]
     body = text.strip().removeprefix("import").strip()
     if body.startswith("static") and body[6:7].isspace():
         body = body[6:]

@@ -986,6 +986,33 @@ def test_a_java_wildcard_import_finds_the_package_in_main_code_beside_its_tests(
 
 
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_a_java_test_sees_its_package_in_main_code_without_an_import(
+    tmp_path: Path, layout: str
+) -> None:
+    """Java needs no import for a class of the file's own package: a test under
+    src/test/java/com/acme/util calling Strings.join of src/main/java/com/acme/util got no
+    related definition (not imported, not the same folder)."""
+    files = {
+        **JAVA_PROJECT,
+        "src/test/java/com/acme/util/StringsTest.java": """package com.acme.util;
+
+class StringsTest {
+    void joins() {
+        String joined = Strings.join(",", "a", "b");
+        <|>
+    }
+}
+""",
+    }
+    current = "src/test/java/com/acme/util/StringsTest.java"
+    related = _project_context(tmp_path, files, current, layout)
+    lead = "// " if layout == "stable" else ""
+    text = "\n".join(related)
+    assert f"{lead}public final class Strings {{ … }}" in text, related
+    assert "public record Order" not in text  # another package, not imported
+
+
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
 def test_a_c_function_declared_in_an_included_header_comes_with_its_doc(
     tmp_path: Path, layout: str
 ) -> None:

@@ -316,12 +316,14 @@ def test_java_classes_members_overloads_and_javadoc() -> None:
 def test_java_imports_name_package_and_class() -> None:
     s = summarize("Inventory.java", JAVA)
     assert [(i.module, i.names) for i in s.imports] == [
+        ("com.acme.store", ("*",)),  # its own package: visible without an import
         ("java.util", ("ArrayList",)),
         ("java.util", ("List",)),
         ("java.util.Objects", ("requireNonNull",)),  # static: a member of a class
         ("com.acme.util", ("*",)),  # a whole package
     ]
-    assert s.imports[2].text == "import static java.util.Objects.requireNonNull;"
+    assert s.imports[0].text == "package com.acme.store;"
+    assert s.imports[3].text == "import static java.util.Objects.requireNonNull;"
 
 
 def test_java_skeleton_elides_bodies() -> None:
