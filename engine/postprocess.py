@@ -24,6 +24,8 @@ _COLON_BLOCK = {"python"}
 _MIN_REPEAT_LINE = 3  # identical non-blank lines in a row that count as degenerate repetition
 _MIN_REPEAT_CHUNK = 6  # a short chunk repeated this often at the end is degenerate repetition
 _MAX_REPEAT_CHUNK = 12  # longest such chunk
+# ``/* … */`` comments (none crossing another's ``*/``) at the end of a line
+_TRAILING_BLOCK_COMMENTS = re.compile(r"(?:\s*/\*(?:(?!\*/).)*\*/)+\s*$")
 _REPEATED_TAIL = re.compile(
     rf"(.{{1,{_MAX_REPEAT_CHUNK}}}?)\1{{{_MIN_REPEAT_CHUNK - 1},}}$", flags=re.DOTALL
 )
@@ -59,9 +61,14 @@ def _opens_block(line: str, language: str) -> bool:
 
 
 def _strip_line_comment(line: str, language: str) -> str:
+    """``line`` without its comment: a line comment, and where ``//`` is one, the ``/* … */``
+    block comments ending the line (``int f(void) { /* entry */``: the ``{`` opens a block)."""
     mark = "#" if language in ("python", "ruby", "shell", "bash", "toml", "yaml") else "//"
     i = line.find(mark)
-    return line if i == -1 else line[:i]
+    code = line if i == -1 else line[:i]
+    if mark == "//" and code.rstrip().endswith("*/"):
+        code = _TRAILING_BLOCK_COMMENTS.sub("", code)
+    return code
 
 
 # --- the post-processing pipeline ------------------------------------------------------------

@@ -55,6 +55,12 @@ MULTILINE_CASES = [
     ("    total += values[█];\n", "c", False),
     ("template <typename T> struct Box {█\n};\n", "cpp", True),
     ("    if (c == '{') return█\n", "c", False),
+    # a block comment ending the line (C, C++, Java): the "{" before it opens the block
+    ("int count(const int *xs, size_t n) { /* counts > 0 */█\n}\n", "c", True),
+    ("    } else { /* fallback */ /** twice */█\n", "java", True),
+    ("Box::Box() {  /* a */█\n}\n", "cpp", True),
+    ("    x = 1; /* { */█\n", "c", False),
+    ("    x = 1; /* } */ /* { */█\n", "c", False),
     ("const x = █;\n", "javascript", False),
     ("█", "python", True),
     ("import os\n█\n", "python", True),
