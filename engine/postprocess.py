@@ -279,12 +279,13 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str, language: str = "")
 
 
 def cut_suffix_overlap(text: str, suffix: str) -> str:
-    """Drop a tail of the completion's last line that repeats the rest of the cursor line."""
+    """Drop a tail of the completion's last line that repeats the rest of the cursor line (all
+    of it when that is the whole completion: ``;`` before the ``;`` of ``int n = 0█;``)."""
     rest = suffix.split("\n", 1)[0].strip()
     if not rest:
         return text
     stripped = text.rstrip()
-    if stripped.endswith(rest) and len(stripped) > len(rest):
+    if stripped.endswith(rest):
         return stripped[: -len(rest)]
     return text
 

@@ -153,6 +153,10 @@ BRACE_CASES = [
     ("java", '    String s = "(" + f(█);\n', "a, b));", "a, b"),
     ("cpp", '    auto s = R"(a ")" + f(█);\n', "x));", "x"),
     ("cpp", "    if (c == ')') g(█);\n", "x));", "x"),
+    # a completion that is the rest of the line (the ";" after the cursor): nothing to insert
+    ("c", "    int count = 0█;\n}\n", ";", ""),
+    ("java", "        return total█;\n", " ;", ""),
+    ("c", "    int count = █;\n", "0;", "0"),
 ]
 
 
