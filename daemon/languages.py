@@ -260,7 +260,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
 LANGUAGES["cpp"] = dataclasses.replace(
     LANGUAGES["c"],
     id="cpp",
-    extensions=(".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
+    extensions=(".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp",
+                ".cu", ".cuh"),  # CUDA: the C++ grammar finds its functions (<<<...>>> is an error)
     grammar=("tree_sitter_cpp", "language"),
     definitions={
         **LANGUAGES["c"].definitions,

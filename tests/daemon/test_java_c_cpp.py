@@ -258,6 +258,8 @@ def _one(summary: FileSummary, qualname: str) -> Definition:
         ("geo/poly.hpp", "cpp"),
         ("geo/poly.hh", "cpp"),
         ("geo/poly.hxx", "cpp"),
+        ("kern/saxpy.cu", "cpp"),  # CUDA, parsed as C++
+        ("kern/saxpy.cuh", "cpp"),
     ],
 )
 def test_the_extensions_of_java_c_and_cpp(path: str, language: str) -> None:
@@ -541,3 +543,36 @@ def test_syntax_errors_keep_the_definitions_that_parse(
     if path.endswith(".java"):
         assert _one(s, "Broken.good").doc == "Fine."
     render_skeleton(s)  # renders whatever was kept
+
+
+CUDA = """#include "kernels.cuh"
+
+/** y = a * x + y, one element per thread. */
+__global__ void saxpy(int n, float a, const float *x, float *y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+
+void run_saxpy(int n, float a, const float *x, float *y) {
+    saxpy<<<(n + 255) / 256, 256>>>(n, a, x, y);
+}
+
+template <typename T>
+__global__ void fill(T *out, T value, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = value;
+}
+"""
+
+
+def test_cuda_kernels_are_definitions_despite_the_launch_syntax() -> None:
+    """A GPU workstation's code: the C++ grammar takes ``__global__`` functions and templates;
+    the ``<<<...>>>`` launch is a syntax error that costs nothing after it."""
+    summary = summarize("kern/saxpy.cu", CUDA)
+    assert summary.language == "cpp" and summary.has_syntax_errors
+    by_name = {d.name: d for d in summary.definitions}
+    assert set(by_name) == {"saxpy", "run_saxpy", "fill"}
+    assert by_name["saxpy"].signature.startswith("__global__ void saxpy(int n, float a,")
+    assert by_name["saxpy"].doc == "y = a * x + y, one element per thread."
+    assert by_name["fill"].signature.startswith("template <typename T> __global__ void fill(")
+    assert [i.module for i in summary.imports] == ["kernels.cuh"]
