@@ -12,6 +12,7 @@ identifier sets.
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 from collections.abc import Sequence
@@ -287,16 +288,12 @@ def similar_windows(
         return []
     scored: list[SimilarWindow] = []
     for path, text in recent:
-        lines = text.splitlines(keepends=True)
+        lines, windows = _windows(text, window_lines, step)
         best: list[SimilarWindow] = []
-        for start in range(0, max(1, len(lines) - window_lines + step), step):
-            chunk = lines[start : start + window_lines]
-            words = set(_IDENT.findall("".join(chunk))) - _COMMON
-            if not words:
-                continue
+        for start, end, words in windows:
             score = len(words & query) / len(words | query)
             if score >= min_score:
-                best.append(SimilarWindow(path, start, start + len(chunk), "".join(chunk), score))
+                best.append(SimilarWindow(path, start, end, "".join(lines[start:end]), score))
         best.sort(key=lambda w: (-w.score, w.start_line))
         kept: list[SimilarWindow] = []
         for w in best:
@@ -307,3 +304,20 @@ def similar_windows(
         scored.extend(kept)
     scored.sort(key=lambda w: (-w.score, w.path, w.start_line))
     return scored[:limit]
+
+
+@functools.lru_cache(maxsize=16)
+def _windows(
+    text: str, window_lines: int, step: int
+) -> tuple[tuple[str, ...], tuple[tuple[int, int, frozenset[str]], ...]]:
+    """A text's lines and its windows' identifier sets (start, end, words), empty ones left
+    out. Cached per text: the recent documents other than the one being typed in are the same
+    string objects request after request (8 documents of 25 KB took 22 ms a request to scan)."""
+    lines = tuple(text.splitlines(keepends=True))
+    windows: list[tuple[int, int, frozenset[str]]] = []
+    for start in range(0, max(1, len(lines) - window_lines + step), step):
+        chunk = lines[start : start + window_lines]
+        words = frozenset(_IDENT.findall("".join(chunk))) - _COMMON
+        if words:
+            windows.append((start, start + len(chunk), words))
+    return lines, tuple(windows)
