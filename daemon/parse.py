@@ -25,7 +25,7 @@ from daemon.languages import (
 from daemon.symbols import Definition, DefKind, FileSummary, Import
 from engine.postprocess import line_comment_start, open_state
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT = re.compile(r"[^\W\d]\w*")
 _SELF_ATTR = re.compile(rb"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
 _WS = re.compile(r"\s*\n\s*")
 _local = threading.local()
@@ -464,7 +464,7 @@ def _declaration_line(
 
 
 _FIELD = re.compile(
-    r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)|^([A-Za-z_][A-Za-z0-9_]*)\s*:"
+    r"^([^\W\d]\w*)\s*(?::[^=\n]*)?=(?!=)|^([^\W\d]\w*)\s*:"
 )
 
 

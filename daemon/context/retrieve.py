@@ -23,9 +23,9 @@ from daemon.index import IndexSnapshot, SymbolRef
 from daemon.skeleton import render_definition, render_entry
 from daemon.symbols import Definition, DefKind, FileSummary
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_BARE = re.compile(r"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*")  # not after a dot: not an attribute
-_ATTR = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)")
+_IDENT = re.compile(r"[^\W\d]\w*")
+_BARE = re.compile(r"(?<![\w.])[^\W\d]\w*")  # not after a dot: not an attribute
+_ATTR = re.compile(r"\b([^\W\d]\w*)\s*\.\s*([^\W\d]\w*)")
 _COMMON = frozenset(keyword.kwlist) | {
     "self",
     "cls",
@@ -64,19 +64,19 @@ _COMMON = frozenset(keyword.kwlist) | {
 # names the window binds itself (assignment targets, loop and ``as`` variables, parameters):
 # looking them up in the symbol table finds unrelated definitions of the same name
 _ASSIGNED = re.compile(
-    r"(?m)^\s*(?:(?:let|const|var|mut)\s+)*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)"
+    r"(?m)^\s*(?:(?:let|const|var|mut)\s+)*([^\W\d]\w*)\s*(?::[^=\n]*)?=(?!=)"
 )
-_LOOP_AS = re.compile(r"\b(?:for|as)\s+([A-Za-z_][A-Za-z0-9_]*)")
+_LOOP_AS = re.compile(r"\b(?:for|as)\s+([^\W\d]\w*)")
 # typed declarations (Java, C, C++): ``int total = 0;``, ``final List<String> names = …``,
 # ``const char *p = …``, ``for (Order o : orders)``, ``for (int i = 0; …``
 _TYPED = (
     r"(?:(?:final|const|static|volatile|register|unsigned|signed|struct|enum)\s+)*"
-    r"[A-Za-z_][\w.:]*(?:<[^=;()\n]*>)?(?:\s*\[\s*\])*[\s*&]+"
-    r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[[^\]\n]*\]\s*)?"
+    r"[^\W\d][\w.:]*(?:<[^=;()\n]*>)?(?:\s*\[\s*\])*[\s*&]+"
+    r"([^\W\d]\w*)\s*(?:\[[^\]\n]*\]\s*)?"
 )
 _DECLARED = re.compile(rf"(?m)^\s*{_TYPED}=(?!=)|\bfor\s*\(\s*{_TYPED}[=:]")
-_PARAMS = re.compile(r"\b(?:def|function|func|fn)\s+[A-Za-z_][A-Za-z0-9_]*\s*\(([^)]*)\)")
-_PARAM_NAME = re.compile(r"(?:^|,)\s*\**([A-Za-z_][A-Za-z0-9_]*)")
+_PARAMS = re.compile(r"\b(?:def|function|func|fn)\s+[^\W\d]\w*\s*\(([^)]*)\)")
+_PARAM_NAME = re.compile(r"(?:^|,)\s*\**([^\W\d]\w*)")
 _MAX_CANDIDATES = 48
 _FAR = 3.0  # locality of a file neither imported nor in the same folder
 

@@ -1028,3 +1028,21 @@ def test_a_c_function_declared_in_an_included_header_comes_with_its_doc(
     # a typedef of the header, and a function of a file of the same folder (not included)
     assert f"{lead}typedef struct {{ … }} buffer_t;" in text
     assert f"{lead}// Length of s, 0 for NULL.\n{lead}size_t str_len(const char *s) {{ … }}" in text
+
+
+def test_non_ascii_identifiers_find_their_definitions_in_other_files(tmp_path: Path) -> None:
+    """Python 3 and Java take letters beyond ASCII in names (German, Chinese code bases do):
+    ``fläche`` was looked up as ``fl`` and ``he``, ``计算总价`` not at all."""
+    files = {
+        "geometrie.py": 'def fläche(breite: float, höhe: float) -> float:\n'
+                        '    """Breite mal Höhe."""\n    return breite * höhe\n',
+        "订单.py": 'def 计算总价(商品: list[float]) -> float:\n'
+                   '    """所有商品的总价。"""\n    return sum(商品)\n',
+        "main.py": "from geometrie import fläche\nfrom 订单 import 计算总价\n\n\n"
+                   "def bericht(b, h, waren):\n    a = fläche(b, h)\n"
+                   "    总价 = 计算总价(waren)\n    <|>\n",
+    }
+    related = "\n".join(_project_context(tmp_path, files, "main.py", "cursor"))
+    assert "def fläche(breite: float, höhe: float) -> float:" in related
+    assert "def 计算总价(商品: list[float]) -> float:" in related
+    assert "所有商品的总价。" in related
