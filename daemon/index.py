@@ -258,6 +258,14 @@ def _build_modules(
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
     base = PurePosixPath(from_path).parent
     if _key_style(from_path) == "file":  # ``#include "x.h"``: next to the includer first
+        if module.startswith("<") and module.endswith(">"):
+            # ``#include <mylib/api.h>`` (``-Iinclude``): a project header when a project file
+            # ends with that path; a bare ``<x.h>`` is the system's (``<util.h>`` is a BSD
+            # header, whatever the project has)
+            inner = module[1:-1].strip()
+            if "/" in inner:
+                yield inner
+            return
         yield _normalise(base / module)
         yield module
         return

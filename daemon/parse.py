@@ -711,7 +711,8 @@ def _java_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
 def _c_includes(node: tree_sitter.Node, data: bytes) -> list[Import]:
     """``#include "util.h"`` (module "util.h": resolved from the including file's folder, then
     the project) binds every name of the header ("*"); ``#include <stdio.h>`` keeps its angle
-    brackets (module "<stdio.h>"): a system header, never resolved to a project file."""
+    brackets (module "<stdio.h>"): a system header, resolved to a project file only when it
+    names a folder a project file's path ends with (``<mylib/api.h>``: daemon/index.py)."""
     path = node.child_by_field_name("path")
     if path is None:
         return []

@@ -160,5 +160,9 @@ def test_c_includes_resolve_next_to_the_includer_first_then_in_the_project() -> 
     assert snap.resolve_module("mylib/api.h", "src/main.c") == "include/mylib/api.h"
     assert snap.resolve_module("../../src/util.h", "tools/sub/x.cpp") == "src/util.h"
     assert snap.resolve_module("<stdio.h>", "src/main.c") is None  # a system header
-    assert snap.resolve_module("<mylib/api.h>", "src/main.c") is None
+    # a project header included as the build's -Iinclude makes it visible; a bare name in
+    # angle brackets is the system's even where the project has one (<util.h> is BSD's)
+    assert snap.resolve_module("<mylib/api.h>", "src/main.c") == "include/mylib/api.h"
+    assert snap.resolve_module("<util.h>", "tools/gen.c") is None
+    assert snap.resolve_module("<sys/types.h>", "src/main.c") is None
     assert snap.resolve_module("stdio.h", "src/main.c") is None
