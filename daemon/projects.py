@@ -37,6 +37,7 @@ from engine.base import TokenCounter
 log = logging.getLogger(__name__)
 
 MAX_ROOTS = 8
+RECENT_EDITED = 8  # open buffers last edited that retrieval takes windows from
 SUMMARY_CACHE_SIZE = 32  # stable summaries of recently completed-in documents
 #: The longest a root's first scan waits for ``scan_gate`` (the engine loaded and free of
 #: editors' requests) before it starts anyway.
@@ -77,8 +78,9 @@ class Projects:
         self._scan_wait_max_s = scan_wait_max_s
         self._lock = threading.Lock()
         self._projects: dict[str, _Project] = {}
-        self._recent: dict[str, str] = {}  # path -> text of recently opened/edited documents
         self._buffers: dict[str, str] = {}  # path -> text of every open buffer, oldest first
+        # the open buffers last edited (at most RECENT_EDITED, oldest first): retrieval's sources
+        self._edited: dict[str, None] = {}
         self._loose: dict[str, BufferOverlay] = {}  # roots without an index: buffers only
         # (path, language, digest of the text without the cursor line) -> its summary
         self._summaries: OrderedDict[tuple[str, str, str], FileSummary] = OrderedDict()
@@ -144,8 +146,7 @@ class Projects:
             log.warning("%s: %s", project.root, project.watch_error)
 
     def record_edit(self, root: str, path: str, old: str, new: str) -> None:
-        """An editor change (called in a worker thread)."""
-        self._remember(path, new)
+        """An editor change, into the root's edit history (called in a worker thread)."""
         project = self._projects.get(root)
         if project is None:
             return
@@ -153,21 +154,28 @@ class Projects:
         project.history.record_edit(rel, old, new, source="editor",
                                     summary=project.index.get(rel), when=time.time())
 
-    def note_buffer(self, path: str, text: str | None) -> None:
-        """An editor opened or changed ``path`` (``text``), or closed it (None); called on the
-        event loop, in the order the editor sent them (the edit history's ``record_edit`` runs
-        later in a worker thread). Other documents take ``path``'s definitions from ``text``."""
+    def note_buffer(self, path: str, text: str | None, *, edited: bool = False) -> None:
+        """An editor opened or changed ``path`` (``text``; ``edited``: its text changed), or
+        closed it (None); called on the event loop, in the order the editor sent them (the
+        edit history's ``record_edit`` runs later in a worker thread). Other documents take
+        ``path``'s definitions from ``text``, and while it is among the last edited, windows
+        of it (retrieval)."""
         with self._lock:
             self._buffers.pop(path, None)
-            if text is not None:
-                self._buffers[path] = text
+            if text is None:
+                self._edited.pop(path, None)
+                return
+            self._buffers[path] = text
+            if edited:
+                self._edited.pop(path, None)
+                self._edited[path] = None
+                while len(self._edited) > RECENT_EDITED:
+                    self._edited.pop(next(iter(self._edited)))
 
     def close_buffer(self, root: str, path: str, text: str, *, max_bytes: int) -> None:
-        """An editor closed ``path`` (called in a worker thread): its buffer no longer stands
-        for the file in other files' prompts, and when the disk does not hold its text (closed
-        unsaved), the edits the editor reported for it leave the edit history."""
-        with self._lock:
-            self._recent.pop(path, None)
+        """An editor closed ``path`` (called in a worker thread, after ``note_buffer(path,
+        None)``): when the disk does not hold its text (closed unsaved), the edits the editor
+        reported for it leave the edit history."""
         project = self._projects.get(root)
         if project is None:
             return
@@ -177,13 +185,6 @@ class Projects:
             disk = None
         if disk != text:
             project.history.forget(self.rel_path(root, path), source="editor")
-
-    def _remember(self, path: str, text: str) -> None:
-        with self._lock:
-            self._recent.pop(path, None)
-            self._recent[path] = text
-            while len(self._recent) > 8:
-                self._recent.pop(next(iter(self._recent)))
 
     def assemble_for(self, fn: AssembleFn, request: ContextRequest, root: str,
                      config: ContextConfig, counter: TokenCounter | None = None,
@@ -200,7 +201,7 @@ class Projects:
             else request.path
         with self._lock:
             recent: Sequence[tuple[str, str]] = [
-                (self.rel_path(root, pth), text) for pth, text in self._recent.items()
+                (self.rel_path(root, pth), self._buffers[pth]) for pth in self._edited
                 if pth != abs_path and _inside(pth, root)
             ]
         if project is not None and project.ready:

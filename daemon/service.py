@@ -302,13 +302,15 @@ class Service:
         root = normalise_path(req.root) if req.root else find_root(path)
         old = self._docs.open(Document(path, req.text, req.language, req.version, root))
         self._projects.ensure(root, self.config)
-        self._projects.note_buffer(path, None if self._too_large(req.text) else req.text)
+        edited = old is not None and old.text != req.text
+        self._projects.note_buffer(path, None if self._too_large(req.text) else req.text,
+                                   edited=edited)
         if self._too_large(req.text):  # kept for its changes; no completions there
             peer.send(p.OkReply(id=req.id, detail=self._too_large_note(req.text)))
             return
+        if edited:  # other documents' prompts took its definitions and edits
+            self._cache.invalidate_others(path)
         if old is not None:
-            if old.text != req.text:
-                self._cache.invalidate_others(path)
             self._record_edit(path, root, old.text, req.text)
         self._precount(req.text)
         peer.send(p.OkReply(id=req.id))
@@ -374,8 +376,10 @@ class Service:
             edits = [Edit(e.range.start.line, e.range.start.col, e.range.end.line,
                           e.range.end.col, e.text) for e in req.edits]
         old, new = self._docs.change(path, text=req.text, edits=edits, version=req.version)
-        self._projects.note_buffer(path, None if self._too_large(new.text) else new.text)
-        if new.text != old.text:  # other documents' prompts took its definitions and edits
+        edited = new.text != old.text
+        self._projects.note_buffer(path, None if self._too_large(new.text) else new.text,
+                                   edited=edited)
+        if edited:  # other documents' prompts took its definitions and edits
             self._cache.invalidate_others(path)
         if not self._too_large(old.text) and not self._too_large(new.text):
             self._record_edit(path, new.root, old.text, new.text)

@@ -120,8 +120,9 @@ def test_open_buffers_of_a_sibling_project_never_reach_a_prompt(tmp_path: Path) 
     root, sibling = tmp_path / "proj", tmp_path / "proj2"
     projects = Projects()
     try:
-        projects.record_edit(str(sibling), str(sibling / "secret.py"), "", "TOKEN = 'x'\n")
-        projects.record_edit(str(root), str(root / "util.py"), "", "def util():\n    pass\n")
+        projects.note_buffer(str(sibling / "secret.py"), "TOKEN = 'x'\n", edited=True)
+        projects.note_buffer(str(root / "util.py"), "def util():\n    pass\n", edited=True)
+        projects.note_buffer(str(root / "opened.py"), "def opened():\n    pass\n")  # not edited
         seen: dict[str, object] = {}
 
         def fn(request: ContextRequest, **kw: object) -> object:
@@ -136,6 +137,8 @@ def test_open_buffers_of_a_sibling_project_never_reach_a_prompt(tmp_path: Path) 
 
 
 def test_a_buffer_closed_unsaved_leaves_the_prompts_and_the_edit_history(tmp_path: Path) -> None:
+    from daemon.context.types import ContextRequest
+
     root = tmp_path / "proj"
     root.mkdir()
     (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
@@ -146,15 +149,25 @@ def test_a_buffer_closed_unsaved_leaves_the_prompts_and_the_edit_history(tmp_pat
     try:
         ensure_built(projects, root)
         history = projects._projects[str(root)].history
-        for path in (saved, thrown):
+        for path in (saved, thrown):  # as the daemon does on an editor's change
+            projects.note_buffer(str(path), "def f():\n    return 1\n", edited=True)
             projects.record_edit(str(root), str(path), path.read_text(),
                                  "def f():\n    return 1\n")
         saved.write_text("def f():\n    return 1\n")  # the editor saved this one
-        for path in (saved, thrown):
+        for path in (saved, thrown):  # ... and on its close
+            projects.note_buffer(str(path), None)
             projects.close_buffer(str(root), str(path), "def f():\n    return 1\n",
                                   max_bytes=1_000_000)
         assert [r.path for r in history.entries() if r.source == "editor"] == ["saved.py"]
-        assert not projects._recent  # neither buffer stands for its file any more
+        seen: dict[str, object] = {}
+
+        def fn(request: ContextRequest, **kw: object) -> object:
+            seen.update(kw)
+            return None
+
+        request = ContextRequest(path="main.py", text="import saved\n", line=0, column=0)
+        projects.assemble_for(fn, request, str(root), Config().context)  # type: ignore[arg-type]
+        assert seen["recent"] == []  # neither buffer stands for its file any more
     finally:
         projects.close()
 
