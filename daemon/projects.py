@@ -61,7 +61,6 @@ class _Project:
     building: bool = True
     watch_error: str = ""  # why the root is not watched at all ("" when it is)
     last_used: float = field(default_factory=time.monotonic)
-    overlay: BufferOverlay = field(default_factory=BufferOverlay)  # open buffers over the index
 
 
 class Projects:
@@ -81,7 +80,7 @@ class Projects:
         self._buffers: dict[str, str] = {}  # path -> text of every open buffer, oldest first
         # the open buffers last edited (at most RECENT_EDITED, oldest first): retrieval's sources
         self._edited: dict[str, None] = {}
-        self._loose: dict[str, BufferOverlay] = {}  # roots without an index: buffers only
+        self._overlays: dict[str, BufferOverlay] = {}  # root -> its open buffers over its index
         # (path, language, digest of the text without the cursor line) -> its summary
         self._summaries: OrderedDict[tuple[str, str, str], FileSummary] = OrderedDict()
 
@@ -204,31 +203,29 @@ class Projects:
                 (self.rel_path(root, pth), self._buffers[pth]) for pth in self._edited
                 if pth != abs_path and _inside(pth, root)
             ]
-        if project is not None and project.ready:
-            index: IndexSnapshot | None = self._index_for(
-                root, project.overlay, abs_path, project.index.snapshot(), indexed=True)
-        else:  # not a project, not indexed (yet): the open buffers are all the index there is
-            with self._lock:
-                overlay = self._loose.pop(root, None) or BufferOverlay()
-                self._loose[root] = overlay
-                while len(self._loose) > MAX_ROOTS:
-                    self._loose.pop(next(iter(self._loose)))
-            index = self._index_for(root, overlay, abs_path, NO_INDEX, indexed=False)
-            if index is NO_INDEX:
-                index = None
+        indexed = project is not None and project.ready
+        # not a project, not indexed (yet): the open buffers are all the index there is
+        base = project.index.snapshot() if project is not None and indexed else NO_INDEX
+        index: IndexSnapshot | None = self._index_for(root, abs_path, base, indexed=indexed)
+        if index is NO_INDEX:
+            index = None
         return fn(request, index=index, history=project.history if project else None,
                   counter=counter, config=config, recent=recent, summary=summary)
 
-    def _index_for(self, root: str, overlay: BufferOverlay, current: str, base: IndexSnapshot,
-                   *, indexed: bool) -> IndexSnapshot:
+    def _index_for(self, root: str, current: str, base: IndexSnapshot, *, indexed: bool
+                   ) -> IndexSnapshot:
         """``base`` (``root``'s index, or an empty one) with the root's open buffers other than
         ``current`` laid over it. ``indexed``: ``base`` is the index of the files on disk, so a
         buffer of a file on disk that it lacks was left out by the indexer and stays out."""
         with self._lock:
             buffers = [Buffer(self.rel_path(root, pth), text)
                        for pth, text in reversed(self._buffers.items()) if _inside(pth, root)]
-        if not buffers:
-            return base
+            if not buffers:
+                return base
+            overlay = self._overlays.pop(root, None) or BufferOverlay()
+            self._overlays[root] = overlay  # the most recently used last
+            while len(self._overlays) > MAX_ROOTS:
+                self._overlays.pop(next(iter(self._overlays)))
         on_disk = ((lambda rel: os.path.lexists(os.path.join(root, rel))) if indexed
                    else (lambda rel: False))
         return overlay.snapshot(base, buffers, exclude=self.rel_path(root, current),
