@@ -6,8 +6,10 @@ function appended), and a completion is asked in another module. Wall millisecon
 of ``--repeat`` runs, of ``BufferOverlay.snapshot`` (daemon/overlay.py) as the daemon calls it
 on each request: ``first`` (every buffer summarised, the overlaid snapshot made), ``one_changed``
 (one buffer edited since: one summary, one snapshot), ``unchanged`` (the same texts: the kept
-snapshot), ``clean_first`` / ``clean`` (buffers equal to their saved files: digests only); and
-of the whole context assembly with the index alone and with the overlaid snapshot.
+snapshot), ``clean_first`` / ``clean`` (buffers equal to their saved files: digests only); of
+the whole context assembly with the index alone and with the overlaid snapshot; and of
+retrieval over the edited buffers, their windows scanned afresh (``retrieval_cold``: what every
+request paid before the scans were cached per text) and from the cache (``retrieval``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from app.config import Config
 from app.evaluation.corpus import build_index
 from daemon.context import ContextRequest, assemble_context, summarize_stable
+from daemon.context.retrieve import _windows, similar_windows
 from daemon.overlay import Buffer, BufferOverlay
 from daemon.tokens import LineCachedCounter
 from engine.base import TokenCounter
@@ -108,4 +111,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     config=config.context, summary=summary),
             args.repeat)
     out["counter"] = "exact" if counter else "estimate"
+    # retrieval over the edited buffers (daemon.context.retrieve.similar_windows): each
+    # buffer's windows scanned afresh, as every request did before they were cached per text,
+    # and from the cache, as a request does while another document is typed in
+    recent = [(b.path, b.text) for b in dirty]
+    query = "".join(text.splitlines(keepends=True)[max(0, line - 40) : line])
+    out["retrieval_cold_ms"] = _ms(partial(similar_windows, query, recent), args.repeat,
+                                   _windows.cache_clear)
+    out["retrieval_ms"] = _ms(partial(similar_windows, query, recent), args.repeat)
+    out["retrieval_kb"] = sum(len(b.text) for b in dirty) // 1000
     return out
