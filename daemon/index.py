@@ -29,7 +29,8 @@ class IndexSnapshot:
     files: Mapping[str, FileSummary] = field(default_factory=dict)
     symbols: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # name -> defs
     modules: Mapping[str, str] = field(default_factory=dict)  # dotted module / import key -> path
-    # package key (``a.b.*``) -> every folder holding it (Java: src/main/java/a/b, src/test/…)
+    # dotted package (``a.b``, and its suffixes) -> every folder holding it (Java:
+    # src/main/java/a/b, src/test/java/a/b)
     packages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     duplicates: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # digest -> refs
     version: int = 0
@@ -50,7 +51,7 @@ class IndexSnapshot:
         ``src/main/java/a/b`` and ``src/test/java/a/b``: a package may span source roots and
         modules); () when no project file is in it."""
         for key in _module_keys_for_import(module, from_path):
-            folders = self.packages.get(key + _PACKAGE)
+            folders = self.packages.get(key)
             if folders:
                 return folders
         return ()
@@ -191,7 +192,6 @@ def _build_symbols(
 
 
 _STRIP_SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".jsx", ".go", ".rs", ".java")
-_PACKAGE = ".*"  # a dotted folder key ends so (``a.b.*``): it names a file in the folder
 
 
 def _key_style(path: str) -> str:
@@ -205,8 +205,7 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
     extensionless paths, C/C++ header paths): those that name it from the project root, then
     suffixes of its dotted path (``b.c``, ``c``) for projects rooted above the package (a Java
     source root, ``src/main/java``, is such a root), or of its path (``mylib/api.h``,
-    ``api.h`` for ``include/mylib/api.h``). Dotted files also name their folder as a package
-    (``a.b.*``, for wildcard imports)."""
+    ``api.h`` for ``include/mylib/api.h``)."""
     p = PurePosixPath(path)
     style = _key_style(path)
     if style == "file":
@@ -222,18 +221,15 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
     if style == "dotted" and parts:
         exact.append(".".join(parts))
         suffixes.extend(".".join(parts[i:]) for i in range(1, len(parts)))
-        folder = p.parent.parts
-        if folder:
-            exact.append(".".join(folder) + _PACKAGE)
-            suffixes.extend(".".join(folder[i:]) + _PACKAGE for i in range(1, len(folder)))
     return [k for k in exact if k], [k for k in suffixes if k]
 
 
 def _build_modules(
     files: Mapping[str, FileSummary],
 ) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
-    """The module keys (key -> the file it names) and the package keys (``a.b.*`` -> every
-    folder holding the package, sorted)."""
+    """The module keys (key -> the file it names) and the packages (the dotted path of a folder
+    holding a file that imports name by dotted path, and its suffixes -> every such folder,
+    sorted: a wildcard import's package may have folders under several source roots)."""
     modules: dict[str, str] = {}
     packages: dict[str, set[str]] = {}
     # a suffix key names the shallowest file that has it (deepest first, overwritten by
@@ -247,11 +243,10 @@ def _build_modules(
     for path in ordered:
         for key in keys[path][0]:
             modules[key] = path
-    for path in ordered:
-        folder = str(PurePosixPath(path).parent)
-        for key in (*keys[path][0], *keys[path][1]):
-            if key.endswith(_PACKAGE):
-                packages.setdefault(key, set()).add(folder)
+    for folder in {str(PurePosixPath(p).parent) for p in files if _key_style(p) == "dotted"}:
+        parts = PurePosixPath(folder).parts
+        for i in range(len(parts)):
+            packages.setdefault(".".join(parts[i:]), set()).add(folder)
     return modules, {key: tuple(sorted(folders)) for key, folders in packages.items()}
 
 
