@@ -11,6 +11,7 @@ import bisect
 import hashlib
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import tree_sitter
@@ -574,52 +575,46 @@ _JS_BARE = re.compile(r"""^\s*import\s*['"]([^'"]+)['"]""")
 _GO_SPEC = re.compile(r"""(?:(\w+|\.)\s+)?"([^"]+)\"""")
 
 
+# what an import reader finds in one import statement: (module, names, alias, text), one
+# per module it imports; text "" is the statement's own, on one line
+_Found = tuple[str, tuple[str, ...], str, str]
+
+
 def _imports(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[Import]:
     reader = _IMPORT_READERS.get(spec.import_syntax)
-    return reader(node, data) if reader is not None else []
-
-
-def _python_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
+    if reader is None:
+        return []
     text = _text(data, node)
     line = node.start_point[0]
-    out: list[Import] = []
+    return [
+        Import(module=module, names=names, alias=alias, line=line, text=shown or _one_line(text))
+        for module, names, alias, shown in reader(node, data, text)
+    ]
+
+
+def _python_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
     m = _PY_FROM.match(text)
     if m:
         names: list[str] = []
-        alias_of = ""
         for part in m.group(2).replace("\\\n", " ").split(","):
-            part = part.strip()
-            if not part:
-                continue
             bits = part.split()
-            names.append(bits[-1] if len(bits) == 3 and bits[1] == "as" else bits[0])
-        out.append(
-            Import(
-                module=m.group(1),
-                names=tuple(names),
-                alias=alias_of,
-                line=line,
-                text=_one_line(text),
-            )
-        )
-        return out
+            if bits:
+                names.append(bits[-1] if len(bits) == 3 and bits[1] == "as" else bits[0])
+        return [(m.group(1), tuple(names), "", "")]
     m = _PY_IMPORT.match(text)
-    if m:
-        for part in m.group(1).split(","):
-            bits = part.split()
-            if not bits:
-                continue
+    if not m:
+        return []
+    out: list[_Found] = []
+    for part in m.group(1).split(","):
+        bits = part.split()
+        if bits:
             module = bits[0]
             alias = bits[2] if len(bits) == 3 and bits[1] == "as" else module.split(".")[0]
-            out.append(
-                Import(module=module, names=(), alias=alias, line=line, text=_one_line(text))
-            )
+            out.append((module, (), alias, ""))
     return out
 
 
-def _javascript_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
-    text = _text(data, node)
-    line = node.start_point[0]
+def _javascript_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
     m = _JS_FROM.match(text)
     if m:
         clause, module = m.group(1), m.group(2)
@@ -635,80 +630,56 @@ def _javascript_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
                 names.append(bits[2])
             elif bits[0] != "type":
                 names.append(bits[-1])
-        return [
-            Import(module=module, names=tuple(names), alias=alias, line=line, text=_one_line(text))
-        ]
-    m2 = _JS_BARE.match(text)
-    if m2:
-        return [Import(module=m2.group(1), names=(), alias="", line=line, text=_one_line(text))]
-    return []
+        return [(module, tuple(names), alias, "")]
+    m = _JS_BARE.match(text)
+    return [(m.group(1), (), "", "")] if m else []
 
 
-def _go_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
+def _go_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
+    """One per spec of a grouped ``import (…)``, each shown as an import of its own."""
     return [
-        Import(
-            module=module,
-            names=(),
-            alias=alias or module.rsplit("/", 1)[-1],
-            line=node.start_point[0],
-            text=f'import {alias + " " if alias else ""}"{module}"',
+        (
+            module,
+            (),
+            alias or module.rsplit("/", 1)[-1],
+            f'import {alias + " " if alias else ""}"{module}"',
         )
-        for alias, module in _GO_SPEC.findall(_text(data, node))
+        for alias, module in _GO_SPEC.findall(text)
     ]
 
 
-def _rust_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
-    text = _text(data, node)
+def _rust_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
     body = text.removeprefix("pub ").removeprefix("use ").rstrip(";").strip()
     if "::{" in body:
         module, _, rest = body.partition("::{")
     else:
         module, _, rest = body.rpartition("::")
     skip = ("as", "self", "crate", "super")
-    names = [w for w in _IDENT.findall(rest) if w not in skip]
-    return [
-        Import(
-            module=module,
-            names=tuple(names),
-            alias="",
-            line=node.start_point[0],
-            text=_one_line(text),
-        )
-    ]
+    return [(module, tuple(w for w in _IDENT.findall(rest) if w not in skip), "", "")]
 
 
-def _java_imports(node: tree_sitter.Node, data: bytes) -> list[Import]:
+def _java_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
     """``import a.b.C;`` binds C of package a.b (module "a.b", names C), as Python's ``from a.b
     import C``; ``import a.b.*;`` all of a.b ("*"); ``import static a.b.C.m;`` member m of
     class a.b.C (module "a.b.C"); ``package a.b;`` all of a.b, as ``import a.b.*;`` (a class of
     the file's own package needs no import, and the package may have folders in other source
     roots: src/test/java beside src/main/java)."""
-    text = _text(data, node)
     if node.type == "package_declaration":
         package = next((c for c in node.named_children if c.type.endswith("identifier")), None)
         if package is None:
             return []
-        module = "".join(_text(data, package).split())
-        line = node.start_point[0]
-        return [Import(module=module, names=("*",), alias="", line=line, text=_one_line(text))]
+        return [("".join(_text(data, package).split()), ("*",), "", "")]
     body = text.strip().removeprefix("import").strip()
     if body.startswith("static") and body[6:7].isspace():
         body = body[6:]
     path = "".join(body.rstrip(";").split())
-    names: tuple[str, ...]
     if path.endswith(".*"):
-        module, names = path[:-2], ("*",)
-    elif "." in path:
+        return [(path[:-2], ("*",), "", "")]
+    if "." in path:
         module, _, name = path.rpartition(".")
-        names = (name,)
-    else:
-        module, names = path, ()
-    return [
-        Import(module=module, names=names, alias="", line=node.start_point[0], text=_one_line(text))
-    ]
-
-
-def _c_includes(node: tree_sitter.Node, data: bytes) -> list[Import]:
+        return [(module, (name,), "", "")]
+    return [(path, (), "", "")]
+def _c_includes(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
     """``#include "util.h"`` (module "util.h": resolved from the including file's folder, then
     the project) binds every name of the header ("*"); ``#include <stdio.h>`` keeps its angle
     brackets (module "<stdio.h>"): a system header, resolved to a project file only when it
@@ -719,18 +690,10 @@ def _c_includes(node: tree_sitter.Node, data: bytes) -> list[Import]:
     module = _text(data, path)
     if path.type == "string_literal":
         module = module.strip('"')
-    return [
-        Import(
-            module=module,
-            names=("*",),
-            alias="",
-            line=node.start_point[0],
-            text=_one_line(_text(data, node)),
-        )
-    ]
+    return [(module, ("*",), "", "")]
 
 
-_IMPORT_READERS = {
+_IMPORT_READERS: dict[str, Callable[[tree_sitter.Node, bytes, str], list[_Found]]] = {
     "python": _python_imports,
     "javascript": _javascript_imports,
     "go": _go_imports,
