@@ -636,7 +636,8 @@ def _javascript_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[
 
 
 def _go_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
-    """One per spec of a grouped ``import (…)``, each shown as an import of its own."""
+    """One per spec of a grouped ``import (…)``, each shown as an import of its own. The
+    ``import`` keyword is off first: the pattern's optional alias would take it."""
     return [
         (
             module,
@@ -644,7 +645,7 @@ def _go_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
             alias or module.rsplit("/", 1)[-1],
             f'import {alias + " " if alias else ""}"{module}"',
         )
-        for alias, module in _GO_SPEC.findall(text)
+        for alias, module in _GO_SPEC.findall(text.removeprefix("import"))
     ]
 
 

@@ -65,6 +65,15 @@ def test_python_imports_bind_names() -> None:
     ]
 
 
+def test_go_imports_single_and_grouped() -> None:
+    s = summarize("a.go", 'package a\nimport "os"\nimport (\n\t"fmt"\n\tx "a/b/c"\n)\n')
+    assert [(i.module, i.alias, i.text) for i in s.imports] == [
+        ("os", "os", 'import "os"'),
+        ("fmt", "fmt", 'import "fmt"'),
+        ("a/b/c", "x", 'import x "a/b/c"'),
+    ]
+
+
 @pytest.mark.parametrize(
     ("path", "source", "expected"),
     [
