@@ -304,7 +304,7 @@ def _definition(
     data: bytes,
     stack: list[tuple[int, str, DefKind]],
     attrs: _SelfAttributes,
-    absorbed: set[tuple[int, int]] | None = None,
+    absorbed: set[tuple[int, int]],
 ) -> Definition | None:
     kind = spec.definitions[node.type]
     if kind is DefKind.VARIABLE and stack and stack[-1][2] is not DefKind.CLASS:
@@ -346,8 +346,7 @@ def _definition(
         body = inner.child_by_field_name("body") if inner is not None else None
         if inner is not None and body is not None:
             typedef_body = True
-            if absorbed is not None:
-                absorbed.add((inner.start_byte, inner.end_byte))
+            absorbed.add((inner.start_byte, inner.end_byte))
     params_node = node.child_by_field_name("parameters")
     if declared is not None and declared.function is not None:
         params_node = declared.function.child_by_field_name("parameters")
