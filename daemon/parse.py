@@ -26,7 +26,10 @@ from daemon.languages import (
 from daemon.symbols import Definition, DefKind, FileSummary, Import
 from engine.postprocess import line_comment_start, open_state
 
-_IDENT = re.compile(r"[^\W\d]\w*")
+#: An identifier: a letter (any script) or ``_``, then letters, digits, ``_``. The one
+#: definition the summaries and the context assembler's lookups share.
+IDENTIFIER = r"[^\W\d]\w*"
+IDENT = re.compile(IDENTIFIER)
 _SELF_ATTR = re.compile(rb"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
 _WS = re.compile(r"\s*\n\s*")
 _local = threading.local()
@@ -52,7 +55,7 @@ def digest_text(text: str) -> str:
 
 def identifiers_of(text: str) -> frozenset[str]:
     """All identifier-like words of a text (used for retrieval and recall)."""
-    return frozenset(_IDENT.findall(text))
+    return frozenset(IDENT.findall(text))
 
 
 def mask_prose(text: str, language: str) -> bytes:
@@ -334,7 +337,7 @@ def _definition(
             kind = DefKind.METHOD
     receiver = node.child_by_field_name("receiver")  # Go methods
     if receiver is not None:
-        recv_type = _IDENT.findall(_text(data, receiver))
+        recv_type = IDENT.findall(_text(data, receiver))
         parent = recv_type[-1] if recv_type else ""
     qualname = f"{parent}.{name}" if parent else (f"{stack[-1][1]}.{name}" if stack else name)
     body = node.child_by_field_name("body")
@@ -464,7 +467,7 @@ def _declaration_line(
 
 
 _FIELD = re.compile(
-    r"^([^\W\d]\w*)\s*(?::[^=\n]*)?=(?!=)|^([^\W\d]\w*)\s*:"
+    rf"^({IDENTIFIER})\s*(?::[^=\n]*)?=(?!=)|^({IDENTIFIER})\s*:"
 )
 
 
@@ -655,7 +658,7 @@ def _rust_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found
     else:
         module, _, rest = body.rpartition("::")
     skip = ("as", "self", "crate", "super")
-    return [(module, tuple(w for w in _IDENT.findall(rest) if w not in skip), "", "")]
+    return [(module, tuple(w for w in IDENT.findall(rest) if w not in skip), "", "")]
 
 
 def _java_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
@@ -721,7 +724,7 @@ def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[
                 continue
             name = _text(data, left)
         else:
-            match = _IDENT.findall(_text(data, child).split("=", 1)[0])
+            match = IDENT.findall(_text(data, child).split("=", 1)[0])
             keywords = {"const", "let", "var", "export", "static", "pub", "mut", "type"}
             names = [w for w in match if w not in keywords]
             if not names:

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from daemon.index import IndexSnapshot, SymbolRef
+from daemon.parse import IDENT
+from daemon.parse import IDENTIFIER as ID
 from daemon.skeleton import render_definition, render_entry
 from daemon.symbols import Definition, DefKind, FileSummary
 
-_IDENT = re.compile(r"[^\W\d]\w*")
-_BARE = re.compile(r"(?<![\w.])[^\W\d]\w*")  # not after a dot: not an attribute
-_ATTR = re.compile(r"\b([^\W\d]\w*)\s*\.\s*([^\W\d]\w*)")
+_BARE = re.compile(rf"(?<![\w.]){ID}")  # not after a dot: not an attribute
+_ATTR = re.compile(rf"\b({ID})\s*\.\s*({ID})")
 _COMMON = frozenset(keyword.kwlist) | {
     "self",
     "cls",
@@ -64,19 +65,19 @@ _COMMON = frozenset(keyword.kwlist) | {
 # names the window binds itself (assignment targets, loop and ``as`` variables, parameters):
 # looking them up in the symbol table finds unrelated definitions of the same name
 _ASSIGNED = re.compile(
-    r"(?m)^\s*(?:(?:let|const|var|mut)\s+)*([^\W\d]\w*)\s*(?::[^=\n]*)?=(?!=)"
+    rf"(?m)^\s*(?:(?:let|const|var|mut)\s+)*({ID})\s*(?::[^=\n]*)?=(?!=)"
 )
-_LOOP_AS = re.compile(r"\b(?:for|as)\s+([^\W\d]\w*)")
+_LOOP_AS = re.compile(rf"\b(?:for|as)\s+({ID})")
 # typed declarations (Java, C, C++): ``int total = 0;``, ``final List<String> names = …``,
 # ``const char *p = …``, ``for (Order o : orders)``, ``for (int i = 0; …``
 _TYPED = (
     r"(?:(?:final|const|static|volatile|register|unsigned|signed|struct|enum)\s+)*"
     r"[^\W\d][\w.:]*(?:<[^=;()\n]*>)?(?:\s*\[\s*\])*[\s*&]+"
-    r"([^\W\d]\w*)\s*(?:\[[^\]\n]*\]\s*)?"
+    rf"({ID})\s*(?:\[[^\]\n]*\]\s*)?"
 )
 _DECLARED = re.compile(rf"(?m)^\s*{_TYPED}=(?!=)|\bfor\s*\(\s*{_TYPED}[=:]")
-_PARAMS = re.compile(r"\b(?:def|function|func|fn)\s+[^\W\d]\w*\s*\(([^)]*)\)")
-_PARAM_NAME = re.compile(r"(?:^|,)\s*\**([^\W\d]\w*)")
+_PARAMS = re.compile(rf"\b(?:def|function|func|fn)\s+{ID}\s*\(([^)]*)\)")
+_PARAM_NAME = re.compile(rf"(?:^|,)\s*\**({ID})")
 _MAX_CANDIDATES = 48
 _FAR = 3.0  # locality of a file neither imported nor in the same folder
 
@@ -93,7 +94,7 @@ class RelatedDefinition:
 def identifiers_in_order(text: str) -> list[str]:
     """Identifiers of ``text`` (nearest the end first), without keywords, deduplicated."""
     seen: dict[str, None] = {}
-    for word in reversed(_IDENT.findall(text)):
+    for word in reversed(IDENT.findall(text)):
         if word not in _COMMON and len(word) > 1:
             seen.setdefault(word, None)
     return list(seen)
@@ -317,7 +318,7 @@ def _windows(
     windows: list[tuple[int, int, frozenset[str]]] = []
     for start in range(0, max(1, len(lines) - window_lines + step), step):
         chunk = lines[start : start + window_lines]
-        words = frozenset(_IDENT.findall("".join(chunk))) - _COMMON
+        words = frozenset(IDENT.findall("".join(chunk))) - _COMMON
         if words:
             windows.append((start, start + len(chunk), words))
     return lines, tuple(windows)
