@@ -46,6 +46,21 @@ def ensure_built(projects: Projects, root: Path) -> None:
         time.sleep(0.02)
 
 
+def recent_windows_of(projects: Projects, root: Path) -> object:
+    """The recent buffers ``assemble_for`` hands the assembler for a request in ``root``."""
+    from daemon.context.types import ContextRequest
+
+    seen: dict[str, object] = {}
+
+    def fn(request: ContextRequest, **kw: object) -> object:
+        seen.update(kw)
+        return None
+
+    request = ContextRequest(path="main.py", text="x = 1\n", line=0, column=0)
+    projects.assemble_for(fn, request, str(root), Config().context)  # type: ignore[arg-type]
+    return seen["recent"]
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not LIMIT_FILE.exists()
                     or int(LIMIT_FILE.read_text()) > 1024,
                     reason="needs Linux inotify with a small instance limit")
@@ -115,30 +130,18 @@ def test_folders_the_kernel_refuses_to_watch_are_counted_and_named_in_status(
 def test_open_buffers_of_a_sibling_project_never_reach_a_prompt(tmp_path: Path) -> None:
     """``/p/proj2``'s unsaved text was a retrieved snippet in ``/p/proj``'s prompts: the
     recent buffers were matched with ``startswith(root)``."""
-    from daemon.context.types import ContextRequest
-
     root, sibling = tmp_path / "proj", tmp_path / "proj2"
     projects = Projects()
     try:
         projects.note_buffer(str(sibling / "secret.py"), "TOKEN = 'x'\n", edited=True)
         projects.note_buffer(str(root / "util.py"), "def util():\n    pass\n", edited=True)
         projects.note_buffer(str(root / "opened.py"), "def opened():\n    pass\n")  # not edited
-        seen: dict[str, object] = {}
-
-        def fn(request: ContextRequest, **kw: object) -> object:
-            seen.update(kw)
-            return None
-
-        request = ContextRequest(path="main.py", text="import util\n", line=0, column=0)
-        projects.assemble_for(fn, request, str(root), Config().context)  # type: ignore[arg-type]
-        assert seen["recent"] == [("util.py", "def util():\n    pass\n")]
+        assert recent_windows_of(projects, root) == [("util.py", "def util():\n    pass\n")]
     finally:
         projects.close()
 
 
 def test_a_buffer_closed_unsaved_leaves_the_prompts_and_the_edit_history(tmp_path: Path) -> None:
-    from daemon.context.types import ContextRequest
-
     root = tmp_path / "proj"
     root.mkdir()
     (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
@@ -159,15 +162,7 @@ def test_a_buffer_closed_unsaved_leaves_the_prompts_and_the_edit_history(tmp_pat
             projects.close_buffer(str(root), str(path), "def f():\n    return 1\n",
                                   max_bytes=1_000_000)
         assert [r.path for r in history.entries() if r.source == "editor"] == ["saved.py"]
-        seen: dict[str, object] = {}
-
-        def fn(request: ContextRequest, **kw: object) -> object:
-            seen.update(kw)
-            return None
-
-        request = ContextRequest(path="main.py", text="import saved\n", line=0, column=0)
-        projects.assemble_for(fn, request, str(root), Config().context)  # type: ignore[arg-type]
-        assert seen["recent"] == []  # neither buffer stands for its file any more
+        assert recent_windows_of(projects, root) == []  # neither buffer stands for its file
     finally:
         projects.close()
 
