@@ -257,15 +257,22 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str, language: str = "")
         # Brackets: those of the code after the last triple quote; closers: only the ones
         # the cursor line starts with (the suffix cannot be scanned from an unknown state)
         last = max(prefix.rfind('"""'), prefix.rfind("'''"))
-        if last != -1 and "\n" in prefix[last:]:
+        unsure = last != -1 and "\n" in prefix[last:]
+        if unsure:
             open_in_prefix = _open_brackets(prefix[prefix.index("\n", last) + 1 :], language)
         closed_by_suffix = len(_leading_closers(suffix.split("\n", 1)[0]))
+        # the completion goes on inside the literal, unless that may be a misread docstring
+        lead = "" if unsure and quote in ('"""', "'''") else quote
     else:
         closed_by_suffix = _closed_by(suffix, open_in_prefix, language)
+        line = prefix[prefix.rfind("\n") + 1 :]
+        comment = line_comment_start(line, language)
+        lead = "" if comment is None else line[comment:]  # the cursor is in a line comment
     allowed = max(0, len(open_in_prefix) - closed_by_suffix)
     stack: list[str] = []
     outer = 0
-    for i, ch in enumerate(text):
+    scan = _scan(lead + text, comment_leaders(language), string_syntax(language))
+    for i, ch in scan:
         if ch in _OPENERS:
             stack.append(ch)
         elif ch in _CLOSERS:
@@ -274,7 +281,7 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str, language: str = "")
             else:
                 outer += 1
                 if outer > allowed:
-                    return text[:i]
+                    return text[: i - len(lead)]
     return text
 
 

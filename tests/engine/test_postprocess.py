@@ -102,7 +102,7 @@ POSTPROCESS_CASES = [
         True,
         "g(x)",
     ),  # lone closer repeating the line below, completion opened nothing
-    ("s = █\n", "'))))))))))))", False, "'"),
+    ("s = █\n", "'))))))))))))", False, "')"),  # repetition cut; the ) is in the string
     # a body the editor indented: the model's extra level goes, from every line that has it
     ("if x:\n    █\n", "    y = 1\n        z = 2", True, "y = 1\n    z = 2"),
     ("if x:\n    █\n", "    y = 1", False, "y = 1"),
@@ -359,3 +359,27 @@ def test_the_bracket_scan_skips_the_languages_comments_only() -> None:
     # so a completion does not keep a closer the code before it never opened
     prefix = "total = (n // 2)\nresult = compute("
     assert postprocess("x))", prefix, "\n", "python", False) == "x)"
+
+
+@pytest.mark.parametrize(
+    ("completion", "prefix", "suffix", "language"),
+    [
+        ('print(")")', "    ", "\n", "python"),  # a closer inside the completion's string
+        ("s = ')' + g(1)", "    ", "\n", "python"),
+        ("x = f(a)  # ) closes", "    ", "\n", "python"),  # in its comment
+        ('printf(")\\n");', "  ", "\n", "c"),
+        ('}")', '    log(f"{x', "\n", "python"),  # the cursor in an f-string's braces
+        ("a) more", '"""Doc."""\n    s = "(', '"\n', "python"),  # the cursor in a string
+        ("bar) baz", "    # see foo(", "\n", "python"),  # the cursor in a comment
+    ],
+)
+def test_brackets_in_strings_and_comments_are_text_not_closers(
+    completion: str, prefix: str, suffix: str, language: str
+) -> None:
+    """``print(")")`` was cut to ``print(")"``: the ``)`` inside the string closed the call
+    for the scan, so the real ``)`` counted as closing a bracket of the prefix."""
+    assert postprocess(completion, prefix, suffix, language, False) == completion
+
+
+def test_a_closer_the_suffix_has_is_still_dropped_after_a_string() -> None:
+    assert postprocess('x, ")")', "    f(", ")\n", "python", False) == 'x, ")"'
