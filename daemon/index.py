@@ -108,6 +108,8 @@ def overlaid(
     are re-listed, unless the updates are a large part of the index. ``version``: the new
     snapshot's (default: ``old``'s)."""
     files = dict(old.files)
+    # a path added or removed: the module keys are listed again
+    paths_changed = any((path in files) != (new is not None) for path, new in updates.items())
     changed_names: set[str] = set()
     changed_digests: set[str] = set()
     for path, summary in updates.items():
@@ -152,7 +154,7 @@ def overlaid(
                 duplicates.pop(digest, None)
     modules: Mapping[str, str]
     packages: Mapping[str, tuple[str, ...]]
-    if _paths_changed(old.files, files):
+    if paths_changed:
         modules, packages = _build_modules(files)
     else:
         modules, packages = old.modules, old.packages
@@ -168,10 +170,6 @@ def overlaid(
 
 def _ref_key(ref: SymbolRef) -> tuple[str, int]:
     return (ref.path, ref.definition.start_line)
-
-
-def _paths_changed(old: Mapping[str, FileSummary], new: Mapping[str, FileSummary]) -> bool:
-    return old.keys() != new.keys()
 
 
 def _build_symbols(

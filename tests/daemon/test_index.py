@@ -36,6 +36,11 @@ def test_incremental_apply_matches_full_rebuild() -> None:
         {**{k: v for k, v in files.items() if k != "m2.py"}, "m1.py": "def f0():\n    return 1\n"}
     )
     assert dict(index.snapshot().symbols) == dict(fresh.snapshot().symbols)
+    assert dict(index.snapshot().modules) == dict(fresh.snapshot().modules)
+    index.apply({"gone.py": None, "m3.py": summarize("m3.py", "x = 1\n")})  # paths as they were
+    assert dict(index.snapshot().modules) == dict(fresh.snapshot().modules)
+    index.apply({"pkg/n.py": summarize("pkg/n.py", "def n():\n    pass\n")})  # a path added
+    assert index.snapshot().resolve_module("pkg.n", "m1.py") == "pkg/n.py"
 
 
 def test_resolve_python_and_js_modules() -> None:
