@@ -65,14 +65,16 @@ _COMMON = frozenset(keyword.kwlist) | {
 # names the window binds itself (assignment targets, loop and ``as`` variables, parameters):
 # looking them up in the symbol table finds unrelated definitions of the same name
 _ASSIGNED = re.compile(
-    rf"(?m)^\s*(?:(?:let|const|var|mut)\s+)*({ID})\s*(?::[^=\n]*)?=(?!=)"
+    rf"(?m)^\s*(?:(?:let|const|var|mut)\s+)*({ID})\s*(?::(?!:)[^=\n]*)?=(?!=)"
 )
 _LOOP_AS = re.compile(rf"\b(?:for|as)\s+({ID})")
 # typed declarations (Java, C, C++): ``int total = 0;``, ``final List<String> names = …``,
 # ``const char *p = …``, ``for (Order o : orders)``, ``for (int i = 0; …``
 _TYPED = (
     r"(?:(?:final|const|static|volatile|register|unsigned|signed|struct|enum)\s+)*"
-    r"[^\W\d][\w.:]*(?:<[^=;()\n]*>)?(?:\s*\[\s*\])*[\s*&]+"
+    # the type: a name, qualified with ``.`` or ``::`` (not ``line:``, a TypeScript or
+    # Python annotation: ``const line: Money = …`` binds ``line``, not ``Money``)
+    rf"{ID}(?:(?:\.|::){ID})*(?:<[^=;()\n]*>)?(?:\s*\[\s*\])*[\s*&]+"
     rf"({ID})\s*(?:\[[^\]\n]*\]\s*)?"
 )
 _DECLARED = re.compile(rf"(?m)^\s*{_TYPED}=(?!=)|\bfor\s*\(\s*{_TYPED}[=:]")

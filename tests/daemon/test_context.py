@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from app.config import ContextConfig
 from app.errors import CursorError
 from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
-from daemon.context.retrieve import related_definitions
+from daemon.context.retrieve import bound_names, related_definitions
 from daemon.context.window import split_at_cursor, suffix_cap, suffix_lines
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
@@ -488,6 +488,15 @@ def test_related_definitions_skip_names_a_typed_declaration_binds() -> None:
     )
     related = related_definitions(index.snapshot(), summarize("src/main.c", text), text, text)
     assert {r.definition.name for r in related} == {"scale"}
+
+
+def test_a_type_annotation_is_not_a_name_the_window_binds() -> None:
+    """``const line: Money = …`` (TypeScript) and ``total: Money = …`` (Python) bind ``line``
+    and ``total``; the typed-declaration rule read ``line:`` as a type and ``Money`` as the
+    variable, so the interface the window uses most was never looked up."""
+    assert bound_names("    const line: Money = { cents: 0 };\n") == {"line"}
+    assert bound_names("    total: Money = zero()\n") == {"total"}
+    assert bound_names("    std::vector<int> xs = {};\n    a.b.Type t = x;\n") == {"xs", "t"}
 
 
 def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> None:
