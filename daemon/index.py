@@ -189,7 +189,10 @@ def _build_symbols(
     )
 
 
-_STRIP_SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".js", ".mjs", ".jsx", ".go", ".rs", ".java")
+# JavaScript's and TypeScript's: an ESM import names the emitted file (``./money.js`` for
+# money.ts, ``./dates.mjs`` for dates.mts), so any of them names a file of any other
+_SCRIPT_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_STRIP_SUFFIXES = (".py", ".pyi", *_SCRIPT_SUFFIXES, ".go", ".rs", ".java")
 
 
 def _key_style(path: str) -> str:
@@ -266,6 +269,9 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         if module.startswith("./") or module.startswith("../"):  # JS/TS relative
             joined = _normalise(base / module)
             yield joined
+            stem, dot, suffix = joined.rpartition(".")
+            if dot and f".{suffix}" in _SCRIPT_SUFFIXES:
+                yield stem
             return
         level = len(module) - len(module.lstrip("."))
         anchor = base

@@ -59,6 +59,27 @@ def test_resolve_python_and_js_modules() -> None:
     assert snap.resolve_module("numpy", "main.py") is None
 
 
+def test_esm_specifiers_name_the_typescript_sources() -> None:
+    """TypeScript under ``"module": "nodenext"`` imports ``./money.js`` for money.ts (the
+    emitted file's name): such an import resolved to nothing, so nothing it imports was a
+    related definition."""
+    snap = _index(
+        {
+            "src/money.ts": "export function addMoney(a: number) { return a; }\n",
+            "src/ui/button.tsx": "export function Button() { return null; }\n",
+            "src/lib/dates.mts": "export function today() { return 0; }\n",
+            "src/lib/legacy.cjs": "function old() {}\nmodule.exports = { old };\n",
+            "web/plain.js": "export function plain() {}\n",
+        }
+    ).snapshot()
+    assert snap.resolve_module("./money.js", "src/cart.ts") == "src/money.ts"
+    assert snap.resolve_module("./ui/button.jsx", "src/app.tsx") == "src/ui/button.tsx"
+    assert snap.resolve_module("../lib/dates.mjs", "src/ui/x.ts") == "src/lib/dates.mts"
+    assert snap.resolve_module("./lib/legacy.cjs", "src/x.js") == "src/lib/legacy.cjs"
+    assert snap.resolve_module("./plain.js", "web/main.js") == "web/plain.js"
+    assert snap.resolve_module("./money.json", "src/cart.ts") is None
+
+
 def test_a_module_named_from_the_root_wins_over_a_suffix_of_a_deeper_one() -> None:
     """stdlib: ``test.support`` resolved to unittest/test/support.py (a suffix key of the same
     depth written later) instead of test/support/__init__.py."""
