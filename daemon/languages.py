@@ -295,6 +295,8 @@ LANGUAGES["typescript"] = dataclasses.replace(
         "method_signature": DefKind.METHOD,
         "abstract_method_signature": DefKind.METHOD,
     },
+    # an interface's properties and a class's declared fields (``cents: number;``)
+    member_names=("property_signature", "public_field_definition"),
 )
 LANGUAGES["tsx"] = dataclasses.replace(
     LANGUAGES["typescript"],

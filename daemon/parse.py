@@ -367,6 +367,10 @@ def _definition(
         else:
             sig_text = data[start : node.end_byte].decode("utf-8", "replace")
         signature = _one_line(sig_text)
+        if body is None and kind is not DefKind.CLASS and not spec.doc_in_body:
+            # a declaration without a body whose node leaves out the ";" (a TypeScript
+            # interface's or abstract method): shown as written, not as ``f() { … }``
+            signature = signature if signature.endswith(";") else f"{signature};"
         if typedef_body and body is not None:  # the name follows the body
             trailer = _one_line(data[body.end_byte : node.end_byte].decode("utf-8", "replace"))
             signature = f"{signature} {spec.elided_body} {trailer}".rstrip()
@@ -712,6 +716,11 @@ def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[
     if not spec.variable_nodes:
         return out
     for child in root.named_children:
+        if child.type == "export_statement":  # ``export const f = (x) => …`` (JS/TS)
+            declaration = child.child_by_field_name("declaration")
+            if declaration is None:
+                continue
+            child = declaration
         if child.type not in spec.variable_nodes:
             continue
         name = ""
@@ -747,7 +756,7 @@ def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[
                 signature=first.rstrip(),
                 params="",
                 return_type="",
-                doc="",
+                doc="" if spec.doc_in_body else _doc(spec, child, None, data),
                 start_line=child.start_point[0],
                 end_line=child.end_point[0],
                 body_start_line=child.start_point[0],

@@ -31,8 +31,9 @@ def render_definition(
     comment = comment_leader(language)
     elided = spec.elided_body if spec else "..."
     sig = definition.signature
-    if definition.kind is DefKind.VARIABLE:
-        return f"{indent}{sig}\n"
+    if definition.kind is DefKind.VARIABLE:  # one line, under its doc comment if it has one
+        doc = f"{indent}{comment} {definition.doc}\n" if definition.doc else ""
+        return f"{doc}{indent}{sig}\n"
     lines: list[str] = []
     if spec is not None and spec.doc_in_body:  # Python: "def f(a) -> int:" + indented body
         lines.append(f"{indent}{sig}")

@@ -51,6 +51,31 @@ def test_a_declaration_without_a_body_is_shown_as_written() -> None:
     assert render_skeleton(c) == "int queue_len(const struct queue *q);\n"
 
 
+def test_typescript_interfaces_show_their_members_and_exports_their_constants() -> None:
+    """A TypeScript module's API: an interface read ``interface Money { … }`` (its
+    properties, what ``price.`` completes to, were gone), its methods ``format(): string {
+    … }`` (a body an interface has not), and ``export const formatMoney = (m) => …`` was no
+    definition at all (only unexported constants were), with its JSDoc."""
+    source = (
+        "/** An amount in cents. */\n"
+        "export interface Money {\n  readonly cents: number;\n  currency?: string;\n"
+        "  format(): string;\n}\n"
+        "export abstract class Shape {\n  private sides: number = 0;\n"
+        "  abstract area(): number;\n}\n"
+        "/** Formats an amount. */\n"
+        "export const formatMoney = (m: Money): string => {\n  return `${m.cents}`;\n};\n"
+        "export { formatMoney as fmt };\nexport default formatMoney;\n"
+    )
+    assert render_skeleton(summarize("money.ts", source)) == (
+        "// An amount in cents.\n// fields: cents, currency\ninterface Money { … }\n"
+        "    format(): string;\n"
+        "// fields: sides\nabstract class Shape { … }\n    abstract area(): number;\n"
+        "// Formats an amount.\nconst formatMoney = (m: Money): string => {…}\n"
+    )
+    js = summarize("util.js", "export const twice = (x) => 2 * x;\nexport let count = 0;\n")
+    assert [d.name for d in js.definitions] == ["twice", "count"]
+
+
 def test_a_method_of_a_type_defined_in_another_file_is_in_the_skeleton() -> None:
     """A Go method whose receiver type is in another file of the package was left out (its
     qualname names a class the file does not have); so would a C++ ``Shape::area``."""
