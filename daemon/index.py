@@ -267,11 +267,7 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         return
     if module.startswith("."):
         if module.startswith("./") or module.startswith("../"):  # JS/TS relative
-            joined = _normalise(base / module)
-            yield joined
-            stem, dot, suffix = joined.rpartition(".")
-            if dot and f".{suffix}" in _SCRIPT_SUFFIXES:
-                yield stem
+            yield from _script_keys(_normalise(base / module))
             return
         level = len(module) - len(module.lstrip("."))
         anchor = base
@@ -281,6 +277,11 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         target = anchor / rest.replace(".", "/") if rest else anchor
         yield _normalise(target)
         return
+    if module.startswith(("@/", "~/")):  # JS/TS: the usual alias of the source root (tsconfig
+        # ``"paths": {"@/*": ["./src/*"]}``, Vite, Next.js, Nuxt), or of the project root
+        yield from _script_keys(_normalise(PurePosixPath("src", module[2:])))
+        yield from _script_keys(_normalise(PurePosixPath(module[2:])))
+        return
     yield module
     if "::" in module:  # Rust: crate::a::b -> a/b
         parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
@@ -288,6 +289,15 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         yield "src/" + "/".join(parts)
     if "/" in module:  # Go import paths end with the package folder
         yield module.rsplit("/", 1)[-1]
+
+
+def _script_keys(path: str) -> Iterable[str]:
+    """A JS/TS import's path, then without its extension (an ESM import names the emitted
+    file: ``./money.js`` for money.ts)."""
+    yield path
+    stem, dot, suffix = path.rpartition(".")
+    if dot and f".{suffix}" in _SCRIPT_SUFFIXES:
+        yield stem
 
 
 def _normalise(path: PurePosixPath) -> str:

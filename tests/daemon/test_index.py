@@ -61,8 +61,8 @@ def test_resolve_python_and_js_modules() -> None:
 
 def test_esm_specifiers_name_the_typescript_sources() -> None:
     """TypeScript under ``"module": "nodenext"`` imports ``./money.js`` for money.ts (the
-    emitted file's name): such an import resolved to nothing, so nothing it imports was a
-    related definition."""
+    emitted file's name), and most web projects import ``@/ui/button`` for src/ui/button.tsx:
+    such imports resolved to nothing, so nothing they import was a related definition."""
     snap = _index(
         {
             "src/money.ts": "export function addMoney(a: number) { return a; }\n",
@@ -78,6 +78,11 @@ def test_esm_specifiers_name_the_typescript_sources() -> None:
     assert snap.resolve_module("./lib/legacy.cjs", "src/x.js") == "src/lib/legacy.cjs"
     assert snap.resolve_module("./plain.js", "web/main.js") == "web/plain.js"
     assert snap.resolve_module("./money.json", "src/cart.ts") is None
+    # the usual alias of the source root (tsconfig paths "@/*": ["./src/*"], Vite, Next.js)
+    assert snap.resolve_module("@/ui/button", "src/pages/home.tsx") == "src/ui/button.tsx"
+    assert snap.resolve_module("~/lib/dates.mjs", "src/x.ts") == "src/lib/dates.mts"
+    assert snap.resolve_module("@/web/plain", "src/x.ts") == "web/plain.js"  # "@/*": ["./*"]
+    assert snap.resolve_module("@scope/money", "src/x.ts") is None  # a package
 
 
 def test_a_module_named_from_the_root_wins_over_a_suffix_of_a_deeper_one() -> None:
