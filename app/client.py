@@ -38,6 +38,7 @@ import itertools
 import math
 import os
 import secrets
+import subprocess
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine
 from typing import Any, Literal, TypeVar
@@ -110,6 +111,9 @@ class AsyncClient:
         self._prefix = secrets.token_hex(3)
         self.hello: p.HelloReply | None = None
         self.started_daemon = False  # this client started the daemon it talks to
+        # ... and its process: left running at close (it is the user's daemon), reaped when it
+        # exits while this process runs (``lifecycle.spawn_daemon``)
+        self.daemon_process: subprocess.Popen[bytes] | None = None
         self.num_unexpected_finals = 0  # final replies for no pending request (duplicates)
         self._unawaited: set[str] = set()  # requests left early and their cancels: finals due
         self._monitor: zmq.asyncio.Socket | None = None  # the socket's disconnect events
@@ -164,6 +168,7 @@ class AsyncClient:
 
     def _start_daemon(self) -> None:
         proc, log_file = lifecycle.spawn_daemon()
+        self.daemon_process = proc
         lifecycle.wait_for_socket(proc, log_file, timeout_s=self._start_timeout_s)
         self.started_daemon = True
 

@@ -20,6 +20,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,7 +221,12 @@ def secure_socket(path: Path) -> None:
 
 # --------------------------------------------------------------------------- start on demand
 def spawn_daemon(*, extra_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], Path]:
-    """Start ``nospin daemon`` detached (own session), logging to ``log_path()``."""
+    """Start ``nospin daemon`` detached (own session), logging to ``log_path()``; returns its
+    process handle and the log file. The daemon is meant to outlive the caller (it is this
+    user's, not the caller's), so it is never killed here: a thread of the caller waits for it,
+    which reaps it when it exits while the caller runs (no zombie) and leaves the handle with
+    an exit status (no ResourceWarning "subprocess ... is still running" when it is dropped).
+    ``proc.poll()`` still says whether it has exited."""
     log_file = log_path()
     ensure_private_dir(log_file.parent)
     handle: IO[bytes] = open(log_file, "ab")  # noqa: SIM115 - handed to the child
@@ -239,6 +245,8 @@ def spawn_daemon(*, extra_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen[
         )
     finally:
         handle.close()
+    threading.Thread(target=proc.wait, name=f"nospin-daemon-reaper-{proc.pid}",
+                     daemon=True).start()
     return proc, log_file
 
 

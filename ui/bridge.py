@@ -305,9 +305,7 @@ class DaemonBridge(QObject):
 
 
 def _spawn() -> None:
-    proc, log_file = lifecycle.spawn_daemon()
-    # the daemon outlives the tray (own session); while the tray runs, reap it when it exits
-    threading.Thread(target=proc.wait, name="nospin-daemon-reaper", daemon=True).start()
+    proc, log_file = lifecycle.spawn_daemon()  # outlives the tray; reaped should it exit first
     lifecycle.wait_for_socket(proc, log_file, timeout_s=30.0)
 
 

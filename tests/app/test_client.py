@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -298,3 +299,46 @@ def test_a_stopped_daemon_is_reported_not_responding_and_recovers(
             assert client.num_unexpected_finals == 0
 
     asyncio.run(main())
+
+
+def process_state(pid: int) -> str | None:
+    """The state letter of process ``pid`` (``Z``: a zombie nobody reaped); None when gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return None
+    return stat.rpartition(")")[2].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_started_daemon_outlives_the_client_and_is_reaped_when_it_stops(
+        home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client threw away the process handle of the daemon it started: the handle's
+    collection warned (ResourceWarning "subprocess ... is still running") and nobody waited
+    for the daemon, which stayed a zombie of this process once stopped. Now the daemon keeps
+    running after the client closes, nothing warns, and it is reaped when it exits."""
+    import gc
+    import warnings
+
+    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", "tests.daemon.fakes:make_engine")
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+
+    async def main() -> int:
+        async with AsyncClient() as client:  # starts one: none runs
+            assert client.started_daemon and client.hello is not None
+            return client.hello.pid
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        pid = asyncio.run(main())
+        gc.collect()
+    try:
+        assert [str(w.message) for w in caught if w.category is ResourceWarning] == []
+        assert process_state(pid) not in (None, "Z")  # outlives the client
+    finally:
+        lifecycle.stop_daemon(20.0)
+    for _ in range(100):
+        if process_state(pid) is None:
+            break
+        time.sleep(0.05)
+    assert process_state(pid) is None  # reaped, not a zombie
