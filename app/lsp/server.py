@@ -20,7 +20,9 @@ Document notifications are applied to the daemon strictly in the order they arri
 completion waits for the ones before it, so a completion always sees the edits typed before it.
 The daemon is started on demand. When its connection is lost (the daemon stopped, restarted or
 crashed: noticed at once, see ``AsyncClient.lost``) the server says so in a ``nospin/status``
-error and connects again at once (starting a daemon, as on demand); a new connection opens every
+error and connects again (tcp, --no-start: at once; this user's daemon: with the next edit or
+completion, starting it), also when the connection goes while it is being made or while the
+documents are sent again after a hang (one path: ``_on_lost``); a new connection opens every
 document with the server's current text, and the updates still queued from before it, which that
 text already contains, are skipped: the daemon's copy is the server's, never an edit twice.
 A daemon that hangs with its connection open (stopped, in a debugger, stuck: see
@@ -79,6 +81,11 @@ REPLY_MARGIN_MS = 100  # of a completion's deadline, kept for the daemon's reply
 ON_OFF = {"true": True, "on": True, "false": False, "off": False}  # nospin.fastMode strings
 CompletionMode = Literal["auto", "on", "off"]
 Daemon = Callable[[], Awaitable[AsyncClient]]  # a command's way to the connected daemon
+
+
+class _Reported(DaemonError):
+    """A connection attempt failed by the loss of its connection or its daemon hanging, which
+    ``_on_lost`` / ``_on_hung`` have reported already (to its waiters, a DaemonError)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -142,6 +149,7 @@ class NospinLanguageServer(LanguageServer):
         self.settings = settings or LspSettings()
         self._client: AsyncClient | None = None
         self._connecting: asyncio.Future[AsyncClient] | None = None  # shared by all waiters
+        self._joining: AsyncClient | None = None  # the connection _connect is making or syncing
         self._docs: dict[str, str] = {}  # uri -> text, as the client sees it
         self._doc_meta: dict[str, tuple[str | None, int]] = {}  # uri -> language, version
         self._sync_tail: asyncio.Future[None] | None = None
@@ -215,43 +223,55 @@ class NospinLanguageServer(LanguageServer):
         running for the next caller instead of aborting it and starting another."""
         if self._client is not None:
             return self._client
-        if self._connecting is None:
+        if self._connecting is None or self._connecting.done():  # (done: a failed one)
             self._connecting = asyncio.ensure_future(self._connect())
             self._connecting.add_done_callback(self._connect_done)
         return await asyncio.shield(self._connecting)
 
     async def _connect(self, resumed: AsyncClient | None = None) -> AsyncClient:
         """A new connection with every document opened; or, given ``resumed`` (a connection
-        to a daemon that answers again after it hung), every document opened again on it."""
+        to a daemon that answers again after it hung), every document opened again on it.
+
+        The connection is ``_joining`` meanwhile: its loss (or its daemon hanging) from the
+        hello on is reported as for the current connection (``_on_lost``, ``_on_hung``). A
+        daemon that hangs during the opens keeps the connection (as the current one: sent
+        again when it answers); any other failure closes it."""
         if resumed is None:
             client = AsyncClient(self.settings.endpoint, autostart=self.settings.autostart,
                                  client_name=f"nospin-lsp {__version__}",
                                  idle_timeout_s=max(15.0, self.settings.deadline_ms / 1000 + 5))
-            await client.connect()  # closes its socket again when it fails
+            client.on_lost = lambda: self._on_lost(client)
+            client.on_hung = lambda: self._on_hung(client)
+            client.on_resumed = lambda: self._on_resumed(client)
         else:
             client = resumed
-        # a fresh or restarted daemon (or one that missed updates while it hung): every
-        # document again, as it is now; the updates queued before this moment are in these
-        # texts (``_chain`` skips them on this connection)
-        docs = [(uri, text, *self._doc_meta.get(uri, (None, 0)))
-                for uri, text in self._docs.items()]
-        synced = self._num_updates
+        self._joining = client
         try:
+            if resumed is None:
+                await client.connect()  # closes its socket again when it fails
+            # a fresh or restarted daemon (or one that missed updates while it hung): every
+            # document again, as it is now; the updates queued before this moment are in
+            # these texts (``_chain`` skips them on this connection)
+            docs = [(uri, text, *self._doc_meta.get(uri, (None, 0)))
+                    for uri, text in self._docs.items()]
+            synced = self._num_updates
             for uri, text, language, version in docs:
                 if (path := to_fs_path(uri)) is not None and uri.startswith("file:"):
                     await client.open(path, text, language=language, version=version)
-        except BaseException:
-            if resumed is not None and client.hung is not None and client.lost is None:
-                self._client = client  # hung again: kept, sent again when it answers
+            if client.lost is not None:  # went after the last open's answer
+                raise DaemonError(client.lost)
+        except BaseException as exc:
+            kept = client.hello is not None and client.hung is not None and client.lost is None
+            if kept:
+                self._client = client  # hung: kept, the documents sent again when it answers
             else:
                 await client.close()
+            if isinstance(exc, DaemonError) and (kept or client.lost is not None):
+                raise _Reported(exc.message, detail=exc.detail) from exc
             raise
-        client.on_lost = lambda: self._on_lost(client)
-        client.on_hung = lambda: self._on_hung(client)
-        client.on_resumed = lambda: self._on_resumed(client)
-        if client.lost is not None:  # went while the documents were sent
-            await client.close()
-            raise DaemonError(client.lost)
+        finally:
+            if self._joining is client:
+                self._joining = None
         self._client, self._synced_updates = client, synced
         return client
 
@@ -272,24 +292,35 @@ class NospinLanguageServer(LanguageServer):
         await failed.close()
 
     def _on_lost(self, client: AsyncClient) -> None:
-        """The daemon closed ``client``'s connection: say so at once. A daemon this server
-        would start (this user's ipc socket, autostart) starts again with the next edit or
-        completion, not now: after `nospin stop` it stays stopped while the editor is idle.
-        Anything else (a tcp address, --no-start) is connected to again now."""
-        if client is not self._client:
-            return
-        self._client = None
+        """The daemon closed ``client``'s connection, the current one or the one being made
+        or synced (``_joining``: from its hello to its last open, also after a hang): say so
+        at once. A daemon this server would start (this user's ipc socket, autostart) starts
+        again with the next edit or completion, not now: after `nospin stop` it stays stopped
+        while the editor is idle. Anything else (a tcp address, --no-start) is connected to
+        again now, once the attempt that lost it has ended."""
+        if client is self._joining:
+            self._joining = None
+            attempt = self._connecting  # fails with the loss: the reconnection comes after
+        elif client is self._client:
+            self._client = None
+            attempt = None
+        else:
+            return  # not this server's connection any more
         starting = self.settings.autostart and client.endpoint.startswith("ipc://")
         self._notify(StatusParams(
             state="error", fast_mode=self.fast_mode,
             message=f"{client.lost}; " + ("it starts again with the next edit or completion"
                                           if starting else "reconnecting")))
-        task = asyncio.ensure_future(client.close() if starting else self._reconnect(client))
+        task = asyncio.ensure_future(
+            client.close() if starting else self._reconnect(client, attempt))
         self._reconnecting.add(task)
         task.add_done_callback(self._reconnecting.discard)
 
-    async def _reconnect(self, lost: AsyncClient) -> None:
+    async def _reconnect(self, lost: AsyncClient, attempt: asyncio.Future[AsyncClient] | None
+                         ) -> None:
         await lost.close()
+        if attempt is not None:
+            await asyncio.wait([attempt])
         old_pid = lost.hello.pid if lost.hello is not None else None
         if lost.endpoint.startswith("ipc://"):  # a stopping daemon holds its lock a moment yet
             give_up = asyncio.get_running_loop().time() + 5.0
@@ -299,19 +330,24 @@ class NospinLanguageServer(LanguageServer):
         await self._announce_connection()
 
     async def _announce_connection(self) -> None:
-        """Connect (or wait for the attempt under way) and say how it went."""
+        """Connect (or wait for the attempt under way) and say how it went (a connection lost
+        or hung meanwhile has been reported as such)."""
         try:
             client = await self._daemon()
         except NospinError as exc:  # the next document update or completion tries again
-            self._notify(StatusParams(state="error", message=str(exc), fast_mode=self.fast_mode))
+            if not isinstance(exc, _Reported):
+                self._notify(StatusParams(state="error", message=str(exc),
+                                          fast_mode=self.fast_mode))
             return
         self._notify(StatusParams(state="connected", fast_mode=self.fast_mode,
                                   engine_state=client.hello.engine_state if client.hello else ""))
 
     def _on_hung(self, client: AsyncClient) -> None:
         """``client``'s daemon is not responding (stopped, in a debugger, stuck): say so. It
-        is not restarted or disconnected from; requests fail at once until it answers."""
-        if client is not self._client:
+        is not restarted or disconnected from; requests fail at once until it answers. Also
+        for the connection being made or synced, once it has said hello (``_connect`` keeps it
+        then)."""
+        if client is not self._client and (client is not self._joining or client.hello is None):
             return
         self._notify(StatusParams(
             state="error", fast_mode=self.fast_mode,

@@ -879,3 +879,129 @@ def test_a_failed_command_closes_only_the_connection_it_failed_on(
                 await server._on_shutdown(None)
 
     asyncio.run(main())
+
+
+def in_process_server(home: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[Any]]:
+    """A language server in this process, for this user's ipc socket (a daemon started on
+    demand with the scripted engine), and the ``nospin/status`` params it sends, in order."""
+    from app.lsp.server import LspSettings, NospinLanguageServer
+
+    monkeypatch.setenv("NOSPIN_HOME", str(home))
+    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", "tests.daemon.fakes:make_engine")
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    server = NospinLanguageServer(LspSettings(deadline_ms=10_000))
+    statuses: list[Any] = []
+    monkeypatch.setattr(server, "_notify", statuses.append)  # no editor here
+    return server, statuses
+
+
+def open_document(server: Any, path: Path) -> None:
+    server._on_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+        uri=path.as_uri(), language_id="python", version=1, text=path.read_text())))
+
+
+LOST_MESSAGE = ("the daemon closed the connection (stopped or restarted); it starts again "
+                "with the next edit or completion")
+
+
+def test_a_daemon_lost_while_the_documents_are_sent_again_is_reported(
+        fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A daemon that resumes after it hung gets every document again on the same connection;
+    when the connection went during that re-send, the loss was not reported as a loss (the
+    lost connection was no longer the current one): the status said only that the connection
+    closed, not what happens next, and a tcp daemon was not connected to again. Now it goes
+    through the same report as any loss. The server runs in this process, the daemon is real:
+    it is killed (SIGKILL) as the re-send begins."""
+    from app.errors import DaemonError
+
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    return 1\n")
+
+    async def main() -> None:
+        server, statuses = in_process_server(fake_home, monkeypatch)
+        try:
+            open_document(server, src)
+            await server._sync_tail  # connected (a daemon started), the document opened
+            client = server._client
+            assert client is not None and client.hello is not None
+            pid = client.hello.pid
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                with pytest.raises(DaemonError, match="not responding"):
+                    await client.status()
+                assert statuses[-1].message.startswith("the daemon is not responding")
+                send_open = client.open
+
+                async def killed_then_open(*args: Any, **kwargs: Any) -> None:
+                    os.kill(pid, signal.SIGKILL)  # the connection goes as the re-send starts
+                    await send_open(*args, **kwargs)
+
+                client.open = killed_then_open
+                seen = len(statuses)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            for _ in range(100):
+                if any(s.state == "error" and "closed" in s.message for s in statuses[seen:]):
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)  # (and nothing after it)
+            assert [(s.state, s.message) for s in statuses[seen:]] == [("error", LOST_MESSAGE)]
+            assert server._client is None and client._sock is None  # closed
+            # the next request starts a daemon again, with the document
+            status = await (await server._daemon()).status()
+            assert status.pid != pid and status.num_documents == 1
+        finally:
+            await server._on_shutdown(None)
+
+    asyncio.run(main())
+
+
+def test_a_daemon_lost_while_a_new_connection_opens_the_documents_is_reported(
+        fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edit after `nospin stop` connects again (starting a daemon) and opens the
+    documents; when that connection went during the opens, nothing was reported (a document
+    update only logs its failure): the statusline still said the last thing it said. Now the
+    loss is reported as any other. The daemon is killed (SIGKILL) as the opens begin."""
+    from app.client import AsyncClient
+
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    return 1\n")
+    other = fake_home / "proj" / "util.py"
+    other.write_text("X = 1\n")
+
+    async def main() -> None:
+        server, statuses = in_process_server(fake_home, monkeypatch)
+        try:
+            open_document(server, src)
+            await server._sync_tail
+            await asyncio.to_thread(stop_daemon, fake_home)
+            for _ in range(100):
+                if server._client is None:
+                    break
+                await asyncio.sleep(0.05)
+            assert [(s.state, s.message) for s in statuses] == [("error", LOST_MESSAGE)]
+            send_open = AsyncClient.open
+            killed: list[int] = []
+
+            async def killed_then_open(client: AsyncClient, *args: Any, **kwargs: Any) -> None:
+                if not killed and client.hello is not None:
+                    killed.append(client.hello.pid)
+                    os.kill(client.hello.pid, signal.SIGKILL)
+                await send_open(client, *args, **kwargs)
+
+            monkeypatch.setattr(AsyncClient, "open", killed_then_open)
+            open_document(server, other)  # connects, starting a daemon: killed at the opens
+            await server._sync_tail
+            assert killed
+            for _ in range(100):
+                if len(statuses) > 1:
+                    break
+                await asyncio.sleep(0.05)
+            assert [(s.state, s.message) for s in statuses[1:]] == [("error", LOST_MESSAGE)]
+            monkeypatch.setattr(AsyncClient, "open", send_open)
+            status = await (await server._daemon()).status()  # the next one starts one again
+            assert status.pid != killed[0] and status.num_documents == 2
+        finally:
+            await server._on_shutdown(None)
+
+    asyncio.run(main())
