@@ -20,10 +20,12 @@ this one's documents, so the caller makes a new client and opens them again.
 A daemon that hangs with its connection open (SIGSTOP, a debugger, a stuck event loop) is told
 from a slow one by a probe: when a request has waited ``probe_after_s`` (2 s) with nothing at all
 from the daemon (a live one answers at once or sends heartbeats about every second), the client
-sends a ``hello``, which a live daemon answers at once whatever its engine does. When
+sends a ``hello``, which a live daemon answers at once whatever its engine does. So it does while
+a subscription is open (``subscribe``: the tray's), whose events may be 5 s apart. When
 ``probe_timeout_s`` (2 s) more pass without any message, the daemon is not responding: every
 request waiting on the connection raises DaemonError("the daemon is not responding ..."), so do
-later ones when sent (they are not sent), ``hung`` says why and ``on_hung`` is called. The
+later ones when sent (they are not sent), ``hung`` says why and ``on_hung`` is called; open
+subscriptions stay open (their events come again when the daemon runs). The
 connection stays open and the daemon is left alone (it may be in a debugger): its first message
 after that (the probe's answer, when it runs again) clears ``hung`` and calls ``on_resumed``.
 Requests it was sent before it stopped are still served then (their answers are dropped); what
@@ -122,6 +124,7 @@ class AsyncClient:
         self.on_lost: Callable[[], None] | None = None  # called once when it goes
         self._prober: asyncio.Task[None] | None = None  # tells a hung daemon from a slow one
         self._waiting: dict[str, float] = {}  # request id -> when sent, until its final reply
+        self._following: dict[str, float] = {}  # subscription id -> when sent: probed, not failed
         self._abandoned: set[str] = set()  # waiting requests failed as not responding
         self._num_heard = 0  # messages received from the daemon
         self._heard_at = -math.inf  # loop time of the last one
@@ -270,7 +273,8 @@ class AsyncClient:
         gets a ``hello`` probe sent after it; no message within ``probe_timeout_s`` of the probe
         and the daemon is not responding (``_hang``). A live daemon answers a hello at once,
         whatever its engine is doing, and sends heartbeats about every second for a
-        completion it is still working on."""
+        completion it is still working on. An open subscription counts as a waiting request
+        here (a quiet daemon is probed every ``probe_after_s`` between its events)."""
         loop = asyncio.get_running_loop()
 
         async def sleep(timeout_s: float | None) -> None:  # until poked or timeout_s
@@ -280,10 +284,12 @@ class AsyncClient:
                     await wake.wait()
 
         while True:
-            if self.hung is not None or self.lost is not None or not self._waiting:
+            if (self.hung is not None or self.lost is not None
+                    or not (self._waiting or self._following)):
                 await sleep(None)
                 continue
-            quiet_since = max(self._heard_at, min(self._waiting.values()))
+            quiet_since = max(self._heard_at,
+                              min([*self._waiting.values(), *self._following.values()]))
             due = quiet_since + self.probe_after_s
             if loop.time() < due:
                 await sleep(due - loop.time())
@@ -473,12 +479,17 @@ class AsyncClient:
 
     async def subscribe(self, topics: tuple[p.Topic, ...] = p.ALL_TOPICS
                         ) -> AsyncGenerator[p.EventReply, None]:
-        """Events as the daemon pushes them, until the caller stops iterating."""
+        """Events as the daemon pushes them, until the caller stops iterating. Raises
+        DaemonError when the connection goes; a daemon that stops responding meanwhile is
+        probed and reported as for a waiting request (``hung``, ``on_hung``), and the
+        subscription stays open."""
         msg = p.SubscribeRequest(id=self._next_id(), topics=list(topics))
         queue: asyncio.Queue[p.Reply] = asyncio.Queue()
         self._queues[msg.id] = queue
         try:
             await self._send(msg)
+            self._following[msg.id] = asyncio.get_running_loop().time()
+            self._poke()
             while True:
                 reply = await queue.get()
                 if isinstance(reply, p.ErrorReply):
@@ -487,6 +498,7 @@ class AsyncClient:
                     yield reply
         finally:
             self._queues.pop(msg.id, None)
+            self._following.pop(msg.id, None)
             if self._sock is not None and self.lost is None:
                 unsubscribe = p.UnsubscribeRequest(id=self._next_id(), target=msg.id)
                 self._unawaited.add(unsubscribe.id)  # its ok is not a duplicate final

@@ -7,8 +7,12 @@ event loop in one worker thread. That loop:
    tray starts one);
 2. connects, asks ``status`` and ``config.get`` once, and subscribes to ``state``, ``requests``
    and ``metrics``: from then on the daemon pushes everything (no polling);
-3. notices the daemon's end at once (a pidfd on Linux; otherwise the missing 5-second metrics
-   event), reports "not running", and goes back to 1: a restarted daemon is picked up by itself.
+3. notices the daemon's end at once (its closed connection; a pidfd on Linux), reports "not
+   running", and goes back to 1: a restarted daemon is picked up by itself;
+4. tells a hung daemon (stopped, in a debugger, stuck: its connection stays open) from a quiet
+   one with the client library's probe (``AsyncClient.hung``: a ``hello`` after 2 s without a
+   message, unanswered 2 s later), reports "not responding" (about 4 s after it fell silent),
+   and "responding" again on its first message, on the same connection.
 
 Every change becomes a new immutable :class:`ui.state.DaemonView`, emitted as ``viewChanged`` in
 the GUI thread (queued signal). Commands (toggles, settings, start/restart) run as coroutines on
@@ -34,7 +38,7 @@ import zmq.asyncio
 from PySide6.QtCore import QObject, Signal
 
 from app.client import AsyncClient, default_endpoint
-from app.errors import NospinError
+from app.errors import DaemonError, NospinError
 from app.paths import state_dir
 from daemon import lifecycle
 from daemon import protocol as p
@@ -44,7 +48,6 @@ log = logging.getLogger(__name__)
 
 __all__ = ["DaemonBridge"]
 
-LIVENESS_S = 15.0  # no event for this long (metrics come every 5 s): the daemon is gone
 WAIT_S = 1.0  # while no daemon runs: how often the lock file is looked at
 LOG_HISTORY_LINES = 200  # request-log lines read on connect, to seed the latency chart
 
@@ -182,6 +185,9 @@ class DaemonBridge(QObject):
                 continue
             client = AsyncClient(self.endpoint, autostart=False, idle_timeout_s=5.0,
                                  client_name="nospin-tray", context=ctx)
+            client.on_hung = lambda c=client: self._update(
+                st.not_responding(self._worker_view, c.hung or ""))
+            client.on_resumed = lambda: self._update(st.responding(self._worker_view))
             try:
                 await self._session(client)
                 error = ""
@@ -197,7 +203,10 @@ class DaemonBridge(QObject):
                     await client.close()
             if self._stopping:
                 break
-            self._update(st.disconnected(self._worker_view, error))
+            view = st.disconnected(self._worker_view, error)
+            if client.hung is not None and client.lost is None:  # hung before it was followed
+                view = st.not_responding(view, client.hung)
+            self._update(view)
             await asyncio.sleep(0.2)
 
     async def _wait_for_daemon(self) -> None:
@@ -208,7 +217,10 @@ class DaemonBridge(QObject):
                 await self._wake.wait()
 
     async def _session(self, client: AsyncClient) -> None:
-        """One connection: hello, status, config, then events until the daemon goes away."""
+        """One connection: hello, status, config, then events until the daemon goes away (its
+        connection closes, or its process exits). A daemon that stops responding meanwhile is
+        reported by ``client.on_hung`` / ``on_resumed``: the connection and the subscription
+        stay."""
         hello = await client.connect()
         view = st.connected(self._worker_view, pid=hello.pid, engine_kind=hello.engine,
                             engine_state=hello.engine_state)
@@ -224,21 +236,24 @@ class DaemonBridge(QObject):
             while True:
                 next_event: asyncio.Future[p.EventReply] = asyncio.ensure_future(anext(events))
                 waiters: set[asyncio.Future[Any]] = {next_event, died}
-                done, _ = await asyncio.wait(waiters, timeout=LIVENESS_S,
-                                             return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
                 if next_event not in done:
                     next_event.cancel()
                     with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
                         await next_event
-                    raise TimeoutError("the daemon stopped" if died in done
-                                       else f"no event from the daemon for {LIVENESS_S:.0f} s")
+                    raise TimeoutError("the daemon stopped")
                 event = next_event.result()
                 old_state = self._worker_view.engine_state
                 self._update(st.apply_event(self._worker_view, event.topic, event.data,
                                             now=time.time()))
                 if event.topic == "state" and event.data.get("engine_state") != old_state:
                     # engine (re)loaded: model name and engine details are in status only
-                    status = msgspec.to_builtins(await client.status())
+                    try:
+                        status = msgspec.to_builtins(await client.status())
+                    except DaemonError:
+                        if client.hung is None:
+                            raise
+                        continue  # not responding: the next state event asks again
                     self._update(st.apply_status(self._worker_view, status))
         finally:
             died.cancel()

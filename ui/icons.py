@@ -27,6 +27,7 @@ STATE_COLORS: dict[TrayState, str] = {
     TrayState.BUSY: "#3b82c4",
     TrayState.PAUSED: "#8a8f98",
     TrayState.FAILED: "#d1242f",
+    TrayState.HUNG: "#b4581c",
     TrayState.DOWN: "#8a8f98",
 }
 _WHITE = QColor("#ffffff")
@@ -104,6 +105,14 @@ def _failed(p: QPainter, color: QColor) -> None:
     p.drawLine(QPointF(42, 22), QPointF(22, 42))
 
 
+def _hung(p: QPainter, color: QColor) -> None:
+    _badge(p, color)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QBrush(_WHITE))
+    for x in (18, 32, 46):  # an ellipsis: waiting for an answer
+        p.drawEllipse(QPointF(x, 32), 5.0, 5.0)
+
+
 def _down(p: QPainter, color: QColor) -> None:
     _stroke(p, color, 7.0)
     p.drawEllipse(QRectF(8, 8, 48, 48))
@@ -117,6 +126,7 @@ _PAINTERS: dict[TrayState, Callable[[QPainter, QColor], None]] = {
     TrayState.BUSY: _busy,
     TrayState.PAUSED: _paused,
     TrayState.FAILED: _failed,
+    TrayState.HUNG: _hung,
     TrayState.DOWN: _down,
 }
 

@@ -38,8 +38,10 @@ __all__ = [
     "figures",
     "format_ms",
     "headline",
+    "not_responding",
     "percentiles",
     "points_from_log",
+    "responding",
     "tooltip",
     "tray_state",
     "with_history",
@@ -54,6 +56,7 @@ _BUSY_ENGINE_STATES = frozenset({"loading", "restarting"})
 class TrayState(enum.Enum):
     """The look of the tray icon, in order of precedence (first match wins)."""
 
+    HUNG = "hung"  # the daemon runs but answers nothing, not even a probe (stopped, stuck)
     DOWN = "down"  # no daemon answers
     FAILED = "failed"  # the daemon runs but its engine failed to load
     BUSY = "busy"  # engine loading / restarting, or projects being indexed
@@ -64,6 +67,7 @@ class TrayState(enum.Enum):
 
 
 STATE_TITLES: dict[TrayState, str] = {
+    TrayState.HUNG: "Daemon not responding",
     TrayState.DOWN: "Daemon not running",
     TrayState.FAILED: "Engine failed",
     TrayState.BUSY: "Busy",
@@ -111,12 +115,24 @@ class DaemonView:
     config: Mapping[str, Any] = field(default_factory=dict)  # the daemon's configuration
     points: tuple[RequestPoint, ...] = ()  # recent requests, oldest first
     error: str = ""  # why the tray is not connected (for the tooltip), "" when fine
+    hung: str = ""  # why the daemon is taken as not responding (the client's probe), "" when not
 
 
 def connected(view: DaemonView, *, pid: int, engine_kind: str, engine_state: str) -> DaemonView:
     """A hello was answered: the daemon runs (figures follow with status and events)."""
     return dataclasses.replace(view, running=True, pid=pid, engine_kind=engine_kind,
-                               engine_state=engine_state, error="")
+                               engine_state=engine_state, error="", hung="")
+
+
+def not_responding(view: DaemonView, why: str) -> DaemonView:
+    """The daemon said nothing, not even to a probe (``AsyncClient.hung``): stopped or stuck.
+    Everything else is kept: it may run again (``responding``)."""
+    return dataclasses.replace(view, hung=why)
+
+
+def responding(view: DaemonView) -> DaemonView:
+    """The daemon that was not responding answers again."""
+    return dataclasses.replace(view, hung="")
 
 
 def disconnected(view: DaemonView, error: str = "") -> DaemonView:
@@ -234,6 +250,8 @@ def _float_or_none(value: Any) -> float | None:
 # --------------------------------------------------------------------------- derived
 def tray_state(view: DaemonView) -> TrayState:
     """The icon's state: see :class:`TrayState` for the precedence."""
+    if view.hung:
+        return TrayState.HUNG
     if not view.running:
         return TrayState.DOWN
     if view.engine_state == "failed":
@@ -260,6 +278,8 @@ def headline(view: DaemonView) -> str:
     """One line saying the state and why: "Fast mode (forced)", "Busy: loading the model"."""
     state = tray_state(view)
     title = STATE_TITLES[state]
+    if state is TrayState.HUNG:
+        return f"{title} (stopped or stuck)"
     if state is TrayState.DOWN:
         return title
     if state is TrayState.FAILED:
@@ -305,6 +325,8 @@ class Figure:
 
 def figures(view: DaemonView) -> list[Figure]:
     """The live figures of the menu and the status window, in display order."""
+    if view.hung and not view.running:
+        return [Figure("Daemon", "not responding")]
     if not view.running:
         return [Figure("Daemon", "not running")]
     m = view.metrics
@@ -369,6 +391,8 @@ def _short_model(model: str) -> str:
 
 def tooltip(view: DaemonView) -> str:
     """The tray icon's tooltip: state, p50/p95 and tier."""
+    if view.hung:
+        return f"nospin: daemon not responding\n{view.hung}"
     if not view.running:
         return "nospin: daemon not running" + (f"\n{view.error}" if view.error else "")
     m = view.metrics

@@ -37,6 +37,9 @@ def request(view: DaemonView, tier: str, total_ms: float = 300.0, **extra: objec
     (request(running(), "cap"), TrayState.DEGRADED),
     (request(request(running(), "cap"), "normal"), TrayState.READY),
     (request(request(running(), "cap"), ""), TrayState.DEGRADED),  # cache/shed keep the tier
+    (st.not_responding(running(engine_state="failed"), "stopped"), TrayState.HUNG),
+    (st.not_responding(DaemonView(), "stopped"), TrayState.HUNG),  # hung at the hello
+    (st.responding(st.not_responding(running(), "stopped")), TrayState.READY),
 ], ids=lambda v: v.value if isinstance(v, TrayState) else "")
 def test_tray_state_precedence(view: DaemonView, expected: TrayState) -> None:
     assert st.tray_state(view) is expected
@@ -154,3 +157,15 @@ def test_state_events_carry_indexing_and_watch_problems() -> None:
     assert st.tray_state(view) is TrayState.READY
     assert {f.label: f.value for f in st.figures(view)}["Watching"] == \
         "changes in big not followed · `nospin doctor`"
+
+
+def test_a_daemon_not_responding_keeps_its_figures_and_says_so() -> None:
+    view = st.apply_status(running(), {"metrics": {"num_requests": 3}})
+    hung = st.not_responding(view, "the daemon is not responding (...)")
+    assert st.headline(hung) == "Daemon not responding (stopped or stuck)"
+    assert st.tooltip(hung) == "nospin: daemon not responding\nthe daemon is not responding (...)"
+    assert st.figures(hung) == st.figures(view)  # the last figures stay
+    assert st.responding(hung) == view
+    assert st.connected(hung, pid=7, engine_kind="llamacpp", engine_state="ready").hung == ""
+    assert st.figures(st.not_responding(DaemonView(), "x")) == [
+        st.Figure("Daemon", "not responding")]

@@ -7,6 +7,9 @@ comes back must be picked up again without the tray doing anything.
 
 from __future__ import annotations
 
+import os
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -217,3 +220,35 @@ def test_daemon_restart_is_survived(daemon: DaemonProcess, tray: TrayApp, qtbot:
     qtbot.waitUntil(lambda: tray.view.running and tray.view.pid not in (first_pid, second_pid),
                     timeout=60_000)
     wait_state(qtbot, tray, TrayState.FAST)  # force_fast was saved in the config
+
+
+
+def test_a_stopped_daemon_is_shown_not_responding_and_recovers(
+        daemon: DaemonProcess, tray: TrayApp, qtbot: QtBot) -> None:
+    """A daemon that hangs with its connection open (SIGSTOP here; a debugger, a stuck event
+    loop) was noticed by the tray's own timer only after 15 s without an event, and shown as
+    not running (the tray then reconnected). Now the client library's probe reports it not
+    responding about 4 s after it fell silent, on the same connection, and its first message
+    after SIGCONT shows it responding again."""
+    wait_state(qtbot, tray, TrayState.READY)
+    pid = tray.view.pid
+    followed = tray.bridge._client
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        wait_state(qtbot, tray, TrayState.HUNG)
+        took = time.monotonic() - started
+        print(f"not responding shown after {took:.2f} s")
+        assert took < 6.0, took  # 2 s to the probe + 2 s without its answer (15 s before)
+        assert tray.view.hung.startswith("the daemon is not responding")
+        assert st.tooltip(tray.view).startswith("nospin: daemon not responding")
+        assert st.headline(tray.view) == "Daemon not responding (stopped or stuck)"
+        qtbot.wait(1000)  # stays so while the daemon is stopped
+        assert tray.state is TrayState.HUNG
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    started = time.monotonic()
+    wait_state(qtbot, tray, TrayState.READY)
+    print(f"responding again after {time.monotonic() - started:.2f} s")
+    assert time.monotonic() - started < 3.0
+    assert tray.view.pid == pid and tray.bridge._client is followed  # the same connection
