@@ -112,7 +112,13 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "class_declaration": DefKind.CLASS,
                 "method_definition": DefKind.METHOD,
             },
-            imports=("import_statement",),
+            # re-exports and top-level ``require`` calls too (parse._javascript_imports)
+            imports=(
+                "import_statement",
+                "export_statement",
+                "lexical_declaration",
+                "variable_declaration",
+            ),
             elided_body="{ … }",
             variable_nodes=("lexical_declaration", "variable_declaration"),
             import_syntax="javascript",

@@ -578,6 +578,14 @@ _PY_FROM = re.compile(r"^\s*from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
 _PY_IMPORT = re.compile(r"^\s*import\s+(.+)$", re.S)
 _JS_FROM = re.compile(r"""^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
 _JS_BARE = re.compile(r"""^\s*import\s*['"]([^'"]+)['"]""")
+# ``export … from "m"`` (a re-export: what a barrel file, ``index.ts``, is made of)
+_JS_REEXPORT = re.compile(r"""^\s*export\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
+# CommonJS: ``const m = require("m")``, ``const { a, b: c } = require("m")``
+_JS_REQUIRE = re.compile(
+    rf"""^\s*(?:const|let|var)\s+(\{{[^}}]*\}}|{IDENTIFIER})\s*=\s*"""
+    r"""require\(\s*['"]([^'"]+)['"]\s*\)\s*;?\s*$""",
+    re.S,
+)
 _GO_SPEC = re.compile(r"""(?:(\w+|\.)\s+)?"([^"]+)\"""")
 
 
@@ -621,6 +629,29 @@ def _python_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Fou
 
 
 def _javascript_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
+    """ES imports; re-exports (``export { a } from "./a"``: names a, ``export * from "./b"``:
+    "*"; ``export * as ns from "./c"``: alias ns), which say where a barrel's names are
+    defined; CommonJS ``require`` at the top level (``const { a } = require("./a")``)."""
+    if node.type == "export_statement":
+        m = _JS_REEXPORT.match(text)
+        if m is None:
+            return []
+        clause, module = m.group(1).strip(), m.group(2)
+        if clause == "*":
+            return [(module, ("*",), "", "")]
+        if clause.startswith("*"):
+            return [(module, (), clause.split()[-1], "")]
+        return [(module, _js_bound_names(clause, "as"), "", "")]
+    if node.type != "import_statement":
+        if node.parent is None or node.parent.type != "program" or "require" not in text:
+            return []
+        m = _JS_REQUIRE.match(text)
+        if m is None:
+            return []
+        target, module = m.group(1), m.group(2)
+        if target.startswith("{"):
+            return [(module, _js_bound_names(target, ":"), "", "")]
+        return [(module, (), target, "")]
     m = _JS_FROM.match(text)
     if m:
         clause, module = m.group(1), m.group(2)
@@ -639,6 +670,18 @@ def _javascript_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[
         return [(module, tuple(names), alias, "")]
     m = _JS_BARE.match(text)
     return [(m.group(1), (), "", "")] if m else []
+
+
+def _js_bound_names(clause: str, rename: str) -> tuple[str, ...]:
+    """The names ``{ a, b as c }`` (``rename`` "as") or ``{ a, b: c }`` (":", a destructuring)
+    binds: a, c; ``type`` markers and default values left out."""
+    names: list[str] = []
+    for part in clause.strip("{} \n").split(","):
+        part = part.split("=", 1)[0].strip().removeprefix("type ").strip()
+        bound = part.rsplit(rename, 1)[-1].strip() if rename in part else part
+        if IDENT.fullmatch(bound):
+            names.append(bound)
+    return tuple(names)
 
 
 def _go_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
@@ -723,6 +766,8 @@ def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[
             child = declaration
         if child.type not in spec.variable_nodes:
             continue
+        if spec.import_syntax == "javascript" and _JS_REQUIRE.match(_text(data, child)):
+            continue  # an import (``const m = require("m")``), listed with the imports
         name = ""
         if spec.id == "python":
             inner = child.named_children[0] if child.named_child_count else None

@@ -82,6 +82,7 @@ _PARAMS = re.compile(rf"\b(?:def|function|func|fn)\s+{ID}\s*\(([^)]*)\)")
 _PARAM_NAME = re.compile(rf"(?:^|,)\s*\**({ID})")
 _MAX_CANDIDATES = 48
 _FAR = 3.0  # locality of a file neither imported nor in the same folder
+_MAX_HOPS = 4  # files an imported name is followed through (re-exports, package __init__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,10 +234,15 @@ def _submodule(module: str, name: str) -> str:
     return f"{module}{name}" if module.endswith(".") else f"{module}.{name}"
 
 
-def _defs_in(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
+def _defs_in(
+    index: IndexSnapshot, path: str, name: str, _seen: set[str] | None = None
+) -> list[SymbolRef]:
     """Top-level definitions named ``name`` in ``path``; else the members so named of the class
     the file is named after (Java: ``Strings.capitalize`` of Strings.java, ``import static
-    a.b.Strings.capitalize;``, ``import a.b.Outer.Inner;``)."""
+    a.b.Strings.capitalize;``, ``import a.b.Outer.Inner;``); else where the file takes the name
+    from: an import or re-export of it, or of ``*`` (a barrel ``index.ts``: ``export * from
+    "./button"``; a package's ``__init__.py``: ``from .core import Thing``), followed through
+    at most ``_MAX_HOPS`` files."""
     summary = index.files.get(path)
     if summary is None:
         return []
@@ -244,7 +250,20 @@ def _defs_in(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
     if not found:
         stem = PurePosixPath(path).stem
         found = [SymbolRef(path, d) for d in summary.definitions if d.qualname == f"{stem}.{name}"]
-    return found
+    if found:
+        return found
+    seen = _seen if _seen is not None else {path}
+    for imp in summary.imports:
+        if name not in imp.names and "*" not in imp.names:
+            continue
+        target = index.resolve_module(imp.module, path)
+        if target is None or target in seen or len(seen) > _MAX_HOPS:
+            continue
+        seen.add(target)
+        found = _defs_in(index, target, name, seen)
+        if found:
+            return found
+    return []
 
 
 def _locality(

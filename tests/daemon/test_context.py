@@ -499,6 +499,37 @@ def test_a_type_annotation_is_not_a_name_the_window_binds() -> None:
     assert bound_names("    std::vector<int> xs = {};\n    a.b.Type t = x;\n") == {"xs", "t"}
 
 
+def test_names_imported_through_a_barrel_or_require_find_their_definitions() -> None:
+    """``import { Button } from "@/components"`` names src/components/index.ts, which only
+    re-exports (``export * from "./button"``): nothing was found there. CommonJS
+    ``const { slugify } = require("./text")`` was no import at all. A package's
+    ``__init__.py`` that imports the name is followed the same way."""
+    index = _index({
+        "src/components/index.ts": 'export * from "./button";\nexport { Card } from "./card";\n',
+        "src/components/button.tsx": "/** A button. */\nexport function Button(p: Props) {}\n",
+        "src/components/card.tsx": "export const Card = (p: CardProps) => null;\n",
+        "lib/text.js": "function slugify(s) { return s; }\nmodule.exports = { slugify };\n",
+        "pkg/__init__.py": "from .core import *\n",
+        "pkg/core.py": "class Thing:\n    \"\"\"A thing.\"\"\"\n",
+    })
+    snapshot = index.snapshot()
+
+    def related(path: str, text: str) -> set[tuple[str, str]]:
+        found = related_definitions(snapshot, summarize(path, text), text, text)
+        return {(r.path, r.definition.name) for r in found}
+
+    page = 'import { Button, Card } from "@/components";\n\nButton({}); Card({});\n'
+    assert related("src/pages/home.tsx", page) == {
+        ("src/components/button.tsx", "Button"),
+        ("src/components/card.tsx", "Card"),
+    }
+    script = 'const { slugify } = require("./text");\nconsole.log(slugify("A b"));\n'
+    assert related("lib/main.js", script) == {("lib/text.js", "slugify")}
+    assert related("main.py", "from pkg import Thing\n\nt = Thing()\n") == {
+        ("pkg/core.py", "Thing")
+    }
+
+
 def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> None:
     """``self.tk.getint(...)`` found ``getint = int`` in the imported module (stdlib eval); a
     module's attribute (``shapes.area``) still resolves."""
