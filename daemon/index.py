@@ -222,6 +222,8 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
     if style == "dotted" and parts:
         exact.append(".".join(parts))
         suffixes.extend(".".join(parts[i:]) for i in range(1, len(parts)))
+    if p.name.endswith((".d.ts", ".d.mts", ".d.cts")):  # declarations: ``./api`` for api.d.ts,
+        suffixes.append(stem_path.removesuffix(".d"))  # unless an api.ts is there
     return [k for k in exact if k], [k for k in suffixes if k]
 
 

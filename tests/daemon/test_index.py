@@ -83,6 +83,14 @@ def test_esm_specifiers_name_the_typescript_sources() -> None:
     assert snap.resolve_module("~/lib/dates.mjs", "src/x.ts") == "src/lib/dates.mts"
     assert snap.resolve_module("@/web/plain", "src/x.ts") == "web/plain.js"  # "@/*": ["./*"]
     assert snap.resolve_module("@scope/money", "src/x.ts") is None  # a package
+    types = _index(
+        {"src/types/api.d.ts": "export interface User { id: number }\n",
+         "src/money.d.ts": "export declare function addMoney(a: number): number;\n",
+         "src/money.ts": "export function addMoney(a: number) { return a; }\n"}
+    ).snapshot()
+    assert types.resolve_module("./types/api", "src/app.ts") == "src/types/api.d.ts"
+    assert types.resolve_module("./types/api.js", "src/app.ts") == "src/types/api.d.ts"
+    assert types.resolve_module("./money", "src/app.ts") == "src/money.ts"  # the source wins
 
 
 def test_a_module_named_from_the_root_wins_over_a_suffix_of_a_deeper_one() -> None:
