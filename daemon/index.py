@@ -32,6 +32,8 @@ class IndexSnapshot:
     # dotted package (``a.b``, and its suffixes) -> every folder holding it (Java:
     # src/main/java/a/b, src/test/java/a/b)
     packages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # a folder that is a package of its own (Go: every file of the folder) -> its files
+    package_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     duplicates: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # digest -> refs
     version: int = 0
 
@@ -49,12 +51,22 @@ class IndexSnapshot:
     def resolve_package(self, module: str, from_path: str) -> tuple[str, ...]:
         """Folders of the package a wildcard import names (Java ``import a.b.*;`` ->
         ``src/main/java/a/b`` and ``src/test/java/a/b``: a package may span source roots and
-        modules); () when no project file is in it."""
+        modules), or a Go import names (``example.com/shop/internal/store`` ->
+        ``internal/store``: the longest folder path the import ends with); () when no project
+        file is in it."""
         for key in _module_keys_for_import(module, from_path):
             folders = self.packages.get(key)
             if folders:
                 return folders
         return ()
+
+    def files_of_package(self, module: str, from_path: str) -> tuple[str, ...]:
+        """The files of the package a Go import names (all files of its folder, sorted); ()
+        for other languages' imports and packages outside the project."""
+        if _key_style(from_path) != "folder":
+            return ()
+        folders = self.resolve_package(module, from_path)
+        return tuple(f for folder in folders for f in self.package_files.get(folder, ()))
 
     def duplicates_of(self, definition: Definition) -> tuple[SymbolRef, ...]:
         if not definition.body_digest:
@@ -154,15 +166,17 @@ def overlaid(
                 duplicates.pop(digest, None)
     modules: Mapping[str, str]
     packages: Mapping[str, tuple[str, ...]]
+    package_files: Mapping[str, tuple[str, ...]]
     if paths_changed:
-        modules, packages = _build_modules(files)
+        modules, packages, package_files = _build_modules(files)
     else:
-        modules, packages = old.modules, old.packages
+        modules, packages, package_files = old.modules, old.packages, old.package_files
     return IndexSnapshot(
         files=files,
         symbols=symbols,
         modules=modules,
         packages=packages,
+        package_files=package_files,
         duplicates=duplicates,
         version=old.version if version is None else version,
     )
@@ -229,12 +243,14 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
 
 def _build_modules(
     files: Mapping[str, FileSummary],
-) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
-    """The module keys (key -> the file it names) and the packages (the dotted path of a folder
+) -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The module keys (key -> the file it names), the packages (the dotted path of a folder
     holding a file that imports name by dotted path, and its suffixes -> every such folder,
-    sorted: a wildcard import's package may have folders under several source roots)."""
+    sorted: a wildcard import's package may have folders under several source roots; for Go,
+    the folder's path and its suffixes, joined with "/") and the files of each Go package."""
     modules: dict[str, str] = {}
     packages: dict[str, set[str]] = {}
+    package_files: dict[str, list[str]] = {}
     # a suffix key names the shallowest file that has it (deepest first, overwritten by
     # shallower); a key that names a file from the root wins over any suffix key
     # (``test.support`` is test/support/__init__.py, not unittest/test/support.py)
@@ -246,11 +262,23 @@ def _build_modules(
     for path in ordered:
         for key in keys[path][0]:
             modules[key] = path
-    for folder in {str(PurePosixPath(p).parent) for p in files if _key_style(p) == "dotted"}:
+    folders: dict[str, str] = {}  # folder -> how its files are imported
+    for p in files:
+        style = _key_style(p)
+        if style in ("dotted", "folder"):
+            folders[str(PurePosixPath(p).parent)] = style
+        if style == "folder":
+            package_files.setdefault(str(PurePosixPath(p).parent), []).append(p)
+    for folder, style in folders.items():
         parts = PurePosixPath(folder).parts
+        joiner = "." if style == "dotted" else "/"
         for i in range(len(parts)):
-            packages.setdefault(".".join(parts[i:]), set()).add(folder)
-    return modules, {key: tuple(sorted(folders)) for key, folders in packages.items()}
+            packages.setdefault(joiner.join(parts[i:]), set()).add(folder)
+    return (
+        modules,
+        {key: tuple(sorted(folders)) for key, folders in packages.items()},
+        {folder: tuple(sorted(paths)) for folder, paths in package_files.items()},
+    )
 
 
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
@@ -289,8 +317,9 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
         yield "/".join(parts)
         yield "src/" + "/".join(parts)
-    if "/" in module:  # Go import paths end with the package folder
-        yield module.rsplit("/", 1)[-1]
+    if "/" in module:  # Go import paths end with the package's folder path
+        parts = module.split("/")
+        yield from ("/".join(parts[i:]) for i in range(1, len(parts)))
 
 
 def _script_keys(path: str) -> Iterable[str]:

@@ -43,7 +43,8 @@ class LanguageSpec:
     # how imports name a file of the project (``daemon.index``): "path" (the path without its
     # extension: JS/TS relative imports, Go and Rust paths), "dotted" (the dotted path and its
     # suffixes, rooted anywhere: Python modules, Java classes and packages), "file" (the path
-    # with its extension and its suffixes, the importing file's folder first: C/C++ includes)
+    # with its extension and its suffixes, the importing file's folder first: C/C++ includes),
+    # "folder" (as "path", and an import names a folder, all its files one package: Go)
     module_keys: str = "path"
     # fields that hold a function's return type
     return_fields: tuple[str, ...] = ("return_type", "result")
@@ -147,6 +148,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="{ … }",
             variable_nodes=("const_declaration", "var_declaration"),
             import_syntax="go",
+            module_keys="folder",  # an import names a package: a folder, all of its files
             prose_nodes=("interpreted_string_literal", "raw_string_literal", "comment"),
             literal_nodes=("literal_value", "argument_list", "parameter_list", "import_spec_list"),
         ),

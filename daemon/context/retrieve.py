@@ -132,22 +132,28 @@ def related_definitions(
     near = set(identifiers_in_order(near_text))
     local_names = {d.name for d in summary.definitions}
     imported: dict[str, tuple[str, str]] = {}  # bound name -> (module path, original name)
-    module_alias: dict[str, str] = {}  # alias -> module path
+    module_alias: dict[str, list[str]] = {}  # alias -> the module's paths (a Go package: all)
     imported_paths: list[str] = []
     imported_folders: set[str] = set()  # packages imported whole (Java ``import a.b.*;``)
     for imp in summary.imports:
+        package = index.files_of_package(imp.module, path)
+        if package:  # Go: ``store.Open`` may be in any file of the folder
+            imported_paths.extend(package)
+            if imp.alias:
+                module_alias[imp.alias] = list(package)
+            continue
         target = index.resolve_module(imp.module, path)
         if target is not None:
             imported_paths.append(target)
             if not imp.names and imp.alias:
-                module_alias[imp.alias] = target
+                module_alias[imp.alias] = [target]
         elif "*" in imp.names:
             imported_folders.update(index.resolve_package(imp.module, path))
         for name in imp.names:
             # ``from pkg import module``: the name is a module of the project
             sub = index.resolve_module(_submodule(imp.module, name), path) if name != "*" else None
             if sub is not None:
-                module_alias[name] = sub
+                module_alias[name] = [sub]
                 imported_paths.append(sub)
             elif target is not None:
                 imported[name] = (target, name)
@@ -201,8 +207,8 @@ def related_definitions(
         if len(candidates) >= _MAX_CANDIDATES:
             break
     for owner, attr in attr_pairs:
-        if owner in module_alias:
-            for ref in _defs_in(index, module_alias[owner], attr):
+        for module_path in module_alias.get(owner, ()):
+            for ref in _defs_in(index, module_path, attr):
                 add(ref, position.get(attr, position.get(owner, 50)), attr)
     candidates.sort(key=lambda c: (c[0], c[1].path, c[1].definition.start_line))
     out: list[RelatedDefinition] = []

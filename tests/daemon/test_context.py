@@ -530,6 +530,30 @@ def test_names_imported_through_a_barrel_or_require_find_their_definitions() -> 
     }
 
 
+def test_a_go_import_names_its_package_folder_and_every_file_of_it() -> None:
+    """``import "example.com/shop/internal/store"`` then ``store.Open(...)``: the module path
+    ends with the folder internal/store, whose files are one package; the import resolved to
+    nothing (only its last segment was tried, as a file), so no Go project got a related
+    definition from another package."""
+    index = _index({
+        "go.mod": "module example.com/shop\n",
+        "internal/store/store.go": "package store\n\n// Open opens.\n"
+        "func Open(dsn string) (*Store, error) { return nil, nil }\n",
+        "internal/store/orders.go": "package store\n\n// Order is an order.\n"
+        "type Order struct{ ID int64 }\n\nfunc Recent(n int) []Order { return nil }\n",
+        "pkg/store/store.go": "package store\n\nfunc Open(path string) error { return nil }\n",
+    })
+    text = (
+        'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/shop/internal/store"\n)\n\n'
+        'func main() {\n\ts, _ := store.Open("x")\n\tfmt.Println(s, store.Recent(3))\n}\n'
+    )
+    related = related_definitions(index.snapshot(), summarize("cmd/app/main.go", text), text, text)
+    assert {(r.path, r.definition.name) for r in related} == {
+        ("internal/store/store.go", "Open"),
+        ("internal/store/orders.go", "Recent"),
+    }
+
+
 def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> None:
     """``self.tk.getint(...)`` found ``getint = int`` in the imported module (stdlib eval); a
     module's attribute (``shapes.area``) still resolves."""
