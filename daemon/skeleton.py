@@ -184,11 +184,18 @@ class Outline:
 def render_entry(
     summary: FileSummary, definition: Definition, *, index: IndexSnapshot | None = None
 ) -> str:
-    """One definition of ``summary`` as a skeleton, a class with its members' signatures."""
+    """One definition of ``summary`` as a skeleton, a class with its members' signatures (in
+    a Go package, also its methods declared in the package's other files, from ``index``)."""
     members: dict[str, list[Definition]] = {}
     for d in summary.definitions:
         if d.parent:
             members.setdefault(d.parent, []).append(d)
+    if index is not None and definition.kind is DefKind.CLASS:
+        for path in index.package_files.get(summary.path.rpartition("/")[0], ()):
+            other = index.files.get(path) if path != summary.path else None
+            for d in other.definitions if other is not None else ():
+                if d.parent == definition.qualname:
+                    members.setdefault(d.parent, []).append(d)
 
     def nested(d: Definition, depth: int) -> str:
         text = render_definition(d, summary.language, indent="    " * depth)

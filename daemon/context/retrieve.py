@@ -83,6 +83,8 @@ _PARAM_NAME = re.compile(rf"(?:^|,)\s*\**({ID})")
 _MAX_CANDIDATES = 48
 _FAR = 3.0  # locality of a file neither imported nor in the same folder
 _MAX_HOPS = 4  # files an imported name is followed through (re-exports, package __init__)
+_MAX_WITH_TYPES = 8  # the best ranked related functions whose signatures' classes come too
+_AFTER_DIRECT = 1000.0  # their rank: after every definition of a name the window uses
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +212,20 @@ def related_definitions(
         for module_path in module_alias.get(owner, ()):
             for ref in _defs_in(index, module_path, attr):
                 add(ref, position.get(attr, position.get(owner, 50)), attr)
+    for rank, ref, _ in sorted(candidates, key=lambda c: c[0])[:_MAX_WITH_TYPES]:
+        # one hop further: the classes a function's parameters and result are typed with,
+        # where the function's file finds them (``func Open(dsn string) (*Store, error)``:
+        # what ``s.`` completes to after ``s, err := store.Open(...)``)
+        d = ref.definition
+        if d.kind is DefKind.CLASS:
+            continue
+        # a constant's line: ``const PriceTag = ({ price }: PriceTagProps) => …``
+        typed = d.signature if d.kind is DefKind.VARIABLE else f"{d.params} {d.return_type}"
+        for name in dict.fromkeys(IDENT.findall(typed)):
+            if name in _COMMON or name in (d.name, d.parent) or name in local_names:
+                continue
+            for dep in _types_seen_from(index, ref.path, name):
+                add(dep, _AFTER_DIRECT + rank, "")  # after every name the window uses
     candidates.sort(key=lambda c: (c[0], c[1].path, c[1].definition.start_line))
     out: list[RelatedDefinition] = []
     digests: set[str] = set()
@@ -269,6 +285,19 @@ def _defs_in(
         found = _defs_in(index, target, name, seen)
         if found:
             return found
+    return []
+
+
+def _types_seen_from(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
+    """The classes named ``name`` that ``path`` sees: its own, its imports' (``_defs_in``) or,
+    in a Go package, any of its folder's files'."""
+    files = index.package_files.get(path.rpartition("/")[0], ()) or (path,)
+    if path not in files:
+        files = (path,)
+    for file in files:
+        found = [r for r in _defs_in(index, file, name) if r.definition.kind is DefKind.CLASS]
+        if found:
+            return found[:1]
     return []
 
 

@@ -551,7 +551,32 @@ def test_a_go_import_names_its_package_folder_and_every_file_of_it() -> None:
     assert {(r.path, r.definition.name) for r in related} == {
         ("internal/store/store.go", "Open"),
         ("internal/store/orders.go", "Recent"),
+        ("internal/store/orders.go", "Order"),  # what Recent returns
     }
+
+
+def test_the_classes_a_related_signature_names_come_after_the_window_names() -> None:
+    """``s, err := store.Open(dsn)`` then ``s.``: what ``s`` offers is Store's methods, which
+    the window never names; ``<PriceTag `` needs the props interface the component's
+    parameter is typed with. The classes a related function's (or constant's) signature
+    names come too, ranked after every name of the window, a Go type with the methods its
+    package's other files declare."""
+    index = _index({
+        "internal/store/store.go": "package store\n\n// Store keeps orders.\n"
+        "type Store struct{ n int }\n\nfunc Open(dsn string) (*Store, error) { return nil, nil }\n",
+        "internal/store/orders.go": "package store\n\n// Recent returns the last orders.\n"
+        "func (s *Store) Recent(n int) []int { return nil }\n",
+        "src/PriceTag.tsx": "export interface PriceTagProps {\n  price: number;\n}\n"
+        "export const PriceTag = ({ price }: PriceTagProps) => null;\n",
+    })
+    go = 'package main\n\nimport "example.com/shop/internal/store"\n\nfunc main() {\n' \
+        '\ts, _ := store.Open("x")\n'
+    related = related_definitions(index.snapshot(), summarize("main.go", go), go, go)
+    assert [r.definition.name for r in related] == ["Open", "Store"]
+    assert "func (s *Store) Recent(n int) []int" in related[1].text
+    tsx = 'import { PriceTag } from "./PriceTag";\n\nconst a = PriceTag;\n'
+    related = related_definitions(index.snapshot(), summarize("src/App.tsx", tsx), tsx, tsx)
+    assert [r.definition.name for r in related] == ["PriceTag", "PriceTagProps"]
 
 
 def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> None:
