@@ -67,6 +67,10 @@ class LanguageSpec:
     # ``self.x = …`` / ``this.x = …`` assignments name a class's attributes (Python, JS); off
     # where fields are declared and get skeleton lines of their own (Java, C++)
     self_attributes: bool = True
+    # node types that open or name a namespace (C++ ``namespace geom {``, ``namespace fs =
+    # std::filesystem;``, ``using namespace geom;``): no definitions; a qualifier naming one
+    # (``geom::Shape geom::make_shape()``) makes a function of that namespace, not a method
+    namespace_nodes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -283,6 +287,7 @@ LANGUAGES["cpp"] = dataclasses.replace(
         "template_parameter_list",
     ),
     wrapper_nodes=("template_declaration",),
+    namespace_nodes=("namespace_definition", "namespace_alias_definition", "using_declaration"),
     typedef_nodes=("type_definition", "declaration", "field_declaration"),
     required_fields={**LANGUAGES["c"].required_fields, "class_specifier": "body"},
 )
@@ -358,8 +363,9 @@ def prose_query(language: str) -> tree_sitter.Query:
 
 @functools.cache
 def definitions_query(language: str) -> tree_sitter.Query:
-    """One query capturing every definition and import node of the language as @node."""
+    """One query capturing every definition, import and namespace node of the language as
+    @node."""
     spec = LANGUAGES[language]
-    types = [*spec.definitions, *spec.imports]
+    types = [*spec.definitions, *spec.imports, *spec.namespace_nodes]
     pattern = "[" + " ".join(f"({t})" for t in types) + "] @node"
     return tree_sitter.Query(ts_language(language), pattern)

@@ -153,15 +153,16 @@ def summarize(
     stack: list[tuple[int, str, DefKind]] = []
     attrs = _SelfAttributes(data)
     absorbed: set[tuple[int, int]] = set()  # inner types whose body a typedef took
+    scopes = _Scopes(spec, nodes, data) if spec.namespace_nodes else None
     for node in nodes:
         while stack and node.start_byte >= stack[-1][0]:
             stack.pop()
         if node.type in spec.imports:
             imports.extend(_imports(spec, node, data))
             continue
-        if (node.start_byte, node.end_byte) in absorbed:
+        if node.type in spec.namespace_nodes or (node.start_byte, node.end_byte) in absorbed:
             continue
-        definition = _definition(spec, node, data, stack, attrs, absorbed)
+        definition = _definition(spec, node, data, stack, attrs, absorbed, scopes)
         if definition is None:
             continue
         definitions.append(definition)
@@ -301,6 +302,59 @@ class _SelfAttributes:
         return self._names[lo:hi]
 
 
+# a C++ constructor or destructor defined outside its class: ``logger::logger(``, ``A::~A(``
+_CONSTRUCTOR = re.compile(rb"\b([A-Za-z_]\w*)\s*::\s*~?\1\s*\(")
+_MEMBER_QUALIFIERS = ("type_qualifier", "ref_qualifier")  # ``f() const``, ``f() &&``
+
+
+class _Scopes:
+    """What a C++ file says the qualifiers of its definitions are (``LanguageSpec.
+    namespace_nodes``): the namespaces it opens or names, the classes it defines and those whose
+    constructors it defines. Gathered when first asked: most files define nothing qualified."""
+
+    def __init__(self, spec: LanguageSpec, nodes: list[tree_sitter.Node], data: bytes) -> None:
+        self._spec = spec
+        self._nodes = nodes
+        self._data = data
+        self._namespaces: set[str] | None = None
+        self._classes: set[str] = set()
+
+    def is_namespace(self, scope: str, name: str, function: tree_sitter.Node | None) -> bool:
+        """Whether ``scope`` of ``scope::name``, defined outside any class, is a namespace.
+
+        A class the file defines, or whose constructor it defines, is none; a namespace the
+        file opens, aliases or uses is one; the scope of a constructor, a destructor or a
+        ``const`` or ref-qualified function is a class. Else the naming convention decides:
+        namespaces lower case (``geom``, ``detail``), classes capitalised.
+        """
+        if self._namespaces is None:
+            self._namespaces = self._gather()
+        if scope in self._classes:
+            return False
+        if scope in self._namespaces:
+            return True
+        if name in (scope, f"~{scope}"):
+            return False
+        if function is not None and any(c.type in _MEMBER_QUALIFIERS for c in function.children):
+            return False
+        return scope[:1].islower()
+
+    def _gather(self) -> set[str]:
+        namespaces: set[str] = set()
+        data = self._data
+        for node in self._nodes:
+            if node.type in self._spec.namespace_nodes:
+                words = IDENT.findall(_text(data, node).split("{", 1)[0])
+                if "namespace" in words:  # not ``using std::vector;``
+                    namespaces.update(w for w in words if w not in ("namespace", "using", "inline"))
+            elif self._spec.definitions.get(node.type) is DefKind.CLASS:
+                name = node.child_by_field_name("name")
+                if name is not None and node.child_by_field_name("body") is not None:
+                    self._classes.add(_text(data, name).split("<", 1)[0].rsplit("::", 1)[-1])
+        self._classes.update(m.group(1).decode() for m in _CONSTRUCTOR.finditer(data))
+        return namespaces
+
+
 def _definition(
     spec: LanguageSpec,
     node: tree_sitter.Node,
@@ -308,6 +362,7 @@ def _definition(
     stack: list[tuple[int, str, DefKind]],
     attrs: _SelfAttributes,
     absorbed: set[tuple[int, int]],
+    scopes: _Scopes | None,
 ) -> Definition | None:
     kind = spec.definitions[node.type]
     if kind is DefKind.VARIABLE and stack and stack[-1][2] is not DefKind.CLASS:
@@ -331,7 +386,11 @@ def _definition(
             kind = DefKind.METHOD
     elif stack:
         parent = ""  # nested in a function: still indexed, qualified by the function
-    elif declared is not None and declared.scope:  # C++ ``double Shape::area() const {``
+    elif (
+        declared is not None
+        and declared.scope
+        and (scopes is None or not scopes.is_namespace(declared.scope, name, declared.function))
+    ):  # C++ ``double Shape::area() const {``; ``Shape geom::make_shape() {`` is a function
         parent = declared.scope
         if kind is DefKind.FUNCTION:
             kind = DefKind.METHOD

@@ -576,3 +576,80 @@ def test_cuda_kernels_are_definitions_despite_the_launch_syntax() -> None:
     assert by_name["saxpy"].doc == "y = a * x + y, one element per thread."
     assert by_name["fill"].signature.startswith("template <typename T> __global__ void fill(")
     assert [i.module for i in summary.imports] == ["kernels.cuh"]
+
+
+NAMESPACED = """#include "geom/shape.hpp"
+
+namespace geom {
+/// Makes the default shape.
+Shape make_shape();
+}
+
+/// Makes the default shape.
+geom::Shape geom::make_shape() { return Shape{}; }
+
+std::unique_ptr<Shape> geom::make_shape(int k) { return nullptr; }
+
+template <typename T>
+T geom::detail::clamp(T v, T lo, T hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+int geom::num_shapes = 0;
+
+double geom::Circle::area() const { return kPi * r_ * r_; }
+
+void Circle::grow(double by) { r_ += by; }
+"""
+
+
+def test_a_function_defined_outside_its_namespace_is_no_method() -> None:
+    """``geom::make_shape`` names a namespace, not a class: the definition is the function its
+    declaration in ``namespace geom {…}`` is (namespaces are no definitions, their members
+    top-level ones), and the signature keeps the qualifier as written."""
+    s = summarize("geo/shape.cpp", NAMESPACED)
+    assert not s.has_syntax_errors
+    makers = _defs(s)["make_shape"]
+    assert [(d.kind.value, d.parent, d.params, d.return_type) for d in makers] == [
+        ("function", "", "()", "Shape"),
+        ("function", "", "()", "geom::Shape"),
+        ("function", "", "(int k)", "std::unique_ptr<Shape>"),
+    ]
+    assert makers[1].signature == "geom::Shape geom::make_shape()"
+    assert makers[1].doc == "Makes the default shape."
+    clamp = _one(s, "clamp")  # geom::detail: a namespace in a namespace
+    assert (clamp.kind.value, clamp.parent) == ("function", "")
+    assert (_one(s, "num_shapes").kind.value, _one(s, "num_shapes").parent) == ("variable", "")
+    assert (_one(s, "Circle.area").parent, _one(s, "Circle.grow").parent) == ("Circle", "Circle")
+    assert render_skeleton(s).endswith(
+        "// Makes the default shape.\ngeom::Shape geom::make_shape() { … }\n"
+        "std::unique_ptr<Shape> geom::make_shape(int k) { … }\n"
+        "template <typename T> T geom::detail::clamp(T v, T lo, T hi) { … }\n"
+        "int geom::num_shapes = 0;\n"
+        "double geom::Circle::area() const { … }\n"
+        "void Circle::grow(double by) { … }\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "qualname", "parent"),
+    [
+        # the namespace declared only in the header: a lower-case qualifier is one
+        ('#include "util.h"\n\nint util::parse_int(const char* s) { return 0; }\n',
+         "parse_int", ""),
+        # a lower-case class: its constructor in the file says so
+        ("logger::logger(std::string name) : name_(name) {}\n\nvoid logger::flush() {}\n",
+         "logger.flush", "logger"),
+        # a lower-case class: a const method is a member
+        ("std::size_t buffer::size() const { return len_; }\n", "buffer.size", "buffer"),
+        # a lower-case class defined in the file
+        ("struct ring { void clear(); };\n\nvoid ring::clear() {}\n", "ring.clear", "ring"),
+        # a capitalised namespace the file opens
+        ("namespace Geo { int f(); }\n\nint Geo::f() { return 1; }\n", "f", ""),
+    ],
+)
+def test_a_qualifier_is_a_namespace_or_a_class_by_what_the_file_says(
+    source: str, qualname: str, parent: str
+) -> None:
+    s = summarize("src/impl.cpp", source)
+    found = _defs(s)[qualname][-1]
+    assert found.parent == parent
+    assert found.kind.value == ("method" if parent else "function")
