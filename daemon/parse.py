@@ -168,10 +168,12 @@ def summarize(
         definitions.append(definition)
         if definition.kind is DefKind.CLASS or node.type == "impl_item":
             stack.append((node.end_byte, definition.qualname, DefKind.CLASS))
-        else:
+        elif _named_inner_type(spec, node) is None:
             stack.append((node.end_byte, definition.qualname, definition.kind))
+        # else ``struct s {…} v;``: s, next, is a definition where v is, not inside v
     definitions.extend(_variables(spec, root, data))
-    definitions.sort(key=lambda d: (d.start_line, -d.end_line))
+    # a type before the variable it is defined with (``struct s {…} v;``: same lines)
+    definitions.sort(key=lambda d: (d.start_line, -d.end_line, d.kind is DefKind.VARIABLE))
     prose_spans, literal_spans = _multiline_spans(language, root) if prose else ((), ())
     return FileSummary(
         language=language,
@@ -403,8 +405,9 @@ def _definition(
     if body is None and node.type == "type_spec":
         body = node.child_by_field_name("type")
     typedef_body = False
-    if body is None and node.type in spec.typedef_nodes:  # typedef struct {…} name;
-        inner = node.child_by_field_name("type")
+    own_type = _named_inner_type(spec, node) if kind is DefKind.VARIABLE else None
+    if body is None and node.type in spec.typedef_nodes and own_type is None:
+        inner = node.child_by_field_name("type")  # typedef struct {…} name; static struct {…} v;
         body = inner.child_by_field_name("body") if inner is not None else None
         if inner is not None and body is not None:
             typedef_body = True
@@ -419,7 +422,7 @@ def _definition(
     if wrapper is not None and wrapper.type in spec.wrapper_nodes:
         start, start_line = wrapper.start_byte, wrapper.start_point[0]  # decorators, templates
     if kind is DefKind.VARIABLE and not typedef_body:
-        signature = _declaration_line(spec, node, start, data, declared)
+        signature = _declaration_line(spec, node, start, data, declared, own_type)
     else:
         if body is not None and body.start_byte > node.start_byte:
             sig_text = data[start : body.start_byte].decode("utf-8", "replace")
@@ -495,16 +498,30 @@ def _definition(
     )
 
 
+def _named_inner_type(spec: LanguageSpec, node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The body of the named type a C-style variable declaration defines (``struct s {…} v;``:
+    s's, a definition of its own), or None (``struct s v;``, ``static struct {…} v;``, a
+    typedef)."""
+    if node.type not in spec.typedef_nodes or spec.definitions[node.type] is not DefKind.VARIABLE:
+        return None
+    inner = node.child_by_field_name("type")
+    if inner is None or inner.child_by_field_name("name") is None:
+        return None
+    return inner.child_by_field_name("body")
+
+
 def _declaration_line(
     spec: LanguageSpec,
     node: tree_sitter.Node,
     start: int,
     data: bytes,
     declared: _Declared | None,
+    own_type: tree_sitter.Node | None = None,
 ) -> str:
     """A field, constant or macro as one skeleton line: the declaration up to the end of the
     line its name is on (annotations above it included), a longer one closed behind an
-    elision (``int table[] = {1, 2, …}``, ``#define SWAP(a, b) …``)."""
+    elision (``int table[] = {1, 2, …}``, ``#define SWAP(a, b) …``). ``own_type``: the body
+    of the type it defines, left out (``struct s {…} v;``: ``struct s v;``)."""
     named = declared.name if declared is not None else node.child_by_field_name("name")
     name_end = named.end_byte if named is not None else node.end_byte
     end = data.find(b"\n", name_end, node.end_byte)
@@ -516,7 +533,11 @@ def _declaration_line(
             end = inside.start_byte
             break
         inside = inside.parent
-    line = _one_line(data[start:end].decode("utf-8", "replace"))
+    text = data[start:end]
+    if own_type is not None:
+        before, after = data[start : own_type.start_byte], data[own_type.end_byte : end]
+        text = before.rstrip() + b" " + after.lstrip()
+    line = _one_line(text.decode("utf-8", "replace"))
     cut = len(line) > 120
     if cut:
         line = line[:117] + " …"
@@ -615,6 +636,8 @@ def _doc(
     wrappers = ("export_statement", "type_declaration", *spec.wrapper_nodes)
     if node.parent is not None and node.parent.type in wrappers:
         target = node.parent
+    elif node.parent is not None and node.parent.type in spec.typedef_nodes:
+        target = node.parent  # ``/** doc */ struct s {…} v;``: s's doc
     prev = target.prev_named_sibling
     lines: list[str] = []
     expected_row = target.start_point[0] - 1

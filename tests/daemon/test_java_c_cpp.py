@@ -653,3 +653,59 @@ def test_a_qualifier_is_a_namespace_or_a_class_by_what_the_file_says(
     found = _defs(s)[qualname][-1]
     assert found.parent == parent
     assert found.kind.value == ("method" if parent else "function")
+
+
+STRUCT_AND_VARIABLE = """/** Global configuration. */
+struct config {
+    int verbose;
+    const char *name;
+} g_config;
+
+struct point { int x, y; } origin = {0, 0}, *cursor;
+
+static struct { int hits; } stats;
+"""
+
+
+@pytest.mark.parametrize("path", ["src/config.c", "src/config.cpp"])
+def test_a_struct_defined_with_a_variable_is_a_struct_and_a_variable(path: str) -> None:
+    """``struct config {…} g_config;`` defines the struct (its fields, its doc) and a variable
+    of it; a struct without a name is the variable's alone."""
+    s = summarize(path, STRUCT_AND_VARIABLE)
+    assert not s.has_syntax_errors
+    config = _one(s, "config")
+    assert (config.kind.value, config.signature, config.doc) == (
+        "class",
+        "struct config",
+        "Global configuration.",
+    )
+    assert [d.signature for d in s.definitions if d.parent == "config"] == [
+        "int verbose;",
+        "const char *name;",
+    ]
+    assert (_one(s, "g_config").kind.value, _one(s, "g_config").parent) == ("variable", "")
+    assert _one(s, "point.x").signature == "int x, y;"
+    assert render_skeleton(s) == (
+        "// Global configuration.\n"
+        "struct config { … }\n"
+        "    int verbose;\n"
+        "    const char *name;\n"
+        "struct config g_config;\n"
+        "struct point { … }\n"
+        "    int x, y;\n"
+        "struct point origin = {0, 0}, *cursor;\n"
+        "static struct { … } stats;\n"
+    )
+
+
+def test_a_member_struct_defined_with_a_field_is_a_nested_struct_and_a_field() -> None:
+    s = summarize("geo/mesh.hpp", "class Mesh {\n    struct Face { int a, b, c; } first_;\n};\n")
+    assert _one(s, "Mesh.Face").parent == "Mesh"
+    assert _one(s, "Mesh.Face.a").signature == "int a, b, c;"
+    assert _one(s, "Mesh.first_").signature == "struct Face first_;"
+    assert render_skeleton(s) == (
+        "class Mesh { … }\n"
+        "    struct Face { … }\n"
+        "        int a, b, c;\n"
+        "    struct Face first_;\n"
+    )
