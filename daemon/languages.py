@@ -62,6 +62,9 @@ class LanguageSpec:
     # node types that are definitions only when they have this field (C ``struct s {…}``
     # defines, ``struct s *p`` uses; ``#define GUARD_H`` without a value defines no constant)
     required_fields: dict[str, str] = field(default_factory=dict)
+    # node types that declare members (C/C++ ``field_declaration``): a variable one outside a
+    # class body is a member of a class that did not parse, no variable of the file
+    member_nodes: tuple[str, ...] = ()
     # node types in a class body whose names are the class's attributes (enum constants)
     member_names: tuple[str, ...] = ()
     # ``self.x = …`` / ``this.x = …`` assignments name a class's attributes (Python, JS); off
@@ -258,6 +261,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "preproc_def": "value",
             },
             member_names=("enumerator",),
+            member_nodes=("field_declaration",),
             self_attributes=False,
         ),
     )

@@ -381,6 +381,9 @@ def _definition(
         return None
     if kind is DefKind.VARIABLE and declared is not None and declared.function is not None:
         kind = DefKind.FUNCTION  # a prototype: ``int f(void);``
+    in_class = bool(stack) and stack[-1][2] is DefKind.CLASS
+    if kind is DefKind.VARIABLE and node.type in spec.member_nodes and not in_class:
+        return None  # a field of a class that did not parse (its ``};`` being typed)
     parent = ""
     if stack and stack[-1][2] is DefKind.CLASS:
         parent = stack[-1][1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from daemon.context.assemble import summarize_stable
 from daemon.languages import detect_language, editor_language
 from daemon.parse import mask_prose, summarize
 from daemon.skeleton import render_entry, render_skeleton
@@ -709,3 +710,40 @@ def test_a_member_struct_defined_with_a_field_is_a_nested_struct_and_a_field() -
         "        int a, b, c;\n"
         "    struct Face first_;\n"
     )
+
+
+COUNTER = """#include <string>
+
+/// A named counter.
+class Counter {
+public:
+    explicit Counter(std::string name);
+    int value() const { return value_; }
+private:
+    std::string name_;
+    int value_ = 0;
+};
+
+/// The sum of all counters.
+int total(const Counter& c);
+"""
+
+
+def test_members_of_a_class_that_does_not_parse_are_no_top_level_variables() -> None:
+    """With the cursor on a class's last line, the summary the assembler works from (the
+    cursor line left out) has no class: its fields are members of an error, not variables of
+    the file; what follows the class is still there."""
+    s = summarize_stable("src/counter.hpp", COUNTER, COUNTER.split("\n").index("};"))
+    assert s.has_syntax_errors
+    variables = [d.qualname for d in s.definitions if d.kind.value == "variable"]
+    assert variables == []
+    assert _one(s, "total").kind.value == "function"
+    assert _one(s, "total").doc == "The sum of all counters."
+    assert {d.qualname for d in summarize("src/counter.hpp", COUNTER).definitions} == {
+        "Counter",
+        "Counter.Counter",
+        "Counter.value",
+        "Counter.name_",
+        "Counter.value_",
+        "total",
+    }
