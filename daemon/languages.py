@@ -70,6 +70,9 @@ class LanguageSpec:
     # ``self.x = …`` / ``this.x = …`` assignments name a class's attributes (Python, JS); off
     # where fields are declared and get skeleton lines of their own (Java, C++)
     self_attributes: bool = True
+    # node types of access labels in a class body (C++ ``private:``): kept with the member
+    # that follows them (``Definition.access``)
+    access_nodes: tuple[str, ...] = ()
     # node types that open or name a namespace (C++ ``namespace geom {``, ``namespace fs =
     # std::filesystem;``, ``using namespace geom;``): no definitions; a qualifier naming one
     # (``geom::Shape geom::make_shape()``) makes a function of that namespace, not a method
@@ -291,6 +294,7 @@ LANGUAGES["cpp"] = dataclasses.replace(
         "template_parameter_list",
     ),
     wrapper_nodes=("template_declaration",),
+    access_nodes=("access_specifier",),
     namespace_nodes=("namespace_definition", "namespace_alias_definition", "using_declaration"),
     typedef_nodes=("type_definition", "declaration", "field_declaration"),
     required_fields={**LANGUAGES["c"].required_fields, "class_specifier": "body"},

@@ -385,10 +385,12 @@ def _definition(
     if kind is DefKind.VARIABLE and node.type in spec.member_nodes and not in_class:
         return None  # a field of a class that did not parse (its ``};`` being typed)
     parent = ""
-    if stack and stack[-1][2] is DefKind.CLASS:
+    access = ""
+    if in_class:
         parent = stack[-1][1]
         if kind is DefKind.FUNCTION:
             kind = DefKind.METHOD
+        access = _access(spec, node, data)
     elif stack:
         parent = ""  # nested in a function: still indexed, qualified by the function
     elif (
@@ -459,6 +461,7 @@ def _definition(
             end_line=end_line,
             body_start_line=start_line,
             parent=parent,
+            access=access,
         )
     return_type = ""
     if kind is not DefKind.CLASS:
@@ -498,7 +501,27 @@ def _definition(
         parent=parent,
         attributes=attributes,
         body_digest=digest_text(_text(data, node)),
+        access=access,
     )
+
+
+def _access(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
+    """The access label written before class member ``node`` (C++ ``private:``; comments,
+    ``friend`` and other members that are no definitions may come between), "" when a
+    definition or nothing comes first."""
+    if not spec.access_nodes:
+        return ""
+    target = node
+    if node.parent is not None and node.parent.type in spec.wrapper_nodes:
+        target = node.parent  # ``template <…>`` above the member
+    prev = target.prev_named_sibling
+    while prev is not None:
+        if prev.type in spec.access_nodes:
+            return _text(data, prev)
+        if prev.type in spec.definitions or prev.type in spec.wrapper_nodes:
+            return ""
+        prev = prev.prev_named_sibling
+    return ""
 
 
 def _named_inner_type(spec: LanguageSpec, node: tree_sitter.Node) -> tree_sitter.Node | None:

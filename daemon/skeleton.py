@@ -31,9 +31,12 @@ def render_definition(
     comment = comment_leader(language)
     elided = spec.elided_body if spec else "..."
     sig = definition.signature
+    # a member's access label (C++ ``private:``) at its class's indentation; none for a member
+    # shown without its class
+    label = f"{indent[:-4]}{definition.access}:\n" if definition.access and indent else ""
     if definition.kind is DefKind.VARIABLE:  # one line, under its doc comment if it has one
         doc = f"{indent}{comment} {definition.doc}\n" if definition.doc else ""
-        return f"{doc}{indent}{sig}\n"
+        return f"{label}{doc}{indent}{sig}\n"
     lines: list[str] = []
     if spec is not None and spec.doc_in_body:  # Python: "def f(a) -> int:" + indented body
         lines.append(f"{indent}{sig}")
@@ -56,7 +59,7 @@ def render_definition(
     # a declaration without a body (a C prototype, a Java interface method, a Rust trait
     # method, ``typedef struct {…} name;``) ends with ";" and is shown as written
     lines.append(f"{indent}{sig}" if sig.endswith(";") else f"{indent}{sig} {elided}")
-    return "\n".join(lines) + "\n"
+    return label + "\n".join(lines) + "\n"
 
 
 def outline_entries(
@@ -97,7 +100,9 @@ class Outline:
         children: dict[str, list[Definition]] = {}
         roots: list[Definition] = []
         for d in summary.definitions:
-            if d.parent and d.parent in by_qualname:
+            if _outside_its_class(d, by_qualname, summary.language):
+                roots.append(d)  # C++ ``Shape::area`` below ``class Shape {…};``
+            elif d.parent and d.parent in by_qualname:
                 children.setdefault(d.parent, []).append(d)
             elif "." not in d.qualname or d.qualname.split(".")[0] not in by_qualname:
                 # top level, or a method of a class defined in another file (C++
@@ -181,14 +186,27 @@ class Outline:
         return text + "".join(self._nested_text(m, depth + 1) for m in members)
 
 
+def _outside_its_class(d: Definition, by_qualname: dict[str, Definition], language: str) -> bool:
+    """Whether member ``d`` is defined below its class in the file, in a language with access
+    labels (C++ ``double Shape::area() const {…}``): listed where it is, as when its class is
+    in another file; nested in the class it would read as under the class's last label."""
+    spec = LANGUAGES.get(language)
+    parent = by_qualname.get(d.parent) if d.parent else None
+    if spec is None or not spec.access_nodes or parent is None:
+        return False
+    return not parent.start_line <= d.start_line <= parent.end_line
+
+
 def render_entry(
     summary: FileSummary, definition: Definition, *, index: IndexSnapshot | None = None
 ) -> str:
-    """One definition of ``summary`` as a skeleton, a class with its members' signatures (in
-    a Go package, also its methods declared in the package's other files, from ``index``)."""
+    """One definition of ``summary`` as a skeleton, a class with its members' signatures (those
+    defined below the class, C++ ``Shape::area``, left out: the class declares them; in a Go
+    package, also its methods declared in the package's other files, from ``index``)."""
+    by_qualname = {d.qualname: d for d in summary.definitions}
     members: dict[str, list[Definition]] = {}
     for d in summary.definitions:
-        if d.parent:
+        if d.parent and not _outside_its_class(d, by_qualname, summary.language):
             members.setdefault(d.parent, []).append(d)
     if index is not None and definition.kind is DefKind.CLASS:
         for path in index.package_files.get(summary.path.rpartition("/")[0], ()):

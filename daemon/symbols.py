@@ -31,6 +31,9 @@ class Definition:
     parent: str = ""  # qualname of the enclosing class, "" at top level
     attributes: tuple[str, ...] = ()  # classes: instance attributes assigned in methods
     body_digest: str = ""  # hash of the whole definition text: equal digests = duplicates
+    # C++ members: the access specifier written before this one ("public", "protected",
+    # "private"; a class skeleton shows it as a label), "" when another member comes between
+    access: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ import pytest
 from daemon.context.assemble import summarize_stable
 from daemon.languages import detect_language, editor_language
 from daemon.parse import mask_prose, summarize
-from daemon.skeleton import render_entry, render_skeleton
+from daemon.skeleton import Outline, render_entry, render_skeleton
 from daemon.symbols import Definition, FileSummary
 from engine.postprocess import open_state
 
@@ -487,10 +487,20 @@ def test_cpp_skeleton_nests_members_and_keeps_declarations_as_written() -> None:
     assert (
         "// A polygon with n sides.\n"
         "class Polygon : public Shape { … }\n"
+        "public:\n"
         "    // Builds a regular polygon.\n"
         "    explicit Polygon(int sides, double length = 1.0);\n"
         "    Polygon(const Polygon& other) = default;\n"
     ) in skeleton
+    # defined below the class: where they are, not under the class's last label (private)
+    assert "private:\n    int sides_;\n    double length_;\n" in skeleton
+    assert (
+        "using Polygons = std::vector<Polygon>;\n"
+        "// Computes the area from the side count.\n"
+        "double Polygon::area() const { … }\n"
+    ) in skeleton
+    polygon = render_entry(s, _one(s, "Polygon"))
+    assert polygon.endswith("    std::vector<Vertex> vertices_;\n")
     assert "    int sides() const { … }\n" in skeleton
     assert "template <typename T> const T& largest(const std::vector<T>& values) { … }\n" in (
         skeleton
@@ -747,3 +757,46 @@ def test_members_of_a_class_that_does_not_parse_are_no_top_level_variables() -> 
         "Counter.value_",
         "total",
     }
+
+
+def test_access_specifiers_stay_before_the_members_they_precede() -> None:
+    """A private member cannot be called from outside: the class skeleton keeps ``public:``,
+    ``protected:`` and ``private:`` where they precede members (not before ``friend``), and
+    a member shown on its own (the expanded class at the cursor) brings its label along."""
+    source = """class Account {
+public:
+    /// Opens an account.
+    explicit Account(int id);
+    int balance() const { return balance_; }
+    friend class Audit;
+protected:
+    void log(const char* what);
+private:
+    friend class Bank;
+    int balance_ = 0;
+    int id_;
+};
+"""
+    s = summarize("bank/account.hpp", source)
+    assert [(d.name, d.access) for d in s.definitions] == [
+        ("Account", ""),
+        ("Account", "public"),
+        ("balance", ""),
+        ("log", "protected"),
+        ("balance_", "private"),
+        ("id_", ""),
+    ]
+    assert render_skeleton(s) == (
+        "class Account { … }\n"
+        "public:\n"
+        "    // Opens an account.\n"
+        "    explicit Account(int id);\n"
+        "    int balance() const { … }\n"
+        "protected:\n"
+        "    void log(const char* what);\n"
+        "private:\n"
+        "    int balance_ = 0;\n"
+        "    int id_;\n"
+    )
+    outline = Outline(s, expand=["Account"])
+    assert outline.text(4) == "private:\n    int balance_ = 0;\n"
