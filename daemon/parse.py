@@ -448,7 +448,7 @@ def _definition(
     end_line = node.end_point[0]
     if node.end_point[1] == 0 and end_line > start_line:
         end_line -= 1  # ``#define X 1\n`` ends with its newline
-    if kind is DefKind.VARIABLE:
+    if kind is DefKind.VARIABLE:  # a field, a global, a macro: its doc comment, no body
         return Definition(
             name=name,
             kind=kind,
@@ -456,7 +456,7 @@ def _definition(
             signature=signature,
             params="",
             return_type="",
-            doc="",
+            doc=_doc(spec, node, None, data) if own_type is None else "",  # else the type's
             start_line=start_line,
             end_line=end_line,
             body_start_line=start_line,

@@ -800,3 +800,28 @@ private:
     )
     outline = Outline(s, expand=["Account"])
     assert outline.text(4) == "private:\n    int balance_ = 0;\n"
+
+
+def test_a_fields_doc_comment_is_its_doc() -> None:
+    """Javadoc on a field (and a C/C++ doc comment on a field, a global or a macro) is the
+    field's doc, shown above its line as a method's is; a comment ending the line before is
+    not."""
+    s = summarize("Inventory.java", JAVA)
+    items = _one(s, "Inventory.MAX_ITEMS")
+    assert items.doc == "Most items one inventory holds."
+    assert (_one(s, "Inventory.items").doc, _one(s, "Inventory.name").doc) == ("", "")
+    assert (
+        "    // Most items one inventory holds.\n"
+        "    public static final int MAX_ITEMS = 1_000;\n"
+        "    private final List<T> items = new ArrayList<>();\n"
+    ) in render_skeleton(s)
+    c = summarize(
+        "lib/limits.h",
+        "/** Largest queue. */\n#define QUEUE_MAX 64\n\nstruct queue {\n"
+        "    int len;  // items in it\n    /// Room for this many.\n    int cap;\n};\n",
+    )
+    assert [(d.qualname, d.doc) for d in c.definitions if d.kind.value == "variable"] == [
+        ("QUEUE_MAX", "Largest queue."),
+        ("queue.len", ""),
+        ("queue.cap", "Room for this many."),
+    ]
