@@ -586,3 +586,65 @@ def test_which_files_can_change_whether_their_folder_is_skipped() -> None:
         assert changes_folder_skip(rel), rel
     for rel in ("pkg/__init__.py", "src/util.py", "tools/bin/activate", "README.md"):
         assert not changes_folder_skip(rel), rel
+
+
+@pytest.mark.parametrize(
+    ("rel", "before", "after", "qualname", "line"),
+    [
+        (
+            "src/main/java/acme/Shapes.java",
+            "package acme;\n\npublic class Shapes {\n"
+            "    static double area(double w, double h) {\n        return w * h;\n    }\n}\n",
+            "package acme;\n\npublic class Shapes {\n"
+            "    static double area(double w, double h) {\n        return w * h;\n    }\n\n"
+            "    /** Twice the sum of the sides. */\n"
+            "    static double perimeter(double w, double h) {\n        return 2 * (w + h);\n"
+            "    }\n}\n",
+            "Shapes.perimeter",
+            "edited `Shapes.perimeter` in src/main/java/acme/Shapes.java: +5 -0",
+        ),
+        (
+            "lib/shapes.c",
+            '#include "shapes.h"\n\ndouble area(double w, double h) {\n    return w * h;\n}\n',
+            '#include "shapes.h"\n\ndouble area(double w, double h) {\n    return w * h;\n}\n\n'
+            "double perimeter(double w, double h) {\n    return 2 * (w + h);\n}\n",
+            "perimeter",
+            "edited `perimeter` in lib/shapes.c: +4 -0",
+        ),
+        (
+            "lib/shapes.h",
+            "#pragma once\n\ndouble area(double w, double h);\n",
+            "#pragma once\n\ndouble area(double w, double h);\n"
+            "/** Twice the sum of the sides. */\ndouble perimeter(double w, double h);\n",
+            "perimeter",
+            "edited `perimeter` in lib/shapes.h: +2 -0",
+        ),
+    ],
+    ids=["java", "c", "h"],
+)
+def test_a_saved_java_c_or_header_file_is_indexed_again(
+    tmp_path: Path, rel: str, before: str, after: str, qualname: str, line: str
+) -> None:
+    """The real watcher: a save of a .java, .c or .h file (as of a .py file) re-parses it into
+    the index and records the edit in the history."""
+    root = tmp_path / "proj"
+    make(root, {rel: before})
+    index, history = ProjectIndex(root), EditHistory()
+    limits = IndexerLimits(max_file_bytes=10_000, workers=0, quiet_ms=150, max_delay_ms=2_000)
+    indexer = ProjectIndexer(root, limits, index, history, clock=lambda: 1_000.0)
+    try:
+        indexer.start_watching()
+        indexer.build()
+        summary = index.get(rel)
+        assert summary is not None and qualname not in [d.qualname for d in summary.definitions]
+        (root / rel).write_text(after)
+
+        def indexed() -> bool:
+            saved = index.get(rel)
+            return saved is not None and qualname in [d.qualname for d in saved.definitions]
+
+        assert wait_for(indexed)
+        assert indexer.wait_idle(TIMEOUT_S)
+        assert history.summary_lines(limit=5) == [line]
+    finally:
+        indexer.stop()

@@ -1030,3 +1030,95 @@ def test_a_change_in_another_document_is_a_cache_miss(raw: RawClient, home: Path
     assert raw.recv()["type"] == "ok"
     assert cache_of("c3") == "miss"
     assert cache_of("c4") == "hit"
+
+
+@pytest.mark.parametrize(
+    ("files", "edited", "lines", "cursor", "typed_as"),
+    [
+        (
+            {
+                "src/acme/Shapes.java": "package acme;\n\npublic class Shapes {\n"
+                "    public static double area(double w, double h) {\n"
+                "        return w * h;\n    }\n}\n",
+                "src/acme/Main.java": "",
+            },
+            "package acme;\n\npublic class Shapes {\n"
+            "    public static double area(double w, double h) {\n        return w * h;\n    }\n\n"
+            "    /** Twice the sum of the sides. */\n"
+            "    public static double perimeter(double w, double h) {\n"
+            "        return 2 * (w + h);\n    }\n}\n",
+            ["package acme;", "", "public class Main {",
+             "    static void report(double w, double h) {",
+             "        double total = Shapes.perimeter(w, h);", "", "    }", "}", ""],
+            5,
+            ("    // Twice the sum of the sides.\n"
+             "    public static double perimeter(double w, double h) { … }\n"),
+        ),
+        (
+            {
+                "lib/shapes.h": "#pragma once\n\ndouble area(double w, double h);\n",
+                "lib/main.c": "",
+            },
+            "#pragma once\n\ndouble area(double w, double h);\n"
+            "/** Twice the sum of the sides. */\ndouble perimeter(double w, double h);\n",
+            ['#include "shapes.h"', "", "void report(double w, double h) {",
+             "    double inside = area(w, h);", "    double total = perimeter(w, h);", "", "}",
+             ""],
+            5,
+            "// Twice the sum of the sides.\ndouble perimeter(double w, double h);\n",
+        ),
+    ],
+    ids=["java", "c-header"],
+)
+def test_java_and_c_documents_take_definitions_from_an_unsaved_buffer(
+    home: Path, files: dict[str, str], edited: str, lines: list[str], cursor: int, typed_as: str
+) -> None:
+    """As for Python (above): a method added to an open ``Shapes.java``, a prototype added to
+    an open ``shapes.h``, not saved, reach a completion in the file that calls them through
+    the protocol's open and change; closed unsaved, they are gone again."""
+    root = home / "proj"
+    (root / ".git").mkdir(parents=True)
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    shapes, main = (root / rel for rel in files)
+    main.write_text("\n".join(lines))
+
+    def prompt_of(rid: str) -> str:
+        typed = f"        {rid} = " if shapes.suffix == ".java" else f"    {rid} = "
+        text = "\n".join([*lines[:cursor], typed, *lines[cursor + 1 :]])
+        raw.send(complete_msg(rid, main, line=cursor, col=len(typed), text=text,
+                              options={"deadline_ms": 20000}))
+        assert raw.until_final(rid)[-1]["type"] == "done"
+        wait_until_idle(d)
+        engine = d.engines[-1]
+        assert isinstance(engine, FakeEngine)
+        asked = [r.prompt for r in engine.submitted if not r.prefill_only and r.prompt
+                 and typed in r.prompt.prefix]
+        assert len(asked) == 1
+        return "".join(s.text for s in asked[0].snippets) + asked[0].prefix
+
+    with running_daemon(index_projects=True) as d:
+        raw = RawClient(d.endpoint)
+        raw.send({"type": "open", "id": "o1", "path": str(shapes), "text": shapes.read_text()})
+        assert raw.recv()["type"] == "ok"
+        deadline = time.monotonic() + 30
+        projects = d.service._projects
+        while not (str(root) in projects._projects and projects._projects[str(root)].ready):
+            assert time.monotonic() < deadline, "the project was not indexed"
+            time.sleep(0.05)
+        seen = prompt_of("c1")
+        assert "area(double w, double h)" in seen
+        assert "perimeter(double" not in seen
+        raw.send({"type": "change", "id": "e1", "path": str(shapes), "text": edited})
+        assert raw.recv()["type"] == "ok"
+        assert typed_as in prompt_of("c2")
+        raw.send({"type": "close", "id": "x1", "path": str(shapes)})  # closed unsaved
+        assert raw.recv()["type"] == "ok"
+        # its edits leave the history in a worker thread after the reply: waited for here
+        history, rel = projects._projects[str(root)].history, str(shapes.relative_to(root))
+        while [r for r in history.entries() if r.path == rel and r.source == "editor"]:
+            assert time.monotonic() < deadline + 30, "the closed buffer's edits stayed"
+            time.sleep(0.05)
+        assert "perimeter(double" not in prompt_of("c3")
+        raw.close()
