@@ -97,10 +97,11 @@ class Outline:
         self._index = index
         expanded = set(expand)
         by_qualname = {d.qualname: d for d in summary.definitions}
+        spans = _class_spans(summary)
         children: dict[str, list[Definition]] = {}
         roots: list[Definition] = []
         for d in summary.definitions:
-            if _outside_its_class(d, by_qualname, summary.language):
+            if _outside_its_class(d, spans):
                 roots.append(d)  # C++ ``Shape::area`` below ``class Shape {…};``
             elif d.parent and d.parent in by_qualname:
                 children.setdefault(d.parent, []).append(d)
@@ -186,15 +187,27 @@ class Outline:
         return text + "".join(self._nested_text(m, depth + 1) for m in members)
 
 
-def _outside_its_class(d: Definition, by_qualname: dict[str, Definition], language: str) -> bool:
-    """Whether member ``d`` is defined below its class in the file, in a language with access
-    labels (C++ ``double Shape::area() const {…}``): listed where it is, as when its class is
-    in another file; nested in the class it would read as under the class's last label."""
-    spec = LANGUAGES.get(language)
-    parent = by_qualname.get(d.parent) if d.parent else None
-    if spec is None or not spec.access_nodes or parent is None:
+def _class_spans(summary: FileSummary) -> dict[str, list[tuple[int, int]]] | None:
+    """The lines of each class of ``summary`` by qualname (several: ``#if`` branches defining
+    one struct each), in a language with access labels (C++); None in the others."""
+    spec = LANGUAGES.get(summary.language)
+    if spec is None or not spec.access_nodes:
+        return None
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for d in summary.definitions:
+        if d.kind is DefKind.CLASS:
+            spans.setdefault(d.qualname, []).append((d.start_line, d.end_line))
+    return spans
+
+
+def _outside_its_class(d: Definition, spans: dict[str, list[tuple[int, int]]] | None) -> bool:
+    """Whether member ``d`` is defined outside its class in the file, in a language with access
+    labels (C++ ``double Shape::area() const {…}`` below ``class Shape {…};``): listed where it
+    is, as when its class is in another file; nested in the class it would read as under the
+    class's last label."""
+    if spans is None or not d.parent or d.parent not in spans:
         return False
-    return not parent.start_line <= d.start_line <= parent.end_line
+    return not any(first <= d.start_line <= last for first, last in spans[d.parent])
 
 
 def render_entry(
@@ -203,10 +216,10 @@ def render_entry(
     """One definition of ``summary`` as a skeleton, a class with its members' signatures (those
     defined below the class, C++ ``Shape::area``, left out: the class declares them; in a Go
     package, also its methods declared in the package's other files, from ``index``)."""
-    by_qualname = {d.qualname: d for d in summary.definitions}
+    spans = _class_spans(summary)
     members: dict[str, list[Definition]] = {}
     for d in summary.definitions:
-        if d.parent and not _outside_its_class(d, by_qualname, summary.language):
+        if d.parent and not _outside_its_class(d, spans):
             members.setdefault(d.parent, []).append(d)
     if index is not None and definition.kind is DefKind.CLASS:
         for path in index.package_files.get(summary.path.rpartition("/")[0], ()):

@@ -825,3 +825,15 @@ def test_a_fields_doc_comment_is_its_doc() -> None:
         ("queue.len", ""),
         ("queue.cap", "Room for this many."),
     ]
+
+
+def test_fields_of_a_struct_defined_in_each_preprocessor_branch_stay_in_it() -> None:
+    """Two ``typedef struct {…} params;`` in ``#if`` branches: one qualname, two classes; the
+    fields of the first are inside a class of their name, not defined outside it."""
+    source = (
+        "#ifdef BIG\ntypedef struct {\n    char buf[1024];\n} params;\n"
+        "#else\ntypedef struct {\n    char buf[64];\n    int len;\n} params;\n#endif\n"
+    )
+    skeleton = render_skeleton(summarize("include/params.h", source))
+    assert [line for line in skeleton.splitlines() if not line.startswith(("typedef", " "))] == []
+    assert "    char buf[1024];\n" in skeleton
