@@ -304,8 +304,8 @@ class _SelfAttributes:
         return self._names[lo:hi]
 
 
-# a C++ constructor or destructor defined outside its class: ``logger::logger(``, ``A::~A(``
-_CONSTRUCTOR = re.compile(rb"\b([A-Za-z_]\w*)\s*::\s*~?\1\s*\(")
+# after a scope: a name called or defined (``::f(``, ``::~A(``), where constructors are found
+_SCOPED_CALL = re.compile(rb"::\s*~?([A-Za-z_]\w*)\s*\(")
 _MEMBER_QUALIFIERS = ("type_qualifier", "ref_qualifier")  # ``f() const``, ``f() &&``
 
 
@@ -353,8 +353,23 @@ class _Scopes:
                 name = node.child_by_field_name("name")
                 if name is not None and node.child_by_field_name("body") is not None:
                     self._classes.add(_text(data, name).split("<", 1)[0].rsplit("::", 1)[-1])
-        self._classes.update(m.group(1).decode() for m in _CONSTRUCTOR.finditer(data))
+        self._classes.update(_constructor_scopes(data))
         return namespaces
+
+
+def _constructor_scopes(data: bytes) -> set[str]:
+    """The classes whose constructors or destructors ``data`` defines or calls outside the
+    class (``logger::logger(``, ``A::~A(``). A scan for ``::name(`` checking the scope before
+    it: a pattern with the scope first tried every identifier of the file (30x slower)."""
+    found: set[str] = set()
+    for m in _SCOPED_CALL.finditer(data):
+        name = m.group(1)
+        head = data[max(0, m.start() - len(name) - 8) : m.start()].rstrip()
+        if head.endswith(name):
+            before = head[-len(name) - 1 : -len(name)]
+            if not (before.isalnum() or before == b"_"):
+                found.add(name.decode())
+    return found
 
 
 def _definition(
