@@ -13,6 +13,7 @@ from daemon.history import (
     EditKind,
     HistoryLimits,
     _diff_opcodes,
+    _names_touched,
     _unified_diff,
 )
 from daemon.symbols import Definition, DefKind, FileSummary
@@ -388,3 +389,51 @@ def test_forget_drops_what_one_source_reported_for_a_path() -> None:
                                                "edited io/csv.py: +1 -0"]
     assert [r.source for r in history.entries()] == ["editor", "disk"]
     assert history.forget("io/csv.py") == 1 and len(history) == 1
+
+
+def _names_touched_pairwise(
+    changed: list[tuple[str, int, int, int, int]], summary: FileSummary
+) -> tuple[str, ...]:
+    """The definition of the innermost touched definitions, compared pair by pair."""
+    spans = [(j1, j2 - 1) if j2 > j1 else (max(j1 - 1, 0),) * 2 for _, _, _, j1, j2 in changed]
+    hit = [
+        d for d in summary.definitions
+        if any(d.start_line <= hi and d.end_line >= lo for lo, hi in spans)
+    ]
+    leaves = [
+        d for d in hit
+        if not any(
+            o is not d and d.start_line <= o.start_line and o.end_line <= d.end_line
+            and (o.start_line, o.end_line) != (d.start_line, d.end_line)
+            for o in hit
+        )
+    ]
+    leaves.sort(key=lambda d: (d.start_line, d.end_line, d.qualname))
+    return tuple(dict.fromkeys(d.qualname for d in leaves))
+
+
+_SPAN = st.tuples(st.integers(0, 40), st.integers(0, 12))
+
+
+@given(
+    st.lists(_SPAN, max_size=14),  # definitions: start line, length (nested, overlapping)
+    st.lists(st.tuples(st.integers(0, 50), st.integers(0, 6)), max_size=6),  # changes
+)
+@settings(max_examples=300, deadline=None)
+def test_names_touched_equal_the_pairwise_definition(
+    defs: list[tuple[int, int]], changes: list[tuple[int, int]]
+) -> None:
+    """The touched definitions are found in n log n now (a 12,000-function file reformatted
+    took 56 s, pair by pair, in the history's lock): the same names as pair by pair."""
+    definitions = tuple(
+        Definition(
+            name=f"d{i}", kind=DefKind.FUNCTION, qualname=f"d{i}", signature="", params="",
+            return_type="", doc="", start_line=start, end_line=start + length,
+            body_start_line=start,
+        )
+        for i, (start, length) in enumerate(defs)
+    )
+    summary = FileSummary(path="m.py", language="python", num_lines=60, num_bytes=0,
+                          definitions=definitions)
+    changed = [("replace", 0, 0, j1, j1 + n) for j1, n in sorted(changes)]
+    assert _names_touched(changed, summary) == _names_touched_pairwise(changed, summary)
