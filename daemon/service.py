@@ -13,7 +13,9 @@ request, and ``_finish`` is the only place that sends a final reply for them.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import functools
 import itertools
 import logging
 import math
@@ -155,6 +157,12 @@ class Service:
         self._recorder = Recorder(self.metrics, self._events, self._metrics_data)
         self._started = time.monotonic()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # edit-history writes (an edit, a closed buffer's edits forgotten) on one thread, in
+        # the order the editor sent them: in a pool a close's forget could run before the
+        # edits it forgets, which then stayed in the history for good
+        self._history_work = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="nospin-history"
+        )
         self._loop: asyncio.AbstractEventLoop | None = None
         self.endpoints: list[str] = []
         self.count_peers: Any = lambda: 0  # set by the daemon: live client count
@@ -184,7 +192,17 @@ class Service:
                 await task
         await self.supervisor.close()
         self._recorder.flush(math.inf)
+        await asyncio.to_thread(self._history_work.shutdown)
         await asyncio.to_thread(self._projects.close)
+
+    def _in_history_order(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        """Run ``fn`` on the edit-history thread, after the history work asked for before."""
+        loop = asyncio.get_running_loop()
+
+        async def run() -> None:
+            await loop.run_in_executor(self._history_work, functools.partial(fn, *args, **kwargs))
+
+        self._spawn(run())
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -248,9 +266,9 @@ class Service:
                 path = normalise_path(request.path)
                 doc = self._docs.get(path)
                 if doc is not None and self._loop is not None:
-                    self._spawn(asyncio.to_thread(
+                    self._in_history_order(
                         self._projects.close_buffer, doc.root, path, doc.text,
-                        max_bytes=self.config.context.max_file_bytes))
+                        max_bytes=self.config.context.max_file_bytes)
                 self._docs.close(path)
                 self._projects.note_buffer(path, None)
                 self.scheduler.cancel_document(path)
@@ -387,7 +405,7 @@ class Service:
 
     def _record_edit(self, path: str, root: str, old: str, new: str) -> None:
         if old != new and self._loop is not None:
-            self._spawn(asyncio.to_thread(self._projects.record_edit, root, path, old, new))
+            self._in_history_order(self._projects.record_edit, root, path, old, new)
 
     # ------------------------------------------------------------------ complete
     def _on_complete(self, peer: Peer, req: p.CompleteRequest) -> None:
