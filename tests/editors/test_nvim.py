@@ -12,23 +12,18 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import os
-import shutil
-import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from daemon import lifecycle
+from tests.editors.harness import FAKE_ENGINE, REPO, wait_for
 
-REPO = Path(__file__).parents[2]
 PLUGIN = REPO / "editors" / "nvim"
 
 
@@ -87,44 +82,6 @@ class Nvim:
 
     def close(self) -> None:
         self._sock.close()
-
-
-def wait_for(what: str, check: Callable[[], Any], timeout_s: float) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what}")
-
-
-@pytest.fixture
-def home() -> Iterator[Path]:
-    pytest.importorskip("llama_cpp")
-    from engine.models import embedded_model_path
-
-    try:
-        model = embedded_model_path()
-    except Exception as exc:
-        pytest.skip(f"embedded model not installed: {exc}")
-    home = Path(tempfile.mkdtemp(prefix="nsv", dir="/tmp"))  # short ipc paths
-    (home / "config").mkdir()
-    (home / "config" / "config.toml").write_text(f'[engine]\nmodel = "{model}"\n')
-    try:
-        yield home
-    finally:
-        os.environ["NOSPIN_HOME"] = str(home)
-        try:
-            info = lifecycle.read_daemon_info()
-            if info is not None:
-                os.kill(info.pid, signal.SIGTERM)
-                deadline = time.monotonic() + 20
-                while lifecycle.read_daemon_info() is not None and time.monotonic() < deadline:
-                    time.sleep(0.1)
-        finally:
-            del os.environ["NOSPIN_HOME"]
-            shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.mark.slow
@@ -253,49 +210,6 @@ def _quit(nvim: Nvim, proc: subprocess.Popen[bytes]) -> None:
 # "return a + b\n\nprint(add(1, 2))\n"; NOSPIN_FAKE_TOKEN_DELAY_S slows it down to keep a
 # request in flight.
 
-@pytest.fixture
-def fake_home() -> Iterator[Path]:
-    home = Path(tempfile.mkdtemp(prefix="nsf", dir="/tmp"))  # short ipc paths
-    (home / "proj").mkdir()
-    (home / "proj" / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
-    try:
-        yield home
-    finally:
-        _end_servers(home)  # Neovim's `nospin lsp` could start a daemon after the stop below
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("NOSPIN_HOME", str(home))
-            lifecycle.stop_daemon(20.0)
-        shutil.rmtree(home, ignore_errors=True)
-
-
-def _end_servers(home: Path, timeout_s: float = 10.0) -> None:
-    """Wait for the language servers of ``home`` (NOSPIN_HOME in their environment) to exit
-    after Neovim quit, then kill what is left: one still running when the daemon is stopped
-    starts a new one on its next document update (it did: daemons outlived their tests)."""
-    def servers() -> list[int]:
-        found = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                cmd = (entry / "cmdline").read_bytes().split(b"\0")
-                env = (entry / "environ").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if b"lsp" in cmd and f"NOSPIN_HOME={home}".encode() in env:
-                found.append(int(entry.name))
-        return found
-
-    if not Path("/proc").is_dir():
-        return
-    deadline = time.monotonic() + timeout_s
-    while servers() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    for pid in servers():
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-
-
 @contextlib.contextmanager
 def fake_nvim(home: Path, monkeypatch: pytest.MonkeyPatch, *, options: str = "{}",
               token_delay_s: float = 0.005, before_setup: tuple[str, ...] = (),
@@ -312,7 +226,7 @@ def fake_nvim(home: Path, monkeypatch: pytest.MonkeyPatch, *, options: str = "{}
     monkeypatch.setenv("VIMRUNTIME", str(runtime))
     monkeypatch.setenv("NOSPIN_HOME", str(home))
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", "tests.daemon.fakes:make_engine")
+    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", FAKE_ENGINE)
     monkeypatch.setenv("NOSPIN_FAKE_TOKEN_DELAY_S", str(token_delay_s))
     if pieces is None:
         monkeypatch.delenv("NOSPIN_FAKE_PIECES", raising=False)
