@@ -37,6 +37,7 @@ augroup nospin
   autocmd BufFilePost * call nospin#reattach(str2nr(expand('<abuf>')))
   autocmd BufUnload * call nospin#detach(str2nr(expand('<abuf>')))
   autocmd VimLeavePre * call nospin#stop()
+  autocmd ColorScheme * highlight default link NospinSuggestion Comment
 augroup END
 
 if v:vim_did_enter
