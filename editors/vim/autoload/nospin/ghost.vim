@@ -5,8 +5,9 @@
 
 let s:enabled = 1
 let s:prop = 'nospin_ghost'
-" bufnr -> {timer, warm_timer, request, sug, skip_tick, warm_lnum, keys, accepting}
+" bufnr -> {timer, warm_timer, request, sug, drawn, accepting, warm_lnum, keys, own_maps}
 "   sug: {lnum, col (1-based byte column), text, tick, line, num_lines} or {}
+"   drawn: whether text properties of ours may be in the buffer
 let s:bufs = {}
 " the daemon's answer to the last warm request ('warming', ...), for checks
 let g:nospin_last_warm = v:null
@@ -47,11 +48,14 @@ function! s:cancel(s) abort
   endif
 endfunction
 
+" Remove the ghost text; the buffer is searched for it only when some was drawn (not on every
+" keystroke: lines may have moved it since).
 function! s:clear(bufnr, s) abort
   let a:s.sug = {}
-  if bufloaded(a:bufnr) && !empty(prop_type_get(s:prop))
+  if a:s.drawn && bufloaded(a:bufnr)
     call prop_remove({'type': s:prop, 'bufnr': a:bufnr, 'all': 1})
   endif
+  let a:s.drawn = 0
 endfunction
 
 " Virtual text shows a Tab as one space: expanded here, from screen column `vcol` (0-based).
@@ -85,6 +89,7 @@ function! s:show(bufnr, s, lnum, col, text) abort
   endif
   let lines = split(a:text, "\n", 1)
   let line = getbufline(a:bufnr, a:lnum)[0]
+  let a:s.drawn = 1
   if lines[0] !=# ''
     let vcol = strdisplaywidth(strpart(line, 0, a:col - 1))
     call prop_add(a:lnum, a:col, {'type': s:prop, 'bufnr': a:bufnr,
@@ -496,7 +501,7 @@ function! nospin#ghost#attach(bufnr) abort
   if has_key(s:bufs, a:bufnr)
     return
   endif
-  let s:bufs[a:bufnr] = {'timer': -1, 'warm_timer': -1, 'request': -1, 'sug': {},
+  let s:bufs[a:bufnr] = {'timer': -1, 'warm_timer': -1, 'request': -1, 'sug': {}, 'drawn': 0,
         \ 'accepting': {}, 'warm_lnum': -1, 'keys': {}, 'own_maps': {}}
   execute 'augroup nospin_ghost_' . a:bufnr
     autocmd!
