@@ -352,15 +352,21 @@ def test_status_fast_mode_toggle_and_statusline(fake_home: Path,
         assert any(line.startswith("fast mode on; ") for line in messages), messages
 
 
-def test_a_missing_command_says_so_once(fake_home: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """No ``nospin`` to start: one message, whatever is typed or opened next; <Tab> still
-    inserts a tab."""
+@pytest.mark.parametrize("broken", ["missing", "exits"])
+def test_a_server_that_cannot_start_is_said_once(broken: str, fake_home: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``nospin`` to start, or one that exits at once: one message, whatever is typed or
+    opened next; <Tab> still inserts a tab."""
     src = fake_home / "proj" / "calc.py"
     src.write_text("x = 1\n")
     missing = str(fake_home / "bin" / "nospin")
-    with vim_session(fake_home, src, monkeypatch, cmd=[missing, "lsp"],
-                     ready="x = 1") as vim:
+    cmd, expected = [missing, "lsp"], f"nospin: cannot start '{missing}': not an executable" \
+        " (g:nospin_cmd)"
+    if broken == "exits":
+        cmd = ["sh", "-c", "echo 'nospin lsp: bad endpoint' >&2; exit 2"]
+        expected = "nospin: the language server exited at start (status 2): nospin lsp: bad" \
+            " endpoint"
+    with vim_session(fake_home, src, monkeypatch, cmd=cmd, ready="x = 1") as vim:
         vim.type(f"ox = {TAB}y{ESC}")
         time.sleep(0.3)
         vim.ex("edit other.py")
@@ -368,8 +374,7 @@ def test_a_missing_command_says_so_once(fake_home: Path,
         vim.ex("buffer calc.py")
         time.sleep(0.3)
         messages = [m for m in vim.messages(fake_home / "messages.txt") if "nospin" in m]
-        assert messages == [f"nospin: cannot start '{missing}': not an executable"
-                            " (g:nospin_cmd)"], messages
+        assert messages == [expected], messages
         assert saved(vim, src) == "x = 1\nx = \ty\n"
 
 

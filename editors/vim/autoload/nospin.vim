@@ -171,18 +171,25 @@ function! s:on_exit(job, status) abort
   elseif s:stopping
     return
   endif
-  let why = empty(s:stderr) ? '' : ': ' . s:stderr[-1]
+  " the message waits 50 ms for the server's last words on stderr (they may come after this)
   if was ==# 'starting'
     " it cannot start (a bad option, a broken install): said once, not retried on every key
-    call s:fail(printf('nospin: the language server exited at start (status %d)%s', a:status,
-          \ why))
+    let s:state = 'failed'
+    call timer_start(50, {-> s:say('ErrorMsg', printf(
+          \ 'nospin: the language server exited at start (status %d)%s', a:status, s:why()))})
   elseif s:num_quick_exits >= 3
-    call s:fail(printf('nospin: the language server exited again (status %d)%s; not started'
-          \ . ' again (:NospinRestart)', a:status, why))
+    let s:state = 'failed'
+    call timer_start(50, {-> s:say('ErrorMsg', printf('nospin: the language server exited'
+          \ . ' again (status %d)%s; not started again (:NospinRestart)', a:status, s:why()))})
   else
-    call s:warn(printf('nospin: the language server exited (status %d)%s; it starts again'
-          \ . ' when you type', a:status, why))
+    call timer_start(50, {-> s:say('WarningMsg', printf('nospin: the language server exited'
+          \ . ' (status %d)%s; it starts again when you type', a:status, s:why()))})
   endif
+endfunction
+
+" ': ' and the server's last line on stderr, or ''
+function! s:why() abort
+  return empty(s:stderr) ? '' : ': ' . s:stderr[-1]
 endfunction
 
 " the server is gone: every document is to be opened again by the next one
