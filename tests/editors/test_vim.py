@@ -213,10 +213,11 @@ def connected(home: Path) -> None:
 
 
 def saved(vim: VimTerm, src: Path) -> str:
-    """The buffer's text, written with :w from normal mode."""
-    before = src.stat().st_mtime_ns
+    """The buffer's text, written with :w from normal mode (once Vim says "written")."""
+    vim.type(":" + ESC)  # an empty command line: no "written" of an earlier :w
+    vim.wait("the message line cleared", lambda: "written" not in vim.row(-1), 5)
     vim.ex("w!")
-    vim.wait(":w", lambda: src.stat().st_mtime_ns != before or "written" in vim.row(-1), 10)
+    vim.wait(":w", lambda: "written" in vim.row(-1), 10)
     return src.read_text()
 
 
