@@ -241,11 +241,12 @@ function! s:on_activity(bufnr) abort
   endif
   let tick = b:changedtick
   if !empty(s.accepting)
-    " the text of an accept went in: the rest of the suggestion (accept word/line) stays
-    let rest = s.accepting.rest
+    " the text of an accept went in: the rest of the suggestion (accept word/line) stays,
+    " unless more was typed before this (then it is dropped like any other typing)
+    let accepted = s.accepting
     let s.accepting = {}
-    if rest !=# ''
-      call s:show(a:bufnr, s, line('.'), col('.'), rest)
+    if accepted.rest !=# '' && line('.') == accepted.lnum && col('.') == accepted.col
+      call s:show(a:bufnr, s, accepted.lnum, accepted.col, accepted.rest)
       return
     endif
   endif
@@ -352,10 +353,13 @@ function! nospin#ghost#prepare_accept(num_bytes) abort
   if empty(s) || empty(s.sug)
     return
   endif
-  let rest = strpart(s.sug.text, a:num_bytes)
+  let lines = split(strpart(s.sug.text, 0, a:num_bytes), "\n", 1)
+  " where the cursor will be after the text, where the rest of the suggestion is shown
+  let s.accepting = {'rest': strpart(s.sug.text, a:num_bytes),
+        \ 'lnum': s.sug.lnum + len(lines) - 1,
+        \ 'col': (len(lines) == 1 ? s.sug.col : 1) + len(lines[-1])}
   call s:cancel(s)
   call s:clear(bufnr, s)
-  let s.accepting = {'rest': rest}
 endfunction
 
 " The end of a bracketed paste as Vim recognises it (a terminal without one: xterm's, which
