@@ -271,7 +271,7 @@ def test_multi_line_accept_keeps_its_indentation_under_autoindent(
 def test_typing_on_dismisses_or_keeps_the_rest_and_asks_again(
         fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Typing the start of the suggestion keeps the rest on screen; <M-Right> accepts a word;
-    another character removes it and a new one comes after the debounce; <C-]> and <Esc>
+    another character removes it and a new one comes after the debounce; <C-]> and CTRL-C
     remove it; the cursor resting on another line in normal mode warms the prompt there."""
     with fake_vim(fake_home, monkeypatch, options="let g:nospin_debounce_ms = 100") as (vim, src):
         vim.type("Gox = ")
@@ -296,7 +296,7 @@ def test_typing_on_dismisses_or_keeps_the_rest_and_asks_again(
         vim.type(M_RIGHT + "!")
         line = vim.wait("the typing", lambda: vim.cursor == (2, 20) and vim.row(2), 5)
         assert line in ("x = returnZ qreturn!", "x = returnZ qreturn!return a + b"), line
-        vim.type(ESC)
+        vim.type("\x03")  # CTRL-C: leaves insert mode without InsertLeave
         vim.wait("the ghost text removed", lambda: vim.row(2) == "x = returnZ qreturn!", 5)
         assert saved(vim, src).endswith("x = returnZ qreturn!\n")
         # the cursor rests on line 1 in normal mode: warmed
@@ -366,6 +366,7 @@ def test_status_fast_mode_toggle_and_statusline(fake_home: Path,
         vim.type("oz = ")
         vim.wait("ghost text again", lambda: vim.row(4) == "z = return a + b", 30)
         vim.type(ESC)
+        vim.wait("the ghost text removed by <Esc>", lambda: vim.row(4) == "z =", 5)
         messages = vim.messages(fake_home / "messages.txt")
         assert "nospin: ghost text off" in messages and "nospin: ghost text on" in messages
         assert "nospin: :NospinFastMode takes on, off or toggle, not 'bogus'" in messages
