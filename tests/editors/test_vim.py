@@ -245,7 +245,8 @@ def test_multi_line_accept_keeps_its_indentation_under_autoindent(
         fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A multi-line suggestion shows its first line at the cursor and the others below it, and
     goes in exactly as suggested: no 'autoindent', 'smartindent' or Python 'indentexpr'
-    indentation added to its lines. The terminal here has no bracketed paste (tmux, screen):
+    indentation added to its lines, whether it is accepted whole or the first line
+    (<M-C-Right>) and then the rest. The terminal here has no bracketed paste (tmux, screen):
     the plugin's accept works without it."""
     pieces = ("s = 0", "\n", "    for x in xs:", "\n", "        if x:", "\n", "            s += x",
               "\n", "    return s", "\n")
@@ -259,6 +260,10 @@ def test_multi_line_accept_keeps_its_indentation_under_autoindent(
         assert [vim.row(n) for n in range(2, 6)] == [
             "    for x in xs:", "        if x:", "            s += x", "    return s"]
         assert vim.row(6) == ""  # the buffer's own blank line 3, pushed down
+        vim.type("\x1b[1;7C")  # <M-C-Right>: the line; the rest stays below it
+        vim.wait("the line accepted", lambda: vim.cursor == (1, 9), 5)
+        assert [vim.row(n) for n in range(1, 6)] == [
+            "    s = 0", "    for x in xs:", "        if x:", "            s += x", "    return s"]
         vim.type(TAB)
         vim.wait("the suggestion accepted", lambda: vim.cursor == (5, 12), 5)
         vim.type("  # sum" + ESC)
