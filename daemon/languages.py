@@ -67,6 +67,8 @@ class LanguageSpec:
     member_nodes: tuple[str, ...] = ()
     # node types in a class body whose names are the class's attributes (enum constants)
     member_names: tuple[str, ...] = ()
+    # node types in a class body that hold such members (Go: a struct's field list)
+    member_lists: tuple[str, ...] = ()
     # ``self.x = …`` / ``this.x = …`` assignments name a class's attributes (Python, JS); off
     # where fields are declared and get skeleton lines of their own (Java, C++)
     self_attributes: bool = True
@@ -159,6 +161,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
             variable_nodes=("const_declaration", "var_declaration"),
             import_syntax="go",
             module_keys="folder",  # an import names a package: a folder, all of its files
+            # a struct's fields, an interface's methods (``fields: ID, Total``)
+            member_names=("field_declaration", "method_elem", "method_spec"),
+            member_lists=("field_declaration_list",),
             prose_nodes=("interpreted_string_literal", "raw_string_literal", "comment"),
             literal_nodes=("literal_value", "argument_list", "parameter_list", "import_spec_list"),
         ),
@@ -180,6 +185,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="{ … }",
             import_syntax="rust",
             name_fields=("name", "type"),
+            member_names=("field_declaration", "enum_variant"),  # fields, variants
             variable_nodes=("const_item", "static_item"),
             prose_nodes=("string_literal", "raw_string_literal", "line_comment", "block_comment"),
             literal_nodes=(

@@ -195,6 +195,15 @@ def _one_line(text: str) -> str:
     return text.replace("( ", "(").replace(", )", ")").replace(",)", ")")
 
 
+def _names(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[str]:
+    """Every name ``node`` declares (Go: ``ID, Ref int64``), by the first name field it has."""
+    for field_name in spec.name_fields:
+        found = node.children_by_field_name(field_name)
+        if found:
+            return [_text(data, child) for child in found]
+    return []
+
+
 def _name(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
     for field_name in spec.name_fields:
         child = node.child_by_field_name(field_name)
@@ -494,8 +503,13 @@ def _definition(
         body_text = _text(data, body)
         fields = _class_fields(" " * body.start_point[1] + body_text) if spec.doc_in_body else []
         found = attrs.between(body.start_byte, body.end_byte) if spec.self_attributes else []
+        children = [
+            m
+            for c in body.named_children
+            for m in (c.named_children if c.type in spec.member_lists else (c,))
+        ]
         members = [
-            _name(spec, c, data) for c in body.named_children if c.type in spec.member_names
+            name for c in children if c.type in spec.member_names for name in _names(spec, c, data)
         ]
         attributes = tuple(dict.fromkeys([*fields, *found, *filter(None, members)]))[:32]
     body_start_line = body.start_point[0] if body is not None else node.start_point[0]

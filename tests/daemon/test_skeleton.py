@@ -76,6 +76,29 @@ def test_typescript_interfaces_show_their_members_and_exports_their_constants() 
     assert [d.name for d in js.definitions] == ["twice", "count"]
 
 
+def test_go_and_rust_types_list_their_fields_and_variants() -> None:
+    """``type Order struct { … }`` hid ID and Total, what ``o.`` completes to (C structs, Java
+    enums and TS interfaces listed theirs); a Go interface its methods, a Rust enum its
+    variants."""
+    go = summarize(
+        "order.go",
+        "package shop\n\ntype Order struct {\n\tID, Ref int64\n\tTotal float64 `json:\"t\"`\n"
+        "\t*Base\n}\n\ntype Saver interface {\n\tSave(o Order) error\n\tio.Closer\n}\n",
+    )
+    assert render_skeleton(go) == (
+        "// fields: ID, Ref, Total\ntype Order struct { … }\n"
+        "// fields: Save\ntype Saver interface { … }\n"
+    )
+    rust = summarize(
+        "shape.rs", "pub struct Order { pub id: i64, total: f64 }\n"
+        "pub enum Shape { Circle(f64), Square { side: f64 } }\n",
+    )
+    assert render_skeleton(rust) == (
+        "// fields: id, total\npub struct Order { … }\n"
+        "// fields: Circle, Square\npub enum Shape { … }\n"
+    )
+
+
 def test_a_method_of_a_type_defined_in_another_file_is_in_the_skeleton() -> None:
     """A Go method whose receiver type is in another file of the package was left out (its
     qualname names a class the file does not have); so would a C++ ``Shape::area``."""
