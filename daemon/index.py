@@ -313,10 +313,12 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         yield from _script_keys(_normalise(PurePosixPath(module[2:])))
         return
     yield module
-    if "::" in module:  # Rust: crate::a::b -> a/b
+    if "::" in module or from_path.endswith(".rs"):  # Rust: crate::a::b -> a/b, src/a/b
         parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
-        yield "/".join(parts)
-        yield "src/" + "/".join(parts)
+        if parts:  # ``use store::Store;`` in src/main.rs: src/store.rs or src/store/mod.rs
+            yield "/".join(parts)
+            yield "src/" + "/".join(parts)
+            yield _normalise(base.joinpath(*parts))  # a module beside the importing file
     if "/" in module:  # Go import paths end with the package's folder path
         parts = module.split("/")
         yield from ("/".join(parts[i:]) for i in range(1, len(parts)))

@@ -59,6 +59,22 @@ def test_resolve_python_and_js_modules() -> None:
     assert snap.resolve_module("numpy", "main.py") is None
 
 
+def test_rust_paths_name_modules_from_the_crate_root_and_beside_the_file() -> None:
+    """``use store::Store;`` in src/main.rs (the module ``mod store;`` declares) resolved to
+    nothing: only paths with ``::`` in the module part were tried under src/."""
+    snap = _index(
+        {
+            "src/main.rs": "mod store;\nfn main() {}\n",
+            "src/store/mod.rs": "pub mod orders;\npub struct Store;\n",
+            "src/store/orders.rs": "pub struct Order;\n",
+        }
+    ).snapshot()
+    assert snap.resolve_module("store", "src/main.rs") == "src/store/mod.rs"
+    assert snap.resolve_module("crate::store::orders", "src/main.rs") == "src/store/orders.rs"
+    assert snap.resolve_module("self::orders", "src/store/mod.rs") == "src/store/orders.rs"
+    assert snap.resolve_module("std::collections", "src/main.rs") is None
+
+
 def test_esm_specifiers_name_the_typescript_sources() -> None:
     """TypeScript under ``"module": "nodenext"`` imports ``./money.js`` for money.ts (the
     emitted file's name), and most web projects import ``@/ui/button`` for src/ui/button.tsx:
