@@ -956,6 +956,32 @@ def test_a_config_file_that_does_not_parse_is_left_alone_and_nothing_changes(
     assert raw.recv()["values"] == {"tiers.force_fast": False}
 
 
+def wait_until_indexed(d: DaemonHandle, root: Path) -> None:
+    """The first scan of ``root``'s project done."""
+    deadline = time.monotonic() + 30
+    projects = d.service._projects
+    while not (str(root) in projects._projects and projects._projects[str(root)].ready):
+        assert time.monotonic() < deadline, "the project was not indexed"
+        time.sleep(0.05)
+
+
+def prompt_asked(
+    d: DaemonHandle, raw: RawClient, rid: str, path: Path, *, line: int, typed: str, text: str
+) -> str:
+    """The prompt (snippets, then prefix) the engine was asked for by one completion at the
+    end of ``typed`` on ``line`` of ``text`` (``typed`` new each time: no cache hit)."""
+    raw.send(complete_msg(rid, path, line=line, col=len(typed), text=text,
+                          options={"deadline_ms": 20000}))
+    assert raw.until_final(rid)[-1]["type"] == "done"
+    wait_until_idle(d)
+    engine = d.engines[-1]
+    assert isinstance(engine, FakeEngine)
+    asked = [r.prompt for r in engine.submitted if not r.prefill_only and r.prompt
+             and typed in r.prompt.prefix]
+    assert len(asked) == 1
+    return "".join(s.text for s in asked[0].snippets) + asked[0].prefix
+
+
 def wait_until_forgotten(d: DaemonHandle, root: Path, path: Path) -> None:
     """A buffer closed unsaved: its edits leave the edit history on the daemon's history
     thread, after the reply (daemon/service.py ``_in_history_order``): waited for here."""
@@ -983,11 +1009,7 @@ def test_a_buffer_closed_right_after_an_edit_leaves_no_edit_in_the_history(home:
         raw = RawClient(d.endpoint)
         raw.send({"type": "open", "id": "o1", "path": str(big), "text": saved})
         assert raw.recv()["type"] == "ok"
-        deadline = time.monotonic() + 30
-        projects = d.service._projects
-        while not (str(root) in projects._projects and projects._projects[str(root)].ready):
-            assert time.monotonic() < deadline, "the project was not indexed"
-            time.sleep(0.05)
+        wait_until_indexed(d, root)
         for n in range(3):
             edited = saved.replace("return x + ", f"return x * {n} + ")  # every function
             raw.send({"type": "change", "id": f"e{n}", "path": str(big), "text": edited})
@@ -997,7 +1019,7 @@ def test_a_buffer_closed_right_after_an_edit_leaves_no_edit_in_the_history(home:
         raw.send({"type": "close", "id": "x", "path": str(big)})
         assert raw.recv()["type"] == "ok"
         d.service._history_work.submit(lambda: None).result(timeout=30)  # its work done
-        history = projects._projects[str(root)].history
+        history = d.service._projects._projects[str(root)].history
         assert not [r for r in history.entries() if r.path == "big.py" and r.source == "editor"]
         raw.close()
 
@@ -1019,26 +1041,13 @@ def test_other_documents_take_definitions_from_an_unsaved_buffer(home: Path) -> 
         """The prompt of a completion in main.py (a new line each time: no cache hit)."""
         typed = f"    {rid} = "
         text = main.read_text()[:-5] + typed + "\n"
-        raw.send(complete_msg(rid, main, line=5, col=len(typed), text=text,
-                              options={"deadline_ms": 20000}))
-        assert raw.until_final(rid)[-1]["type"] == "done"
-        wait_until_idle(d)
-        engine = d.engines[-1]
-        assert isinstance(engine, FakeEngine)
-        asked = [r.prompt for r in engine.submitted if not r.prefill_only and r.prompt
-                 and typed in r.prompt.prefix]
-        assert len(asked) == 1
-        return "".join(s.text for s in asked[0].snippets) + asked[0].prefix
+        return prompt_asked(d, raw, rid, main, line=5, typed=typed, text=text)
 
     with running_daemon(index_projects=True) as d:
         raw = RawClient(d.endpoint)
         raw.send({"type": "open", "id": "o1", "path": str(shapes), "text": shapes.read_text()})
         assert raw.recv()["type"] == "ok"
-        deadline = time.monotonic() + 30
-        projects = d.service._projects
-        while not (str(root) in projects._projects and projects._projects[str(root)].ready):
-            assert time.monotonic() < deadline, "the project was not indexed"
-            time.sleep(0.05)
+        wait_until_indexed(d, root)
         # related definitions are skeletons (bodies elided); the buffer's text can also come
         # as a retrieved window and an edit hunk, with its body
         related = ('def perimeter(w: float, h: float) -> float:\n'
@@ -1134,26 +1143,13 @@ def test_java_and_c_documents_take_definitions_from_an_unsaved_buffer(
     def prompt_of(rid: str) -> str:
         typed = f"        {rid} = " if shapes.suffix == ".java" else f"    {rid} = "
         text = "\n".join([*lines[:cursor], typed, *lines[cursor + 1 :]])
-        raw.send(complete_msg(rid, main, line=cursor, col=len(typed), text=text,
-                              options={"deadline_ms": 20000}))
-        assert raw.until_final(rid)[-1]["type"] == "done"
-        wait_until_idle(d)
-        engine = d.engines[-1]
-        assert isinstance(engine, FakeEngine)
-        asked = [r.prompt for r in engine.submitted if not r.prefill_only and r.prompt
-                 and typed in r.prompt.prefix]
-        assert len(asked) == 1
-        return "".join(s.text for s in asked[0].snippets) + asked[0].prefix
+        return prompt_asked(d, raw, rid, main, line=cursor, typed=typed, text=text)
 
     with running_daemon(index_projects=True) as d:
         raw = RawClient(d.endpoint)
         raw.send({"type": "open", "id": "o1", "path": str(shapes), "text": shapes.read_text()})
         assert raw.recv()["type"] == "ok"
-        deadline = time.monotonic() + 30
-        projects = d.service._projects
-        while not (str(root) in projects._projects and projects._projects[str(root)].ready):
-            assert time.monotonic() < deadline, "the project was not indexed"
-            time.sleep(0.05)
+        wait_until_indexed(d, root)
         seen = prompt_of("c1")
         assert "area(double w, double h)" in seen
         assert "perimeter(double" not in seen
