@@ -4,6 +4,7 @@ and ending the language servers an editor left behind. The fixtures are in conft
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import time
@@ -14,6 +15,19 @@ from typing import Any
 REPO = Path(__file__).parents[2]
 # the daemon's engine in the fast editor tests: scripted, always the same answer (fake_home)
 FAKE_ENGINE = "tests.daemon.fakes:make_engine"
+
+
+def use_fake_engine(
+    monkeypatch: Any, pieces: tuple[str, ...] | None = None, token_delay_s: float = 0.005
+) -> None:
+    """The daemons started from here on run FAKE_ENGINE, which streams ``pieces`` (its usual
+    answer when None) a piece every ``token_delay_s``."""
+    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", FAKE_ENGINE)
+    monkeypatch.setenv("NOSPIN_FAKE_TOKEN_DELAY_S", str(token_delay_s))
+    if pieces is None:
+        monkeypatch.delenv("NOSPIN_FAKE_PIECES", raising=False)
+    else:
+        monkeypatch.setenv("NOSPIN_FAKE_PIECES", json.dumps(pieces))
 
 
 def wait_for(what: str, check: Callable[[], Any], timeout_s: float) -> Any:

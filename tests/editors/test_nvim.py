@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import socket
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.editors.harness import FAKE_ENGINE, REPO, wait_for
+from tests.editors.harness import REPO, use_fake_engine, wait_for
 
 PLUGIN = REPO / "editors" / "nvim"
 
@@ -226,12 +225,7 @@ def fake_nvim(home: Path, monkeypatch: pytest.MonkeyPatch, *, options: str = "{}
     monkeypatch.setenv("VIMRUNTIME", str(runtime))
     monkeypatch.setenv("NOSPIN_HOME", str(home))
     monkeypatch.setenv("PYTHONPATH", str(REPO))
-    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", FAKE_ENGINE)
-    monkeypatch.setenv("NOSPIN_FAKE_TOKEN_DELAY_S", str(token_delay_s))
-    if pieces is None:
-        monkeypatch.delenv("NOSPIN_FAKE_PIECES", raising=False)
-    else:
-        monkeypatch.setenv("NOSPIN_FAKE_PIECES", json.dumps(pieces))
+    use_fake_engine(monkeypatch, pieces, token_delay_s)
     nvim, proc = _launch(nvim_path, home / "nvim.sock", cwd=home / "proj")
     try:
         nvim.lua("""

@@ -32,7 +32,7 @@ try:
 except ImportError:  # the dev extra
     pytest.skip("pyte is not installed (dev extra)", allow_module_level=True)
 
-from tests.editors.harness import FAKE_ENGINE, REPO, wait_for
+from tests.editors.harness import FAKE_ENGINE, REPO, use_fake_engine, wait_for
 
 PLUGIN = REPO / "editors" / "vim"
 TAB, ESC, CTRL_RBRACKET, M_RIGHT = "\t", "\x1b", "\x1d", "\x1b[1;3C"
@@ -193,12 +193,7 @@ def fake_vim(home: Path, monkeypatch: pytest.MonkeyPatch, *, text: str = "def ad
     generates instead of its usual answer), the server running; yields (vim, calc.py)."""
     src = home / "proj" / "calc.py"
     src.write_text(text)
-    monkeypatch.setenv("NOSPIN_ENGINE_FACTORY", FAKE_ENGINE)
-    monkeypatch.setenv("NOSPIN_FAKE_TOKEN_DELAY_S", str(token_delay_s))
-    if pieces is None:
-        monkeypatch.delenv("NOSPIN_FAKE_PIECES", raising=False)
-    else:
-        monkeypatch.setenv("NOSPIN_FAKE_PIECES", json.dumps(pieces))
+    use_fake_engine(monkeypatch, pieces, token_delay_s)
     with vim_session(home, src, monkeypatch, options=options) as vim:
         connected(home)
         yield vim, src
