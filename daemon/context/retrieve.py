@@ -158,7 +158,7 @@ def related_definitions(
                 module_alias[name] = [sub]
                 imported_paths.append(sub)
             elif target is not None:
-                imported[name] = (target, name)
+                imported[name] = (target, _original_name(imp.text, name))
     attr_pairs = _ATTR.findall(window_text)
 
     def locality(candidate: str) -> float:
@@ -249,6 +249,14 @@ def related_definitions(
         texts.add(text)
         out.append(RelatedDefinition(ref.path, d, text, rank, at_cursor))
     return out
+
+
+def _original_name(statement: str, bound: str) -> str:
+    """The name an import statement takes from its module for the name ``bound`` it binds:
+    ``x`` of ``from m import x as y`` / ``import { x as y }`` / ``{ x: y } = require(…)``;
+    ``bound`` when it is not renamed."""
+    found = re.search(rf"({ID})\s*(?:\bas\s+|:\s*){re.escape(bound)}\b", statement)
+    return found.group(1) if found else bound
 
 
 def _submodule(module: str, name: str) -> str:

@@ -579,6 +579,29 @@ def test_the_classes_a_related_signature_names_come_after_the_window_names() -> 
     assert [r.definition.name for r in related] == ["PriceTag", "PriceTagProps"]
 
 
+def test_a_name_imported_under_another_name_finds_its_definition() -> None:
+    """``from util import compute_total as total`` bound ``total``, and ``total`` was looked up
+    in util.py: nothing (TS ``import { addMoney as plus }``, a renamed ``require`` too)."""
+    index = _index({
+        "util.py": "def compute_total(prices):\n    return sum(prices)\n",
+        "src/money.ts": "export function addMoney(a: number, b: number) { return a + b; }\n",
+        "src/text.js": "function slugify(s) { return s; }\nmodule.exports = { slugify };\n",
+    })
+    snapshot = index.snapshot()
+
+    def related(path: str, text: str) -> list[str]:
+        found = related_definitions(snapshot, summarize(path, text), text, text)
+        return [r.definition.name for r in found]
+
+    assert related("main.py", "from util import compute_total as total\n\nx = total([1])\n") == [
+        "compute_total"
+    ]
+    ts = 'import { addMoney as plus } from "./money";\n\nconst y = plus(1, 2);\n'
+    assert related("src/cart.ts", ts) == ["addMoney"]
+    js = 'const { slugify: slug } = require("./text");\n\nslug("A b");\n'
+    assert related("src/main.js", js) == ["slugify"]
+
+
 def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> None:
     """``self.tk.getint(...)`` found ``getint = int`` in the imported module (stdlib eval); a
     module's attribute (``shapes.area``) still resolves."""
