@@ -431,8 +431,13 @@ def _definition(
         parent = recv_type[-1] if recv_type else ""
     qualname = f"{parent}.{name}" if parent else (f"{stack[-1][1]}.{name}" if stack else name)
     body = node.child_by_field_name("body")
-    if body is None and node.type == "type_spec":
+    whole = False
+    if body is None and node.type == "type_spec":  # Go: a struct's or interface's body
         body = node.child_by_field_name("type")
+        if body is not None and body.type not in ("struct_type", "interface_type"):
+            body, whole = None, True  # ``type ID int64``, ``type H func(w io.Writer) error``
+    if body is not None and body.type == "ordered_field_declaration_list":
+        body = None  # Rust ``struct P(i32, i32);``: shown as written
     typedef_body = False
     own_type = _named_inner_type(spec, node) if kind is DefKind.VARIABLE else None
     if body is None and node.type in spec.typedef_nodes and own_type is None:
@@ -467,6 +472,8 @@ def _definition(
             signature = f"{signature} {spec.elided_body} {trailer}".rstrip()
     if node.type == "type_spec" and body is not None:  # Go: "type Name struct"
         signature = f"type {name} {_text(data, body).split(None, 1)[0].split('{')[0]}"
+    elif whole:
+        signature = f"type {signature}"
     if len(signature) > 400:
         signature = signature[:400] + " …"
     end_line = node.end_point[0]
@@ -531,6 +538,7 @@ def _definition(
         attributes=attributes,
         body_digest=digest_text(_text(data, node)),
         access=access,
+        whole=whole,
     )
 
 

@@ -57,8 +57,10 @@ def render_definition(
     if definition.kind is DefKind.CLASS and definition.attributes:
         lines.append(f"{indent}{comment} fields: {', '.join(definition.attributes)}")
     # a declaration without a body (a C prototype, a Java interface method, a Rust trait
-    # method, ``typedef struct {…} name;``) ends with ";" and is shown as written
-    lines.append(f"{indent}{sig}" if sig.endswith(";") else f"{indent}{sig} {elided}")
+    # method, ``typedef struct {…} name;``) ends with ";" and is shown as written, so is a
+    # definition that is its signature (Go ``type ID int64``)
+    whole = sig.endswith(";") or definition.whole
+    lines.append(f"{indent}{sig}" if whole else f"{indent}{sig} {elided}")
     return label + "\n".join(lines) + "\n"
 
 

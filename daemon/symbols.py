@@ -34,6 +34,8 @@ class Definition:
     # C++ members: the access specifier written before this one ("public", "protected",
     # "private"; a class skeleton shows it as a label), "" when another member comes between
     access: str = ""
+    # the signature is the whole definition, no body to elide (Go ``type ID int64``)
+    whole: bool = False
 
 
 @dataclass(frozen=True, slots=True)

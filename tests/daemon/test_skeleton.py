@@ -97,6 +97,11 @@ def test_go_and_rust_types_list_their_fields_and_variants() -> None:
         "// fields: id, total\npub struct Order { … }\n"
         "// fields: Circle, Square\npub enum Shape { … }\n"
     )
+    # a type with no body is shown whole: it read "type H func(w { … }", "pub struct P { … }"
+    go = summarize("h.go", "package h\n\ntype ID int64\ntype H func(w io.Writer, n int) error\n")
+    assert render_skeleton(go) == "type ID int64\ntype H func(w io.Writer, n int) error\n"
+    rust = summarize("p.rs", "pub struct P(i32, i32);\n")
+    assert render_skeleton(rust) == "pub struct P(i32, i32);\n"
 
 
 def test_a_method_of_a_type_defined_in_another_file_is_in_the_skeleton() -> None:
