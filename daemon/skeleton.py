@@ -100,13 +100,23 @@ class Outline:
         expanded = set(expand)
         by_qualname = {d.qualname: d for d in summary.definitions}
         spans = _class_spans(summary)
-        children: dict[str, list[Definition]] = {}
+        holders: dict[str, list[Definition]] = {}  # a qualname's classes: Rust's struct, impls
+        for d in summary.definitions:
+            if d.kind is DefKind.CLASS:
+                holders.setdefault(d.qualname, []).append(d)
+        children: dict[tuple[str, int], list[Definition]] = {}
         roots: list[Definition] = []
         for d in summary.definitions:
             if _outside_its_class(d, spans):
                 roots.append(d)  # C++ ``Shape::area`` below ``class Shape {…};``
             elif d.parent and d.parent in by_qualname:
-                children.setdefault(d.parent, []).append(d)
+                # nested in the class of that name that holds it (a Rust method in its
+                # ``impl``, not also in the struct), else the last (a Go method)
+                found = holders.get(d.parent) or [by_qualname[d.parent]]
+                holder = next(
+                    (c for c in found if c.start_line <= d.start_line <= c.end_line), found[-1]
+                )
+                children.setdefault(_key(holder), []).append(d)
             elif "." not in d.qualname or d.qualname.split(".")[0] not in by_qualname:
                 # top level, or a method of a class defined in another file (C++
                 # ``Shape::area``, a Go method whose receiver type is elsewhere)
@@ -124,7 +134,7 @@ class Outline:
             self._depths.append(depth)
             if d.qualname in expanded:
                 self._nested.append(False)
-                for m in children.get(d.qualname, []):
+                for m in children.get(_key(d), []):
                     walk(m, depth + 1)
             else:
                 self._nested.append(True)
@@ -183,10 +193,15 @@ class Outline:
 
     def _nested_text(self, d: Definition, depth: int) -> str:
         text = self._render(d, depth)
-        members = self._children.get(d.qualname, [])
+        members = self._children.get(_key(d), [])
         if members and self._summary.language == "python" and text.rstrip().endswith("..."):
             text = text.rstrip()[: -len("...")].rstrip() + "\n"
         return text + "".join(self._nested_text(m, depth + 1) for m in members)
+
+
+def _key(d: Definition) -> tuple[str, int]:
+    """A definition among those of one qualname (a Rust struct and its impls)."""
+    return (d.qualname, d.start_line)
 
 
 def _class_spans(summary: FileSummary) -> dict[str, list[tuple[int, int]]] | None:

@@ -104,6 +104,25 @@ def test_go_and_rust_types_list_their_fields_and_variants() -> None:
     assert render_skeleton(rust) == "pub struct P(i32, i32);\n"
 
 
+def test_members_are_listed_once_under_the_class_that_holds_them() -> None:
+    """Members went under every definition of their class's name: a Rust method under the
+    struct and again under its ``impl`` (every Rust file's skeleton paid for its methods
+    twice), a Python class defined in two branches got both bodies' methods twice."""
+    rust = summarize(
+        "order.rs",
+        "pub struct Order { id: u64 }\nimpl Order {\n    pub fn id(&self) -> u64 { self.id }\n}\n",
+    )
+    assert render_skeleton(rust) == (
+        "// fields: id\npub struct Order { … }\nimpl Order { … }\n"
+        "    pub fn id(&self) -> u64 { … }\n"
+    )
+    twice = "class A:\n    def f(self): pass\n\nclass A:\n    def g(self): pass\n"
+    python = summarize("a.py", twice)
+    assert render_skeleton(python) == (
+        "class A:\n    def f(self):\n        ...\nclass A:\n    def g(self):\n        ...\n"
+    )
+
+
 def test_a_method_of_a_type_defined_in_another_file_is_in_the_skeleton() -> None:
     """A Go method whose receiver type is in another file of the package was left out (its
     qualname names a class the file does not have); so would a C++ ``Shape::area``."""
