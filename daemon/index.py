@@ -206,13 +206,19 @@ def _build_symbols(
 # JavaScript's and TypeScript's: an ESM import names the emitted file (``./money.js`` for
 # money.ts, ``./dates.mjs`` for dates.mts), so any of them names a file of any other
 _SCRIPT_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-_STRIP_SUFFIXES = (".py", ".pyi", *_SCRIPT_SUFFIXES, ".go", ".rs", ".java")
+_STRIP_SUFFIXES = (".py", ".pyi", *_SCRIPT_SUFFIXES, ".go", ".rs", ".java", ".php", ".rb")
 
 
 def _key_style(path: str) -> str:
     """How imports name ``path`` (``LanguageSpec.module_keys``)."""
     spec = LANGUAGES.get(detect_language(path))
     return spec.module_keys if spec is not None else "path"
+
+
+def _load_paths(path: str) -> tuple[str, ...]:
+    """The folders below which imports name ``path`` (``LanguageSpec.load_paths``)."""
+    spec = LANGUAGES.get(detect_language(path))
+    return spec.load_paths if spec is not None else ()
 
 
 def _module_keys(path: str) -> tuple[list[str], list[str]]:
@@ -233,9 +239,13 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
     if parts and parts[-1] in ("__init__", "index", "mod"):
         exact.append("/".join(parts[:-1]))
         parts = parts[:-1]
-    if style == "dotted" and parts:
+    if style in ("dotted", "namespace") and parts:
         exact.append(".".join(parts))
         suffixes.extend(".".join(parts[i:]) for i in range(1, len(parts)))
+    for root in _load_paths(path):  # Ruby: lib/shop/cart.rb is "shop/cart" (gems/x/lib too)
+        below = [i for i, part in enumerate(parts[:-1]) if part == root]
+        if below:
+            suffixes.append("/".join(parts[below[-1] + 1 :]))
     if p.name.endswith((".d.ts", ".d.mts", ".d.cts")):  # declarations: ``./api`` for api.d.ts,
         suffixes.append(stem_path.removesuffix(".d"))  # unless an api.ts is there
     return [k for k in exact if k], [k for k in suffixes if k]
@@ -265,13 +275,13 @@ def _build_modules(
     folders: dict[str, str] = {}  # folder -> how its files are imported
     for p in files:
         style = _key_style(p)
-        if style in ("dotted", "folder"):
+        if style in ("dotted", "folder", "namespace"):
             folders[str(PurePosixPath(p).parent)] = style
         if style == "folder":
             package_files.setdefault(str(PurePosixPath(p).parent), []).append(p)
     for folder, style in folders.items():
         parts = PurePosixPath(folder).parts
-        joiner = "." if style == "dotted" else "/"
+        joiner = "/" if style == "folder" else "."
         for i in range(len(parts)):
             packages.setdefault(joiner.join(parts[i:]), set()).add(folder)
     return (
@@ -313,6 +323,16 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         yield from _script_keys(_normalise(PurePosixPath(module[2:])))
         return
     yield module
+    style = _key_style(from_path)
+    if style == "namespace":  # PHP: PSR-4 (``App\`` in app/, a prefix dropped: src/Http/…)
+        first, dot, rest = module.partition(".")
+        if dot and first.lower() != first:
+            yield f"{first.lower()}.{rest}"
+        parts = module.split(".")
+        yield from (".".join(parts[i:]) for i in range(1, len(parts)))
+        return
+    if _load_paths(from_path):  # Ruby: from the root (above), else by the load path's keys
+        return
     if "::" in module or from_path.endswith(".rs"):  # Rust: crate::a::b -> a/b, src/a/b
         parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
         if parts:  # ``use store::Store;`` in src/main.rs: src/store.rs or src/store/mod.rs

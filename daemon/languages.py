@@ -44,7 +44,10 @@ class LanguageSpec:
     # extension: JS/TS relative imports, Go and Rust paths), "dotted" (the dotted path and its
     # suffixes, rooted anywhere: Python modules, Java classes and packages), "file" (the path
     # with its extension and its suffixes, the importing file's folder first: C/C++ includes),
-    # "folder" (as "path", and an import names a folder, all its files one package: Go)
+    # "folder" (as "path", and an import names a folder, all its files one package: Go),
+    # "namespace" (as "dotted", and an import is also tried with its first part in lower case
+    # and by its suffixes: PHP, PSR-4 maps ``App\`` to app/ and a namespace to the folders
+    # below)
     module_keys: str = "path"
     # fields that hold a function's return type
     return_fields: tuple[str, ...] = ("return_type", "result")
@@ -79,6 +82,30 @@ class LanguageSpec:
     # std::filesystem;``, ``using namespace geom;``): no definitions; a qualifier naming one
     # (``geom::Shape geom::make_shape()``) makes a function of that namespace, not a method
     namespace_nodes: tuple[str, ...] = ()
+    # PHP, Ruby (a name table of their own, after the fields above):
+    # declarations whose name is in a child of one of these types, not in a field of their own
+    # (PHP ``private ?string $nick, $other;``: the first ``property_element``'s name, ``$`` off)
+    element_nodes: tuple[str, ...] = ()
+    # name nodes naming a definition inside a scope (Ruby ``class Admin::User``): the name is
+    # the last part, User
+    scoped_names: tuple[str, ...] = ()
+    # the keyword that ends a block (Ruby ``end``): a signature stops before the comments that
+    # follow its first line (above the first statement of the body), and a definition without
+    # a body (``def reset; end``) is shown with the elided body, not ``;``
+    block_end: str = ""
+    # calls in a class body whose symbol arguments name the class's attributes (Ruby
+    # ``attr_accessor :name, :email``)
+    member_calls: tuple[str, ...] = ()
+    # a pattern of the assignments that name a class's attributes in its methods, group 1 the
+    # name ("": ``self.x =`` / ``this.x =``; Ruby ``@x =``)
+    attribute_pattern: str = ""
+    # folders whose files a bare import names by the path below them (Ruby's load path: ``lib``,
+    # ``require "shop/cart"`` is lib/shop/cart.rb, also in a gem's gems/x/lib)
+    load_paths: tuple[str, ...] = ()
+    # a name not imported may be a class of the file named after it (Ruby on Rails, Zeitwerk:
+    # ``UserMailer`` is defined in user_mailer.rb, anywhere in the project): such a definition
+    # counts as imported
+    autoload: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -306,6 +333,85 @@ LANGUAGES["cpp"] = dataclasses.replace(
     required_fields={**LANGUAGES["c"].required_fields, "class_specifier": "body"},
 )
 
+# PHP: the grammar with the text around ``<?php … ?>`` (a template's HTML); namespaces are no
+# definitions: ``namespace App\Http;`` is read as an import of the namespace (Java's package)
+LANGUAGES["php"] = LanguageSpec(
+    id="php",
+    extensions=(".php", ".phtml"),
+    grammar=("tree_sitter_php", "language_php"),
+    definitions={
+        "class_declaration": DefKind.CLASS,
+        "interface_declaration": DefKind.CLASS,
+        "trait_declaration": DefKind.CLASS,
+        "enum_declaration": DefKind.CLASS,
+        "function_definition": DefKind.FUNCTION,
+        "method_declaration": DefKind.FUNCTION,
+        "property_declaration": DefKind.VARIABLE,
+        "const_declaration": DefKind.VARIABLE,
+    },
+    imports=(
+        "namespace_use_declaration",
+        "namespace_definition",
+        "require_expression",
+        "require_once_expression",
+        "include_expression",
+        "include_once_expression",
+    ),
+    elided_body="{ … }",
+    prose_nodes=("string", "encapsed_string", "heredoc", "nowdoc", "comment"),
+    literal_nodes=(
+        "array_creation_expression",
+        "arguments",
+        "formal_parameters",
+        "parenthesized_expression",
+        "namespace_use_group",
+    ),
+    import_syntax="php",
+    module_keys="namespace",
+    member_names=("enum_case",),
+    self_attributes=False,
+    element_nodes=("property_element", "const_element"),
+)
+LANGUAGES["ruby"] = LanguageSpec(
+    id="ruby",
+    extensions=(".rb", ".rake", ".gemspec", ".ru"),
+    grammar=("tree_sitter_ruby", "language"),
+    definitions={
+        "module": DefKind.CLASS,
+        "class": DefKind.CLASS,
+        "method": DefKind.FUNCTION,
+        "singleton_method": DefKind.FUNCTION,  # ``def self.build``: a method of its class
+    },
+    # ``require``, ``require_relative``, ``load``: calls (parse._ruby_requires keeps those)
+    imports=("call",),
+    elided_body="… end",
+    variable_nodes=("assignment",),
+    prose_nodes=(
+        "string",
+        "heredoc_body",
+        "comment",
+        "regex",
+        "string_array",
+        "symbol_array",
+        "subshell",
+    ),
+    literal_nodes=(
+        "array",
+        "hash",
+        "argument_list",
+        "method_parameters",
+        "parenthesized_statements",
+        "block_parameters",
+    ),
+    import_syntax="ruby",
+    scoped_names=("scope_resolution",),
+    block_end="end",
+    member_calls=("attr_accessor", "attr_reader", "attr_writer"),
+    attribute_pattern=r"@([A-Za-z_][A-Za-z0-9_]*)\s*=(?![=~>])",
+    load_paths=("lib",),
+    autoload=True,
+)
+
 # TypeScript is JavaScript plus type-level definitions; TSX is TypeScript with JSX
 LANGUAGES["typescript"] = dataclasses.replace(
     LANGUAGES["javascript"],
@@ -335,13 +441,16 @@ LANGUAGES["tsx"] = dataclasses.replace(
 _BY_EXTENSION: dict[str, str] = {
     ext: spec.id for spec in LANGUAGES.values() for ext in spec.extensions
 }
+# files known by their whole name, without an extension
+_BY_NAME: dict[str, str] = {"Gemfile": "ruby", "Rakefile": "ruby", "Guardfile": "ruby"}
 
 TEXT = "text"
 
 
 def detect_language(path: str) -> str:
     """Language id for a path from its extension; "text" when nospin has no grammar for it."""
-    return _BY_EXTENSION.get(PurePath(path).suffix.lower(), TEXT)
+    pure = PurePath(path)
+    return _BY_EXTENSION.get(pure.suffix.lower()) or _BY_NAME.get(pure.name, TEXT)
 
 
 def editor_language(path: str, given: str | None) -> str:

@@ -8,6 +8,7 @@ and by the context assembler for unsaved editor buffers.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import re
 import threading
@@ -151,7 +152,7 @@ def summarize(
     imports: list[Import] = []
     # stack of (end_byte, qualname, kind) for nesting
     stack: list[tuple[int, str, DefKind]] = []
-    attrs = _SelfAttributes(data)
+    attrs = _SelfAttributes(data, _attribute_pattern(spec.attribute_pattern))
     absorbed: set[tuple[int, int]] = set()  # inner types whose body a typedef took
     scopes = _Scopes(spec, nodes, data) if spec.namespace_nodes else None
     for node in nodes:
@@ -208,8 +209,25 @@ def _name(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
     for field_name in spec.name_fields:
         child = node.child_by_field_name(field_name)
         if child is not None:
+            if child.type in spec.scoped_names:  # Ruby ``class Admin::User``: User
+                child = child.child_by_field_name("name") or child
             return _text(data, child)
-    return ""
+    element = _element_name(spec, node)
+    return _text(data, element).lstrip("$") if element is not None else ""
+
+
+def _element_name(spec: LanguageSpec, node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The name node of a declaration whose names are in element children
+    (``LanguageSpec.element_nodes``: PHP ``public $a = 1, $b;``, ``const A = 1;``): the first's."""
+    if not spec.element_nodes:
+        return None
+    for child in node.named_children:
+        if child.type in spec.element_nodes:
+            named = child.child_by_field_name("name")
+            if named is None:
+                named = next((c for c in child.named_children if c.type == "name"), None)
+            return named
+    return None
 
 
 # where a C-style declarator chain ends: the declared name
@@ -295,17 +313,24 @@ def _declared_return_type(
     return _one_line((before + after).decode("utf-8", "replace"))
 
 
+@functools.cache
+def _attribute_pattern(pattern: str) -> re.Pattern[bytes]:
+    """``LanguageSpec.attribute_pattern`` compiled; ``self.x =`` / ``this.x =`` when ""."""
+    return re.compile(pattern.encode()) if pattern else _SELF_ATTR
+
+
 class _SelfAttributes:
     """``self.x = ...`` / ``this.x = ...`` assignments of a file, found in one pass (lazily)."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, pattern: re.Pattern[bytes] = _SELF_ATTR) -> None:
         self._data = data
+        self._pattern = pattern
         self._offsets: list[int] | None = None
         self._names: list[str] = []
 
     def between(self, start: int, end: int) -> list[str]:
         if self._offsets is None:
-            found = [(m.start(), m.group(1).decode()) for m in _SELF_ATTR.finditer(self._data)]
+            found = [(m.start(), m.group(1).decode()) for m in self._pattern.finditer(self._data)]
             self._offsets = [offset for offset, _ in found]
             self._names = [name for _, name in found]
         lo = bisect.bisect_left(self._offsets, start)
@@ -458,12 +483,16 @@ def _definition(
     if kind is DefKind.VARIABLE and not typedef_body:
         signature = _declaration_line(spec, node, start, data, declared, own_type)
     else:
-        if body is not None and body.start_byte > node.start_byte:
+        if spec.block_end:
+            sig_text = _keyword_block_head(spec, node, body, start, data)
+        elif body is not None and body.start_byte > node.start_byte:
             sig_text = data[start : body.start_byte].decode("utf-8", "replace")
         else:
             sig_text = data[start : node.end_byte].decode("utf-8", "replace")
         signature = _one_line(sig_text)
-        if body is None and kind is not DefKind.CLASS and not spec.doc_in_body:
+        if spec.block_end:
+            pass  # ``def reset; end``: no declaration, a definition with an empty body
+        elif body is None and kind is not DefKind.CLASS and not spec.doc_in_body:
             # a declaration without a body whose node leaves out the ";" (a TypeScript
             # interface's or abstract method): shown as written, not as ``f() { … }``
             signature = signature if signature.endswith(";") else f"{signature};"
@@ -510,6 +539,8 @@ def _definition(
         body_text = _text(data, body)
         fields = _class_fields(" " * body.start_point[1] + body_text) if spec.doc_in_body else []
         found = attrs.between(body.start_byte, body.end_byte) if spec.self_attributes else []
+        if spec.attribute_pattern:  # not those of a class nested in it (Ruby: in a module)
+            found = _outside_nested_classes(spec, body, attrs, found)
         children = [
             m
             for c in body.named_children
@@ -518,6 +549,8 @@ def _definition(
         members = [
             name for c in children if c.type in spec.member_names for name in _names(spec, c, data)
         ]
+        if spec.member_calls:  # ``attr_reader :name``: before the ``@x =`` assignments
+            found = [*_called_members(spec, children, data), *found]
         attributes = tuple(dict.fromkeys([*fields, *found, *filter(None, members)]))[:32]
     body_start_line = body.start_point[0] if body is not None else node.start_point[0]
     if body is not None and body.type == "block":  # Python: body starts on the next line
@@ -540,6 +573,54 @@ def _definition(
         access=access,
         whole=whole,
     )
+
+
+def _outside_nested_classes(
+    spec: LanguageSpec, body: tree_sitter.Node, attrs: _SelfAttributes, found: list[str]
+) -> list[str]:
+    """``found`` (the attributes assigned in ``body``) less those assigned in the classes
+    defined directly in ``body``, once each."""
+    nested: list[str] = []
+    for child in body.named_children:
+        if spec.definitions.get(child.type) is DefKind.CLASS:
+            nested.extend(attrs.between(child.start_byte, child.end_byte))
+    for name in nested:
+        found.remove(name)
+    return found
+
+
+def _keyword_block_head(
+    spec: LanguageSpec, node: tree_sitter.Node, body: tree_sitter.Node | None, start: int,
+    data: bytes,
+) -> str:
+    """The head of a block ended by a keyword (``LanguageSpec.block_end``, Ruby ``def f(x)``,
+    ``class A < B``): up to the last child before the body that is no comment (the comments
+    above the body's first statement are its doc) and no ``;`` or ``end``."""
+    end = start
+    for child in node.children:
+        if body is not None and child.start_byte >= body.start_byte:
+            break
+        if child.type in ("comment", ";", "=", spec.block_end):  # ``def total = items.sum``
+            continue
+        end = child.end_byte
+    return data[start:end].decode("utf-8", "replace")
+
+
+def _called_members(
+    spec: LanguageSpec, children: list[tree_sitter.Node], data: bytes
+) -> list[str]:
+    """The attributes a class body's calls name (``LanguageSpec.member_calls``, Ruby
+    ``attr_accessor :name, :email``: name, email)."""
+    names: list[str] = []
+    for child in children:
+        method = child.child_by_field_name("method") if child.type == "call" else None
+        if method is None or _text(data, method) not in spec.member_calls:
+            continue
+        arguments = child.child_by_field_name("arguments")
+        for arg in arguments.named_children if arguments is not None else ():
+            if arg.type == "simple_symbol":
+                names.append(_text(data, arg).lstrip(":"))
+    return names
 
 
 def _access(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
@@ -586,6 +667,8 @@ def _declaration_line(
     elision (``int table[] = {1, 2, …}``, ``#define SWAP(a, b) …``). ``own_type``: the body
     of the type it defines, left out (``struct s {…} v;``: ``struct s v;``)."""
     named = declared.name if declared is not None else node.child_by_field_name("name")
+    if named is None:
+        named = _element_name(spec, node)
     name_end = named.end_byte if named is not None else node.end_byte
     end = data.find(b"\n", name_end, node.end_byte)
     if end == -1:
@@ -702,6 +785,11 @@ def _doc(
     elif node.parent is not None and node.parent.type in spec.typedef_nodes:
         target = node.parent  # ``/** doc */ struct s {…} v;``: s's doc
     prev = target.prev_named_sibling
+    parent = target.parent
+    if prev is None and spec.block_end and parent is not None:
+        # Ruby: a body starts at its first statement, the comments above it are the block's
+        # children before the body (``module Shop`` / ``# A user.`` / ``class User``)
+        prev = parent.prev_named_sibling if parent.start_byte == target.start_byte else None
     lines: list[str] = []
     expected_row = target.start_point[0] - 1
     while prev is not None and prev.type in ("comment", "line_comment", "block_comment"):
@@ -888,6 +976,90 @@ def _c_includes(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
     return [(module, ("*",), "", "")]
 
 
+def _php_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
+    """Namespaces as dotted paths (``App\\Models`` -> ``App.Models``, PSR-4 resolves them by
+    folder: daemon/index.py). ``use App\\Models\\User;`` binds User of App.Models (Java's
+    ``import``), each class of a group ``use App\\{A, B as C};`` one import;
+    ``use X\\Y as Z;`` the file of X.Y as Z; ``namespace App\\Http;`` all of App.Http (a
+    class of the file's own namespace needs no ``use``); ``require``/``include`` of a path
+    relative to the file (``__DIR__ . '/x.php'``, ``'x.php'``) every name of that file."""
+    if node.type == "namespace_definition":
+        name = node.child_by_field_name("name")
+        return [(_php_dotted(_text(data, name)), ("*",), "", "")] if name is not None else []
+    if node.type != "namespace_use_declaration":
+        return _php_require(node, data)
+    prefix = ""
+    clauses: list[tree_sitter.Node] = []
+    for child in node.named_children:
+        if child.type == "namespace_name":
+            prefix = _text(data, child)
+        elif child.type == "namespace_use_group":
+            clauses.extend(c for c in child.named_children if c.type == "namespace_use_clause")
+        elif child.type == "namespace_use_clause":
+            clauses.append(child)
+    out: list[_Found] = []
+    for clause in clauses:
+        alias_node = clause.child_by_field_name("alias")
+        path_node = next(
+            (c for c in clause.named_children if c.type in ("qualified_name", "name")), None
+        )
+        if path_node is None:
+            continue
+        full = "\\".join(p for p in (prefix, _text(data, path_node).lstrip("\\")) if p)
+        alias = _text(data, alias_node) if alias_node is not None else ""
+        kind = node.child_by_field_name("type") or clause.child_by_field_name("type")
+        use = f"use {_text(data, kind)}" if kind is not None else "use"  # function, const
+        shown = f"{use} {full} as {alias};" if alias else f"{use} {full};"
+        dotted = _php_dotted(full)
+        if alias:
+            out.append((dotted, (), alias, shown))
+        else:
+            module, _, last = dotted.rpartition(".")
+            out.append((module or last, (last,) if module else (), "" if module else last, shown))
+    return out
+
+
+def _php_dotted(namespace: str) -> str:
+    return ".".join(p for p in "".join(namespace.split()).split("\\") if p)
+
+
+def _php_require(node: tree_sitter.Node, data: bytes) -> list[_Found]:
+    """``require_once __DIR__ . '/../lib/x.php';`` -> "./../lib/x" (the file's folder);
+    ``dirname(__DIR__) . '/x.php'`` -> "./../x"; a path built at run time names nothing."""
+    expression = node.named_children[0] if node.named_child_count else None
+    if expression is None:
+        return []
+    code = _text(data, expression)
+    literals = re.findall(r"""['"]([^'"$]+)['"]""", code)
+    if len(literals) != 1 or not literals[0].endswith((".php", ".inc")):
+        return []
+    path = literals[0].rsplit(".", 1)[0]
+    if "dirname(__DIR__)" in code or "dirname(__FILE__)" in code:
+        path = "../" + path.lstrip("/")
+    elif path.startswith("/") and "__DIR__" not in code:
+        return []  # an absolute path
+    path = path.lstrip("/")
+    return [(path if path.startswith("../") else "./" + path.removeprefix("./"), ("*",), "", "")]
+
+
+_RUBY_REQUIRE = re.compile(r"""^(require_relative|require|load)[\s(]+['"]([^'"#]+)['"]""")
+
+
+def _ruby_requires(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
+    """``require_relative "x"`` (module "./x": the file's folder), ``require "shop/cart"`` and
+    ``load "x.rb"`` (module "shop/cart": the project root, then the load path, lib/:
+    daemon/index.py); each binds every name of the file ("*"). Other calls are no imports."""
+    if not text.startswith(("require", "load")):
+        return []
+    m = _RUBY_REQUIRE.match(text)
+    if m is None:
+        return []
+    kind, path = m.group(1), m.group(2).removesuffix(".rb")
+    if kind == "require_relative" and not path.startswith(("./", "../")):
+        path = "./" + path
+    return [(path, ("*",), "", "")]
+
+
 _IMPORT_READERS: dict[str, Callable[[tree_sitter.Node, bytes, str], list[_Found]]] = {
     "python": _python_imports,
     "javascript": _javascript_imports,
@@ -895,6 +1067,8 @@ _IMPORT_READERS: dict[str, Callable[[tree_sitter.Node, bytes, str], list[_Found]
     "rust": _rust_imports,
     "java": _java_imports,
     "c": _c_includes,
+    "php": _php_imports,
+    "ruby": _ruby_requires,
 }
 
 

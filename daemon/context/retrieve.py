@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from daemon.index import IndexSnapshot, SymbolRef
+from daemon.languages import LANGUAGES
 from daemon.parse import IDENT
 from daemon.parse import IDENTIFIER as ID
 from daemon.skeleton import render_definition, render_entry
@@ -161,8 +162,13 @@ def related_definitions(
                 imported[name] = (target, _original_name(imp.text, name))
     attr_pairs = _ATTR.findall(window_text)
 
-    def locality(candidate: str) -> float:
-        return _locality(candidate, path, imported_paths, imported_folders)
+    autoload = summary.language in LANGUAGES and LANGUAGES[summary.language].autoload
+
+    def locality(candidate: str, name: str = "") -> float:
+        near_by = _locality(candidate, path, imported_paths, imported_folders)
+        if near_by >= _FAR and autoload and _autoloaded(candidate, name):
+            return 0.5  # Rails: ``UserMailer`` is user_mailer.rb's, wherever it is
+        return near_by
 
     candidates: list[tuple[float, SymbolRef, bool]] = []
     seen_keys: set[tuple[str, str]] = set()
@@ -196,13 +202,13 @@ def related_definitions(
             refs = tuple(r for r in refs if r.definition.parent not in classes)
         if not refs or len(refs) > 6:
             continue  # unknown, or too ambiguous to help
-        ranked = sorted(refs, key=lambda r: locality(r.path))
-        if len(refs) > 1 and locality(ranked[0].path) >= _FAR:
+        ranked = sorted(refs, key=lambda r: locality(r.path, name))
+        if len(refs) > 1 and locality(ranked[0].path, name) >= _FAR:
             continue  # several unrelated definitions elsewhere: a guess would be noise
         for ref in ranked[:2]:
             if ref.definition.kind is DefKind.VARIABLE and ref.path not in imported_paths:
                 continue
-            near_by = locality(ref.path)
+            near_by = locality(ref.path, name)
             if near_by >= _FAR:
                 continue  # neither imported nor in the same folder: a name match, a guess
             add(ref, base + 0.5 + near_by, name)
@@ -320,6 +326,16 @@ def _locality(
     if folder == current.rpartition("/")[0]:
         return 1.0
     return _FAR
+
+
+def _autoloaded(candidate: str, name: str) -> bool:
+    """Whether ``candidate`` is the file an autoloader finds constant ``name`` in
+    (``LanguageSpec.autoload``: ``UserMailer`` in user_mailer.rb, ``HTTPClient`` in
+    http_client.rb)."""
+    if not name[:1].isupper():
+        return False
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+    return PurePosixPath(candidate).stem == snake
 
 
 def _render_related(index: IndexSnapshot, ref: SymbolRef) -> str:
