@@ -106,6 +106,9 @@ class LanguageSpec:
     # ``UserMailer`` is defined in user_mailer.rb, anywhere in the project): such a definition
     # counts as imported
     autoload: bool = False
+    # what a variable's name starts with (PHP ``$user``, Ruby ``@name``): a name written so
+    # is no definition's, and a parameter list's other words are its types
+    variable_sigil: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -371,6 +374,7 @@ LANGUAGES["php"] = LanguageSpec(
     member_names=("enum_case",),
     self_attributes=False,
     element_nodes=("property_element", "const_element"),
+    variable_sigil="$",
 )
 LANGUAGES["ruby"] = LanguageSpec(
     id="ruby",
@@ -410,6 +414,7 @@ LANGUAGES["ruby"] = LanguageSpec(
     attribute_pattern=r"@([A-Za-z_][A-Za-z0-9_]*)\s*=(?![=~>])",
     load_paths=("lib",),
     autoload=True,
+    variable_sigil="@",
 )
 
 # TypeScript is JavaScript plus type-level definitions; TSX is TypeScript with JSX

@@ -106,11 +106,16 @@ def identifiers_in_order(text: str) -> list[str]:
     return list(seen)
 
 
-def bound_names(text: str) -> set[str]:
-    """Names ``text`` binds itself: assignment targets, ``for``/``as`` variables, parameters."""
+def bound_names(text: str, *, sigil: str = "") -> set[str]:
+    """Names ``text`` binds itself: assignment targets, ``for``/``as`` variables, parameters.
+    ``sigil``: what starts a variable's name (``LanguageSpec.variable_sigil``, PHP ``$``): every
+    name written after it is a variable, and parameters are only those (PHP ``function
+    send(User $user)`` binds user, not User)."""
     names = set(_ASSIGNED.findall(text)) | set(_LOOP_AS.findall(text))
     names.update(n for pair in _DECLARED.findall(text) for n in pair if n)
-    for params in _PARAMS.findall(text):
+    if sigil:
+        names.update(re.findall(rf"{re.escape(sigil)}+({ID})", text))
+    for params in _PARAMS.findall(text) if not sigil else ():
         names.update(_PARAM_NAME.findall(params))
     return names - {"self", "cls"}
 
@@ -182,7 +187,8 @@ def related_definitions(
 
     order = identifiers_in_order(window_text)
     position = {name: i for i, name in enumerate(order)}
-    bound = bound_names(window_text)
+    spec = LANGUAGES.get(summary.language)
+    bound = bound_names(window_text, sigil=spec.variable_sigil if spec is not None else "")
     bare = bare_names(window_text)
     for name in order:
         base = position[name]

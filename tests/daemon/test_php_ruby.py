@@ -556,6 +556,22 @@ def test_a_php_controller_gets_the_classes_it_uses_from_their_files(
     assert "interface Mailer" not in text  # another namespace, not used
 
 
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_php_parameter_types_are_looked_up_and_same_namespace_classes_need_no_use(
+    tmp_path: Path, layout: str
+) -> None:
+    """``function send(User $user, Order $order)`` bound User and Order as if they were the
+    parameters (the parameter names of other languages come first): the two classes the
+    method is typed with were left out. Mailer, of the file's own namespace, needs no use."""
+    related = _related(tmp_path, LARAVEL, "app/Services/InvoiceService.php", layout)
+    text = "\n".join(related)
+    lead = "// " if layout == "stable" else ""
+    assert f"{lead}class User extends Model {{ … }}" in text, related
+    assert f"{lead}final class Order {{ … }}" in text, related
+    assert f"{lead}interface Mailer {{ … }}" in text
+    assert f"{lead}    // Delivers a message to a user; false when it bounced.\n" in text
+
+
 RUBY_PROJECT = {
     "Gemfile": 'source "https://rubygems.org"\ngem "rails"\n',
     "lib/shop.rb": 'require_relative "shop/cart"\n\n# The shop.\nmodule Shop\n'
