@@ -104,7 +104,8 @@ class LanguageSpec:
     load_paths: tuple[str, ...] = ()
     # a name not imported may be a class of the file named after it (Ruby on Rails, Zeitwerk:
     # ``UserMailer`` is defined in user_mailer.rb, anywhere in the project): such a definition
-    # counts as imported
+    # counts as imported; and a module holding nothing but classes is a namespace, not looked up
+    # by its name (``Shop::Cart``: Shop is reopened in every file of the gem, Cart is the class)
     autoload: bool = False
     # what a variable's name starts with (PHP ``$user``, Ruby ``@name``): a name written so
     # is no definition's, and a parameter list's other words are its types

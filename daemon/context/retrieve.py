@@ -206,6 +206,8 @@ def related_definitions(
         classes = {r.definition.qualname for r in refs if r.definition.kind is DefKind.CLASS}
         if classes:  # a class and its constructors (Java, C++): the class shows them
             refs = tuple(r for r in refs if r.definition.parent not in classes)
+        if autoload:  # ``Shop::Cart``: Shop, reopened in every file, holds only classes
+            refs = tuple(r for r in refs if not _namespace_only(index, r))
         if not refs or len(refs) > 6:
             continue  # unknown, or too ambiguous to help
         ranked = sorted(refs, key=lambda r: locality(r.path, name))
@@ -342,6 +344,17 @@ def _autoloaded(candidate: str, name: str) -> bool:
         return False
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
     return PurePosixPath(candidate).stem == snake
+
+
+def _namespace_only(index: IndexSnapshot, ref: SymbolRef) -> bool:
+    """Whether ``ref`` is a class (a Ruby module) whose members are all classes: a namespace,
+    whose classes are looked up by their own names."""
+    d = ref.definition
+    summary = index.files.get(ref.path)
+    if d.kind is not DefKind.CLASS or summary is None:
+        return False
+    members = [m for m in summary.definitions if m.parent == d.qualname]
+    return bool(members) and all(m.kind is DefKind.CLASS for m in members)
 
 
 def _render_related(index: IndexSnapshot, ref: SymbolRef) -> str:

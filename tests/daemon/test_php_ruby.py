@@ -654,6 +654,26 @@ end
 
 
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_ruby_required_classes_come_from_the_load_path_and_relative_requires(
+    tmp_path: Path, layout: str
+) -> None:
+    """``require "shop/cart"`` is lib/shop/cart.rb (the load path), which requires money.rb;
+    ``Shop``, a module reopened in every file of the gem holding only classes, is a namespace:
+    it was shown once per file, each holding again the class shown on its own."""
+    related = _related(tmp_path, RUBY_PROJECT, "bin/checkout.rb", layout)
+    text = "\n".join(related)
+    lead = "# " if layout == "stable" else ""
+    assert f"{lead}# Items a customer is about to buy.\n{lead}# fields: items\n" in text, related
+    assert f"{lead}class Cart … end\n" in text
+    assert f"{lead}    # Adds an item with its price.\n{lead}    def add(name, price) … end" in text
+    assert f"{lead}class Money … end" in text
+    assert f"{lead}    def self.zero(currency = \"EUR\") … end" in text
+    assert "items << " not in text
+    assert f"{lead}module Shop … end\n{lead}    # Items" not in text
+    assert sum(f"{lead}class Cart … end" in r for r in related) == 1
+
+
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
 def test_rails_constants_come_from_the_files_named_after_them(
     tmp_path: Path, layout: str
 ) -> None:
