@@ -21,6 +21,19 @@ _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 # Line endings after which a new block starts, per language family.
 _COLON_BLOCK = {"python"}
+# Languages whose blocks end with the keyword ``end`` (Ruby): a line opens one when it starts
+# with a block keyword (``def total``, ``if ready?``, ``result = case kind``; not ``def x = 1``
+# nor a one-line ``def reset; end``) or ends with ``do``, ``do |x|``, ``{ |x|``
+_KEYWORD_BLOCK = {"ruby"}
+_KEYWORD_OPENS = re.compile(
+    r"^\s*(?:\w+\s*=\s*)?(?:def|class|module|if|unless|while|until|case|begin|for|else|elsif|"
+    r"when|in|rescue|ensure)\b"
+)
+_ENDLESS_DEF = re.compile(r"^\s*def\s+[^=(\s]+(?:\s*\([^)]*\))?\s*=[^=~>]")
+_DO_BLOCK = re.compile(r"(?:\bdo|\{)\s*(?:\|[^|]*\|)?$")
+_ONE_LINE_END = re.compile(r"[;\s]end$")
+# a line at the block's column that ends the block (``end``) or goes on with it (``else``)
+_KEYWORD_CLOSER = re.compile(r"^(?:end|else|elsif|when|in|rescue|ensure)\b")
 _MIN_REPEAT_LINE = 3  # identical non-blank lines in a row that count as degenerate repetition
 _MIN_REPEAT_CHUNK = 6  # a short chunk repeated this often at the end is degenerate repetition
 _MAX_REPEAT_CHUNK = 12  # longest such chunk
@@ -57,6 +70,15 @@ def _opens_block(line: str, language: str) -> bool:
         return False
     if language in _COLON_BLOCK:
         return code.endswith(":") or (code.endswith('"""') and code.count('"""') % 2 == 1)
+    if language in _KEYWORD_BLOCK:
+        if _DO_BLOCK.search(code):
+            return True
+        head = code.split(";", 1)[0]
+        return (
+            bool(_KEYWORD_OPENS.match(head))
+            and not _ENDLESS_DEF.match(head)
+            and not _ONE_LINE_END.search(code)
+        )
     return code.endswith("{")
 
 
@@ -186,6 +208,14 @@ def block_end(text: str, scope: BlockScope, resume: int = 0) -> int | None:
         body = line.lstrip(" \t")
         if body and body[0] not in _CLOSERS:
             indent = len(line) - len(body)
+            if (
+                scope.opens
+                and indent == scope.indent
+                and scope.language in _KEYWORD_BLOCK
+                and _KEYWORD_CLOSER.match(body)
+            ):
+                pos = nxt  # Ruby: the ``end`` (or ``else``) of the block the cursor line opens
+                continue
             if indent < scope.indent or (scope.opens and indent <= scope.indent):
                 brackets, quote = open_state(text[:start], scope.language)
                 if not brackets and not quote:

@@ -383,3 +383,59 @@ def test_brackets_in_strings_and_comments_are_text_not_closers(
 
 def test_a_closer_the_suffix_has_is_still_dropped_after_a_string() -> None:
     assert postprocess('x, ")")', "    f(", ")\n", "python", False) == 'x, ")"'
+
+
+# Ruby ends blocks with ``end``, PHP with braces (its methods' ``{`` often on a line of its own)
+KEYWORD_BLOCK_CASES = [
+    # (language, source, expected multi-line)
+    ("ruby", "  def total█\n", True),
+    ("ruby", "  def add(name, price)█\n  end\n", True),
+    ("ruby", "  class Cart < Base█\n", True),
+    ("ruby", "    items.each do |item|█\n", True),
+    ("ruby", "    items.each_with_index do█\n", True),
+    ("ruby", "    items.map { |item|█\n", True),
+    ("ruby", "    if ready? # check first█\n", True),
+    ("ruby", "    result = case kind█\n", True),
+    ("ruby", "  def total = items.sum█\n", False),  # an endless method: one line
+    ("ruby", "  def reset; end█\n", False),
+    ("ruby", "    total = items.sum█\n", False),
+    ("ruby", '    puts "#{x} do"█\n', False),
+    ("php", "    public function store(Request $request): Response\n    {█\n", True),
+    ("php", "    $total = $order->total();█\n", False),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), KEYWORD_BLOCK_CASES)
+def test_decide_multiline_in_ruby_and_php(language: str, source: str, expected: bool) -> None:
+    prefix, suffix = split(source)
+    assert decide_multiline(prefix, suffix, language) is expected
+
+
+RUBY_CASES = [
+    # (source, raw completion, expected): the block's ``end`` is kept, what follows it cut
+    (
+        "class Cart\n  def total█\n",
+        "\n    items.sum\n  end\n\n  def other\n  end",
+        "\n    items.sum\n  end",
+    ),
+    (
+        "    items.each do |item|█\n",
+        "\n      puts item\n    end\n    done",
+        "\n      puts item\n    end",
+    ),
+    # an ``else`` at the ``if``'s column goes on with it
+    (
+        "    if ready?█\n",
+        "\n      go\n    else\n      wait\n    end\n    log",
+        "\n      go\n    else\n      wait\n    end",
+    ),
+    # in a body: the ``end`` of the enclosing method is the file's, the completion stops before
+    ("  def total\n    █\n  end\n", "sum = 0\n    sum\n  end\n", "sum = 0\n    sum"),
+]
+
+
+@pytest.mark.parametrize(("source", "raw", "expected"), RUBY_CASES)
+def test_ruby_completions_end_with_their_blocks_end(source: str, raw: str, expected: str) -> None:
+    prefix, suffix = split(source)
+    multiline = decide_multiline(prefix, suffix, "ruby")
+    assert postprocess(raw, prefix, suffix, "ruby", multiline) == expected
