@@ -239,7 +239,7 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
     if parts and parts[-1] in ("__init__", "index", "mod"):
         exact.append("/".join(parts[:-1]))
         parts = parts[:-1]
-    if style in ("dotted", "namespace") and parts:
+    if style in ("dotted", "psr4") and parts:
         exact.append(".".join(parts))
         suffixes.extend(".".join(parts[i:]) for i in range(1, len(parts)))
     for root in _load_paths(path):  # Ruby: lib/shop/cart.rb is "shop/cart" (gems/x/lib too)
@@ -275,7 +275,7 @@ def _build_modules(
     folders: dict[str, str] = {}  # folder -> how its files are imported
     for p in files:
         style = _key_style(p)
-        if style in ("dotted", "folder", "namespace"):
+        if style in ("dotted", "folder", "psr4"):
             folders[str(PurePosixPath(p).parent)] = style
         if style == "folder":
             package_files.setdefault(str(PurePosixPath(p).parent), []).append(p)
@@ -324,7 +324,7 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         return
     yield module
     style = _key_style(from_path)
-    if style == "namespace":  # PHP: PSR-4 (``App\`` in app/, a prefix dropped: src/Http/…)
+    if style == "psr4":  # PHP: PSR-4 (``App\`` in app/, a prefix dropped: src/Http/…)
         first, dot, rest = module.partition(".")
         if dot and first.lower() != first:
             yield f"{first.lower()}.{rest}"

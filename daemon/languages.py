@@ -45,7 +45,7 @@ class LanguageSpec:
     # suffixes, rooted anywhere: Python modules, Java classes and packages), "file" (the path
     # with its extension and its suffixes, the importing file's folder first: C/C++ includes),
     # "folder" (as "path", and an import names a folder, all its files one package: Go),
-    # "namespace" (as "dotted", and an import is also tried with its first part in lower case
+    # "psr4" (as "dotted", and an import is also tried with its first part in lower case
     # and by its suffixes: PHP, PSR-4 maps ``App\`` to app/ and a namespace to the folders
     # below)
     module_keys: str = "path"
@@ -371,7 +371,7 @@ LANGUAGES["php"] = LanguageSpec(
         "namespace_use_group",
     ),
     import_syntax="php",
-    module_keys="namespace",
+    module_keys="psr4",
     member_names=("enum_case",),
     self_attributes=False,
     element_nodes=("property_element", "const_element"),
