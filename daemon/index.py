@@ -34,6 +34,9 @@ class IndexSnapshot:
     packages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # a folder that is a package of its own (Go: every file of the folder) -> its files
     package_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # a namespace or package files declare (C# ``namespace A.B``, Kotlin ``package a.b``),
+    # wherever they are -> those files, sorted
+    namespace_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     duplicates: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # digest -> refs
     version: int = 0
 
@@ -42,10 +45,11 @@ class IndexSnapshot:
 
     def resolve_module(self, module: str, from_path: str) -> str | None:
         """Path of the file an import refers to, or None when it is outside the project."""
+        namespaced = _key_style(from_path) == "namespace"
         for key in _module_keys_for_import(module, from_path):
             path = self.modules.get(key)
-            if path is not None:
-                return path
+            if path is not None and (not namespaced or _key_style(path) == "namespace"):
+                return path  # C# ``using System;`` is no System.py
         return None
 
     def resolve_package(self, module: str, from_path: str) -> tuple[str, ...]:
@@ -53,7 +57,9 @@ class IndexSnapshot:
         ``src/main/java/a/b`` and ``src/test/java/a/b``: a package may span source roots and
         modules), or a Go import names (``example.com/shop/internal/store`` ->
         ``internal/store``: the longest folder path the import ends with); () when no project
-        file is in it."""
+        file is in it, and for a namespace (C#, Kotlin: ``files_of_package``)."""
+        if _key_style(from_path) == "namespace":
+            return ()
         for key in _module_keys_for_import(module, from_path):
             folders = self.packages.get(key)
             if folders:
@@ -61,9 +67,14 @@ class IndexSnapshot:
         return ()
 
     def files_of_package(self, module: str, from_path: str) -> tuple[str, ...]:
-        """The files of the package a Go import names (all files of its folder, sorted); ()
-        for other languages' imports and packages outside the project."""
-        if _key_style(from_path) != "folder":
+        """The files of the package a Go import names (all files of its folder, sorted), or of
+        the namespace a C# ``using`` or the package a Kotlin import names (every file declaring
+        it, wherever it is); () for other languages' imports and packages outside the
+        project."""
+        style = _key_style(from_path)
+        if style == "namespace":
+            return self.namespace_files.get(module, ())
+        if style != "folder":
             return ()
         folders = self.resolve_package(module, from_path)
         return tuple(f for folder in folders for f in self.package_files.get(folder, ()))
@@ -122,6 +133,10 @@ def overlaid(
     files = dict(old.files)
     # a path added or removed: the module keys are listed again
     paths_changed = any((path in files) != (new is not None) for path, new in updates.items())
+    # or a C#/Kotlin file's namespaces or top-level names changed (``A.B.C`` keys)
+    paths_changed = paths_changed or any(
+        _namespace_facts(files.get(path)) != _namespace_facts(new) for path, new in updates.items()
+    )
     changed_names: set[str] = set()
     changed_digests: set[str] = set()
     for path, summary in updates.items():
@@ -167,16 +182,21 @@ def overlaid(
     modules: Mapping[str, str]
     packages: Mapping[str, tuple[str, ...]]
     package_files: Mapping[str, tuple[str, ...]]
+    namespace_files: Mapping[str, tuple[str, ...]]
     if paths_changed:
-        modules, packages, package_files = _build_modules(files)
+        built, packages, package_files = _build_modules(files)
+        namespace_files = _build_namespaces(files, built)
+        modules = built
     else:
         modules, packages, package_files = old.modules, old.packages, old.package_files
+        namespace_files = old.namespace_files
     return IndexSnapshot(
         files=files,
         symbols=symbols,
         modules=modules,
         packages=packages,
         package_files=package_files,
+        namespace_files=namespace_files,
         duplicates=duplicates,
         version=old.version if version is None else version,
     )
@@ -289,6 +309,36 @@ def _build_modules(
         {key: tuple(sorted(folders)) for key, folders in packages.items()},
         {folder: tuple(sorted(paths)) for folder, paths in package_files.items()},
     )
+
+
+def _namespace_facts(summary: FileSummary | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the namespace keys of a file are made of: the namespaces or package it declares
+    and its top-level names; empty for files of other languages."""
+    if summary is None or summary.language not in LANGUAGES:
+        return (), ()
+    if LANGUAGES[summary.language].module_keys != "namespace":
+        return (), ()
+    declared = tuple(
+        imp.module for imp in summary.imports if imp.text.startswith(("namespace ", "package "))
+    )
+    return declared, tuple(d.name for d in summary.definitions if d.qualname == d.name)
+
+
+def _build_namespaces(
+    files: Mapping[str, FileSummary], modules: dict[str, str]
+) -> dict[str, tuple[str, ...]]:
+    """The files of each namespace or package C# and Kotlin files declare; and into
+    ``modules``, ``A.B.C`` -> the file declaring top-level C in A.B (a class, a Kotlin
+    function), where no other key is so named. A file in no namespace gets no keys: its names
+    are no import's."""
+    namespace_files: dict[str, list[str]] = {}
+    for path in sorted(files):
+        declared, names = _namespace_facts(files[path])
+        for namespace in declared:
+            namespace_files.setdefault(namespace, []).append(path)
+            for name in names:
+                modules.setdefault(f"{namespace}.{name}", path)
+    return {namespace: tuple(paths) for namespace, paths in namespace_files.items()}
 
 
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:

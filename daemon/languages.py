@@ -48,6 +48,8 @@ class LanguageSpec:
     # "psr4" (as "dotted", and an import is also tried with its first part in lower case
     # and by its suffixes: PHP, PSR-4 maps ``App\`` to app/ and a namespace to the folders
     # below)
+    # "namespace" (an import names a namespace or package the files declare wherever they are,
+    # ``A.B.C`` the file declaring C in it: C#, Kotlin; ``daemon.index``)
     module_keys: str = "path"
     # fields that hold a function's return type
     return_fields: tuple[str, ...] = ("return_type", "result")
@@ -110,6 +112,17 @@ class LanguageSpec:
     # what a variable's name starts with (PHP ``$user``, Ruby ``@name``): a name written so
     # is no definition's, and a parameter list's other words are its types
     variable_sigil: str = ""
+    # node types whose name is not a field of their own but in a child: the child types to go
+    # down through, the last one's ``name`` field or the last one itself (C# ``int x, y;``:
+    # variable_declaration, variable_declarator; Kotlin ``val x = 1``: variable_declaration,
+    # identifier). A declaration of several names is named by the first
+    name_paths: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # where a grammar has no field for a part of a definition (Kotlin): the node types of the
+    # child that is its "body", "parameters" or "return_type", the first such after the name
+    field_nodes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # node types that are definitions only directly inside these (Kotlin: a ``val`` in a class
+    # body or a file; in a function, an ``init`` block or a lambda it is a local)
+    definition_parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -442,6 +455,110 @@ LANGUAGES["tsx"] = dataclasses.replace(
     id="tsx",
     extensions=(".tsx",),
     grammar=("tree_sitter_typescript", "language_tsx"),
+)
+
+# C#: types, members, properties and fields (``int x, y;``: one line, named x); ``///`` XML
+# doc's <summary> as the doc line. A file's namespaces (file-scoped or blocks, not
+# definitions: their types are top level) are read as imports of themselves, as Java's
+# ``package``; ``using`` names a namespace, which may span files and folders (module_keys
+# "namespace")
+LANGUAGES["csharp"] = LanguageSpec(
+    id="csharp",
+    extensions=(".cs", ".csx"),
+    grammar=("tree_sitter_c_sharp", "language"),
+    definitions={
+        "class_declaration": DefKind.CLASS,
+        "struct_declaration": DefKind.CLASS,
+        "interface_declaration": DefKind.CLASS,
+        "enum_declaration": DefKind.CLASS,
+        "record_declaration": DefKind.CLASS,
+        "delegate_declaration": DefKind.CLASS,
+        "method_declaration": DefKind.FUNCTION,
+        "constructor_declaration": DefKind.FUNCTION,
+        "property_declaration": DefKind.VARIABLE,
+        "field_declaration": DefKind.VARIABLE,
+        "event_field_declaration": DefKind.VARIABLE,
+    },
+    imports=("using_directive", "namespace_declaration", "file_scoped_namespace_declaration"),
+    elided_body="{ … }",
+    prose_nodes=(
+        "string_literal",
+        "verbatim_string_literal",
+        "raw_string_literal",
+        "interpolated_string_expression",
+        "character_literal",
+        "comment",
+    ),
+    literal_nodes=(
+        "initializer_expression",
+        "collection_expression",
+        "anonymous_object_creation_expression",
+        "argument_list",
+        "parameter_list",
+        "bracketed_argument_list",
+        "parenthesized_expression",
+        "attribute_argument_list",
+    ),
+    import_syntax="csharp",
+    module_keys="namespace",
+    return_fields=("returns",),
+    field_nodes={"parameters": ("parameter_list",)},  # a record's: ``record Id(int Value);``
+    member_names=("enum_member_declaration",),
+    self_attributes=False,
+    name_paths={
+        "field_declaration": ("variable_declaration", "variable_declarator"),
+        "event_field_declaration": ("variable_declaration", "variable_declarator"),
+    },
+)
+
+# Kotlin: classes, objects (a companion's members are its class's), interfaces, functions
+# (extension functions named by the function: ``fun String.slug()`` is ``slug``), properties
+# and type aliases as one line; KDoc. The grammar names few parts by field (field_nodes).
+# ``package a.b`` and imports name packages the files declare (module_keys "namespace")
+LANGUAGES["kotlin"] = LanguageSpec(
+    id="kotlin",
+    extensions=(".kt", ".kts"),
+    grammar=("tree_sitter_kotlin", "language"),
+    definitions={
+        "class_declaration": DefKind.CLASS,
+        "object_declaration": DefKind.CLASS,
+        "companion_object": DefKind.CLASS,
+        "function_declaration": DefKind.FUNCTION,
+        "property_declaration": DefKind.VARIABLE,
+        "type_alias": DefKind.VARIABLE,
+    },
+    imports=("import", "package_header"),
+    elided_body="{ … }",
+    prose_nodes=(
+        "string_literal",
+        "multiline_string_literal",
+        "character_literal",
+        "line_comment",
+        "block_comment",
+    ),
+    literal_nodes=(
+        "value_arguments",
+        "function_value_parameters",
+        "class_parameters",
+        "collection_literal",
+        "parenthesized_expression",
+    ),
+    import_syntax="kotlin",
+    module_keys="namespace",
+    return_fields=("return_type",),
+    member_names=("enum_entry",),
+    self_attributes=False,
+    name_paths={
+        "property_declaration": ("variable_declaration", "identifier"),
+        "type_alias": ("identifier",),
+        "enum_entry": ("identifier",),
+    },
+    field_nodes={
+        "body": ("class_body", "enum_class_body", "function_body"),
+        "parameters": ("function_value_parameters", "primary_constructor"),
+        "return_type": ("user_type", "nullable_type", "function_type", "parenthesized_type"),
+    },
+    definition_parents={"property_declaration": ("class_body", "enum_class_body", "source_file")},
 )
 
 _BY_EXTENSION: dict[str, str] = {

@@ -202,7 +202,8 @@ def _names(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[str]
         found = node.children_by_field_name(field_name)
         if found:
             return [_text(data, child) for child in found]
-    return []
+    named = _path_name(spec, node)
+    return [_text(data, named)] if named is not None else []
 
 
 def _name(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
@@ -212,8 +213,10 @@ def _name(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
             if child.type in spec.scoped_names:  # Ruby ``class Admin::User``: User
                 child = child.child_by_field_name("name") or child
             return _text(data, child)
-    element = _element_name(spec, node)
-    return _text(data, element).lstrip("$") if element is not None else ""
+    named = _path_name(spec, node)
+    if named is None:
+        named = _element_name(spec, node)
+    return _text(data, named).lstrip("$") if named is not None else ""
 
 
 def _element_name(spec: LanguageSpec, node: tree_sitter.Node) -> tree_sitter.Node | None:
@@ -228,6 +231,34 @@ def _element_name(spec: LanguageSpec, node: tree_sitter.Node) -> tree_sitter.Nod
                 named = next((c for c in child.named_children if c.type == "name"), None)
             return named
     return None
+
+
+def _path_name(spec: LanguageSpec, node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The name of a node whose name is in a child (``LanguageSpec.name_paths``), or None."""
+    path = spec.name_paths.get(node.type)
+    if not path:
+        return None
+    cur = node
+    for node_type in path:
+        child = next((c for c in cur.named_children if c.type == node_type), None)
+        if child is None:
+            return None
+        cur = child
+    return cur.child_by_field_name("name") or cur
+
+
+def _field(spec: LanguageSpec, node: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
+    """``node``'s field ``name``; where the grammar has none, the first child after the name of
+    a type ``LanguageSpec.field_nodes`` gives for it (Kotlin bodies, parameters, result)."""
+    found = node.child_by_field_name(name)
+    types = spec.field_nodes.get(name)
+    if found is not None or not types:
+        return found
+    named = node.child_by_field_name("name")
+    after = named.end_byte if named is not None else node.start_byte
+    return next(
+        (c for c in node.named_children if c.type in types and c.start_byte >= after), None
+    )
 
 
 # where a C-style declarator chain ends: the declared name
@@ -418,6 +449,9 @@ def _definition(
     kind = spec.definitions[node.type]
     if kind is DefKind.VARIABLE and stack and stack[-1][2] is not DefKind.CLASS:
         return None  # a local variable (C declarations are the same node type)
+    parents = spec.definition_parents.get(node.type)
+    if parents and (node.parent is None or node.parent.type not in parents):
+        return None  # Kotlin: a ``val`` of an ``init`` block or a lambda
     required = spec.required_fields.get(node.type)
     if required and node.child_by_field_name(required) is None:
         return None  # ``struct s *p``: a use of the type, not its definition
@@ -455,7 +489,7 @@ def _definition(
         recv_type = IDENT.findall(_text(data, receiver))
         parent = recv_type[-1] if recv_type else ""
     qualname = f"{parent}.{name}" if parent else (f"{stack[-1][1]}.{name}" if stack else name)
-    body = node.child_by_field_name("body")
+    body = _field(spec, node, "body")
     whole = False
     if body is None and node.type == "type_spec":  # Go: a struct's or interface's body
         body = node.child_by_field_name("type")
@@ -471,7 +505,7 @@ def _definition(
         if inner is not None and body is not None:
             typedef_body = True
             absorbed.add((inner.start_byte, inner.end_byte))
-    params_node = node.child_by_field_name("parameters")
+    params_node = _field(spec, node, "parameters")
     if declared is not None and declared.function is not None:
         params_node = declared.function.child_by_field_name("parameters")
     if node.type == "class_definition":
@@ -526,7 +560,7 @@ def _definition(
     return_type = ""
     if kind is not DefKind.CLASS:
         ret_node = next(
-            (c for f in spec.return_fields if (c := node.child_by_field_name(f)) is not None),
+            (c for f in spec.return_fields if (c := _field(spec, node, f)) is not None),
             None,
         )
         if ret_node is not None and declared is not None and declared.function is not None:
@@ -668,7 +702,9 @@ def _declaration_line(
     of the type it defines, left out (``struct s {…} v;``: ``struct s v;``)."""
     named = declared.name if declared is not None else node.child_by_field_name("name")
     if named is None:
-        named = _element_name(spec, node)
+        named = _path_name(spec, node)
+        if named is None:
+            named = _element_name(spec, node)
     name_end = named.end_byte if named is not None else node.end_byte
     end = data.find(b"\n", name_end, node.end_byte)
     if end == -1:
@@ -804,7 +840,22 @@ def _doc(
         lines.insert(0, _text(data, prev))
         expected_row = prev.start_point[0] - 1
         prev = prev.prev_named_sibling
-    return first_doc_line("\n".join(lines)) if lines else ""
+    raw = "\n".join(lines)
+    if "<summary>" in raw:  # an XML doc comment (C# ``/// <summary>…``): the summary's text
+        return first_doc_line(_xml_text(raw.split("<summary>", 1)[1].split("</summary>", 1)[0]))
+    return first_doc_line(raw) if lines else ""
+
+
+# ``<see cref="Order"/>``, ``<paramref name="id"/>``: the name; other tags (``<c>``) left out
+_XML_REF = re.compile(r'<\w+\s+(?:cref|name|langword|href)="(?:\w:)?([^"]*)"\s*/>')
+_XML_TAG = re.compile(r"</?\w[^>]*>")
+
+
+def _xml_text(raw: str) -> str:
+    """The text of an XML doc comment's part: comment leaders, tags and entities off."""
+    text = "\n".join(line.strip().removeprefix("///") for line in raw.splitlines())
+    text = _XML_TAG.sub("", _XML_REF.sub(r"\1", text))
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
 _PY_FROM = re.compile(r"^\s*from\s+([.\w]+)\s+import\s+\(?([^)]*)\)?", re.S)
@@ -1058,6 +1109,53 @@ def _ruby_requires(node: tree_sitter.Node, data: bytes, text: str) -> list[_Foun
     if kind == "require_relative" and not path.startswith(("./", "../")):
         path = "./" + path
     return [(path, ("*",), "", "")]
+def _csharp_usings(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
+    """``using A.B;`` (``global using`` too) names namespace A.B, all of it ("*"), wherever its
+    files are (``daemon.index``: namespaces by the files that declare them); ``using static
+    A.B.C;`` the members of type C (module "A.B.C", "*"); ``using X = A.B.C;`` a namespace or
+    a type as X (alias X, no names). ``namespace A.B`` (file-scoped or a block; a block nested
+    in another is the outer's ``A.B.Inner``) is the file's own: its types need no ``using``,
+    as Java's ``package``; shown as ``namespace A.B;``."""
+    if node.type != "using_directive":
+        parts: list[str] = []
+        scope: tree_sitter.Node | None = node
+        while scope is not None:
+            if scope.type in ("namespace_declaration", "file_scoped_namespace_declaration"):
+                name = scope.child_by_field_name("name")
+                if name is not None:
+                    parts.insert(0, "".join(_text(data, name).split()))
+            scope = scope.parent
+        if not parts:
+            return []
+        module = ".".join(parts)
+        return [(module, ("*",), "", f"namespace {module};")]
+    body = text.strip().removeprefix("global").strip().removeprefix("using").strip()
+    body = body.rstrip(";").strip()
+    if body.startswith("static") and body[6:7].isspace():
+        body = body[6:]
+    alias = ""
+    if "=" in body:
+        alias, _, body = body.partition("=")
+    module = "".join(body.split()).removeprefix("global::")
+    if not module:
+        return []
+    return [(module, (), alias.strip(), "")] if alias.strip() else [(module, ("*",), "", "")]
+
+
+def _kotlin_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
+    """``import a.b.C`` binds C (module "a.b.C": the file declaring C in package a.b, a class
+    or a top-level function, wherever it is); ``import a.b.C as D`` binds it as D (alias D);
+    ``import a.b.*`` all of package a.b ("*"); ``package a.b`` the file's own package, as
+    ``import a.b.*`` (its files need no import)."""
+    named = [c for c in node.named_children if c.type in ("qualified_identifier", "identifier")]
+    if not named:
+        return []
+    module = "".join(_text(data, named[0]).split())
+    if node.type != "import" or any(c.type == "*" for c in node.children):
+        return [(module, ("*",), "", "")]
+    if len(named) > 1:  # ``as D``
+        return [(module, (), _text(data, named[-1]), "")]
+    return [(module, (module.rpartition(".")[2],), "", "")]
 
 
 _IMPORT_READERS: dict[str, Callable[[tree_sitter.Node, bytes, str], list[_Found]]] = {
@@ -1069,6 +1167,8 @@ _IMPORT_READERS: dict[str, Callable[[tree_sitter.Node, bytes, str], list[_Found]
     "c": _c_includes,
     "php": _php_imports,
     "ruby": _ruby_requires,
+    "csharp": _csharp_usings,
+    "kotlin": _kotlin_imports,
 }
 
 

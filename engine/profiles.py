@@ -115,6 +115,19 @@ _CPP_STRINGS = StringSyntax(
     char_only="'",
 )
 _JAVA_STRINGS = StringSyntax(_pairs('"""', '"', "'"), frozenset({'"""'}), char_only="'")
+# C#: verbatim ``@"…"`` (``""`` for a quote, no escapes) and raw ``"""…"""`` strings span
+# lines; ``$"…{x}…"`` interpolates (what is in braces stays inside the literal for the scans)
+_CSHARP_VERBATIM = frozenset({'"""', '@$"', '$@"', '@"'})
+_CSHARP_STRINGS = StringSyntax(
+    (('"""', '"""'), ('@$"', '"'), ('$@"', '"'), ('@"', '"'), ('"', '"'), ("'", "'")),
+    _CSHARP_VERBATIM,
+    raw=_CSHARP_VERBATIM,
+    char_only="'",
+)
+# Kotlin: raw ``"""…"""`` strings span lines without escapes; ``${…}`` templates stay inside
+_KOTLIN_STRINGS = StringSyntax(
+    _pairs('"""', '"', "'"), frozenset({'"""'}), raw=frozenset({'"""'}), char_only="'"
+)
 _STRINGS: dict[str, StringSyntax] = {
     "python": StringSyntax(_pairs('"""', "'''", '"', "'"), _TRIPLE),
     "javascript": StringSyntax(_pairs('"', "'", "`"), frozenset({"`"})),
@@ -123,9 +136,9 @@ _STRINGS: dict[str, StringSyntax] = {
     "haskell": StringSyntax(_pairs('"', "'"), char_only="'"),
     "c": _C_CHARS,
     "cpp": _CPP_STRINGS,
-    "csharp": _C_STRINGS,
+    "csharp": _CSHARP_STRINGS,
     "java": _JAVA_STRINGS,
-    "kotlin": _JVM_STRINGS,
+    "kotlin": _KOTLIN_STRINGS,
     "scala": _JVM_STRINGS,
     "swift": _JVM_STRINGS,
     "ruby": _MULTILINE_STRINGS,

@@ -286,7 +286,8 @@ def _defs_in(
     a.b.Strings.capitalize;``, ``import a.b.Outer.Inner;``); else where the file takes the name
     from: an import or re-export of it, or of ``*`` (a barrel ``index.ts``: ``export * from
     "./button"``; a package's ``__init__.py``: ``from .core import Thing``), followed through
-    at most ``_MAX_HOPS`` files."""
+    at most ``_MAX_HOPS`` files; or the files of a namespace or package the file imports whole
+    (C# ``using A.B;``, Kotlin ``import a.b.*``, their own ``namespace``/``package``)."""
     summary = index.files.get(path)
     if summary is None:
         return []
@@ -300,6 +301,16 @@ def _defs_in(
     for imp in summary.imports:
         if name not in imp.names and "*" not in imp.names:
             continue
+        if "*" in imp.names:  # a C# namespace, a Kotlin package: the files declaring it
+            for member in index.files_of_package(imp.module, path):
+                other = index.files.get(member) if member != path else None
+                found = [
+                    SymbolRef(member, d)
+                    for d in (other.definitions if other is not None else ())
+                    if d.name == name and not d.parent
+                ]
+                if found:
+                    return found
         target = index.resolve_module(imp.module, path)
         if target is None or target in seen or len(seen) > _MAX_HOPS:
             continue

@@ -1,0 +1,827 @@
+"""C# and Kotlin summaries, skeletons, imports and related definitions with the real parsers:
+realistic files (XML doc comments, records, properties, namespaces spanning folders, data
+classes, companion objects, extension functions, packages that do not match folders)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.config import ContextConfig
+from daemon.context import ContextRequest, Kind, assemble_context
+from daemon.index import ProjectIndex
+from daemon.languages import detect_language
+from daemon.parse import mask_prose, summarize
+from daemon.skeleton import render_skeleton
+from daemon.symbols import Definition, FileSummary
+from engine.postprocess import line_comment_start, open_state
+
+CSHARP = '''using System;
+using System.Collections.Generic;
+using static System.Math;
+using Json = System.Text.Json.JsonSerializer;
+global using Shop.Core.Models;
+
+namespace Shop.Core.Services;
+
+/// <summary>
+/// Places and pays orders, kept in memory.
+/// </summary>
+/// <remarks>Not thread-safe.</remarks>
+public sealed class OrderService : IOrderService, IDisposable
+{
+    /// <summary>Most orders kept.</summary>
+    public const int MaxOrders = 1_000;
+    private readonly List<Order> _orders = new(), _archived = new();
+    private int _placed;  // since start
+
+    /// <summary>The number of open orders.</summary>
+    public int Count => _orders.Count;
+    public string Name { get; private set; } = "";
+
+    /// <summary>Creates the service; see <see cref="IOrderService"/>.</summary>
+    public OrderService(string name) { Name = name; }
+
+    /// <summary>
+    /// Places an order for <paramref name="customer"/>.
+    /// </summary>
+    /// <param name="customer">who orders</param>
+    /// <returns>the new order</returns>
+    public async Task<Order> PlaceAsync(string customer, CancellationToken ct = default)
+    {
+        var order = new Order(customer);
+        _orders.Add(order);
+        return order;
+    }
+
+    [Obsolete("use PlaceAsync")]
+    public Order Place(string customer) => PlaceAsync(customer).Result;
+
+    internal event EventHandler? Changed;
+
+    public void Dispose() { }
+
+    private static readonly string Banner = @"Orders
+(in memory) ""demo""";
+    private const string Help = """
+        usage: orders [--all] (
+        """;
+
+    /// <summary>A page of orders.</summary>
+    public record Page(int Number, IReadOnlyList<Order> Items);
+}
+
+/// <summary>Places orders.</summary>
+public interface IOrderService
+{
+    /// <summary>Places an order.</summary>
+    Task<Order> PlaceAsync(string customer, CancellationToken ct = default);
+    int Count { get; }
+}
+
+/// <summary>An order's id.</summary>
+public readonly record struct OrderId(Guid Value);
+
+public enum OrderStatus { Open, Paid = 2, Shipped }
+
+/// <summary>Called when an order changes.</summary>
+public delegate void OrderChanged(Order order);
+'''
+
+KOTLIN = '''@file:JvmName("Orders")
+package com.acme.shop.model
+
+import java.time.Instant
+import com.acme.shop.util.*
+import com.acme.shop.util.shortId
+import kotlinx.coroutines.flow.Flow as F
+
+/**
+ * An order placed by a customer.
+ *
+ * @property id the order's id
+ */
+data class Order(
+    val id: String,
+    val lines: List<OrderLine> = emptyList(),
+) : Comparable<Order> {
+    /** The sum of the lines' prices. */
+    val total: Long
+        get() = lines.sumOf { it.price * it.quantity }
+    var note: String? = null
+
+    init {
+        val count = lines.size
+        require(count >= 0)
+    }
+
+    /** A copy with [line] added. */
+    fun with(line: OrderLine): Order = copy(lines = lines + line)
+
+    override fun compareTo(other: Order): Int = id.compareTo(other.id)
+
+    companion object {
+        /** An order without lines. */
+        fun empty(id: String): Order = Order(id)
+        const val MAX_LINES = 100
+    }
+
+    /** Where an order is. */
+    enum class Status {
+        OPEN,
+        PAID,
+    }
+}
+
+/** A line of an order. */
+data class OrderLine(val sku: String, val quantity: Int, val price: Long)
+
+/** Stores orders. */
+interface OrderRepository {
+    /** Finds an order, or null. */
+    suspend fun find(id: String): Order?
+    val size: Int
+}
+
+object Registry {
+    private val known = mutableListOf<Order>()
+
+    fun register(order: Order) {
+        val seen = known.map { o -> val key = o.id; key }
+        known += order
+    }
+}
+
+/** The text as a URL slug. */
+fun String.slug(): String = lowercase().replace(" ", "-")
+
+fun <T : Comparable<T>> List<T>.largest(): T? = maxOrNull()
+
+private fun helper(x: Int): Int {
+    val doubled = x * 2
+    return doubled
+}
+
+/** The id new orders start from. */
+val FIRST_ID = "A-0001"
+const val BANNER = """
+    Orders (${'$'}shop) {
+"""
+typealias Lines = List<OrderLine>
+'''
+
+
+def _defs(summary: FileSummary) -> dict[str, list[Definition]]:
+    out: dict[str, list[Definition]] = {}
+    for d in summary.definitions:
+        out.setdefault(d.qualname, []).append(d)
+    return out
+
+
+def _one(summary: FileSummary, qualname: str) -> Definition:
+    found = _defs(summary)[qualname]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        ("src/Shop.Core/Services/OrderService.cs", "csharp"),
+        ("scripts/build.csx", "csharp"),
+        ("src/main/kotlin/com/acme/Order.kt", "kotlin"),
+        ("build.gradle.kts", "kotlin"),
+    ],
+)
+def test_the_extensions_of_csharp_and_kotlin(path: str, language: str) -> None:
+    assert detect_language(path) == language
+
+
+# --- C# -------------------------------------------------------------------------------------
+
+
+def test_csharp_types_members_and_xml_doc_summaries() -> None:
+    s = summarize("src/Shop.Core/Services/OrderService.cs", CSHARP)
+    assert s.language == "csharp" and not s.has_syntax_errors
+    service = _one(s, "OrderService")
+    assert service.kind.value == "class"
+    assert service.signature == "public sealed class OrderService : IOrderService, IDisposable"
+    assert service.doc == "Places and pays orders, kept in memory."  # <summary>, not <remarks>
+    max_orders = _one(s, "OrderService.MaxOrders")
+    assert (max_orders.kind.value, max_orders.signature, max_orders.doc) == (
+        "variable",
+        "public const int MaxOrders = 1_000;",
+        "Most orders kept.",
+    )
+    # two names, one declaration: one line, named by the first
+    orders = _one(s, "OrderService._orders")
+    assert orders.signature == "private readonly List<Order> _orders = new(), _archived = new();"
+    assert "OrderService._archived" not in _defs(s)
+    assert _one(s, "OrderService._placed").doc == ""  # a comment ending the line is no doc
+    count = _one(s, "OrderService.Count")
+    assert (count.signature, count.doc) == (
+        "public int Count => _orders.Count;",
+        "The number of open orders.",
+    )
+    assert _one(s, "OrderService.Name").signature == (
+        'public string Name { get; private set; } = "";'
+    )
+    ctor = _one(s, "OrderService.OrderService")
+    assert (ctor.kind.value, ctor.params, ctor.doc) == (
+        "method",
+        "(string name)",
+        "Creates the service; see IOrderService.",  # <see cref="…"/>: the name
+    )
+    place = _one(s, "OrderService.PlaceAsync")
+    assert (place.kind.value, place.params, place.return_type, place.doc, place.parent) == (
+        "method",
+        "(string customer, CancellationToken ct = default)",
+        "Task<Order>",
+        "Places an order for customer.",
+        "OrderService",
+    )
+    assert place.signature == (
+        "public async Task<Order> PlaceAsync(string customer, CancellationToken ct = default)"
+    )
+    sync = _one(s, "OrderService.Place")  # an attribute is part of the signature
+    assert sync.signature == '[Obsolete("use PlaceAsync")] public Order Place(string customer)'
+    assert _one(s, "OrderService.Changed").signature == "internal event EventHandler? Changed;"
+    page = _one(s, "OrderService.Page")  # a nested record: its parameters are its params
+    assert (page.kind.value, page.params, page.doc) == (
+        "class",
+        "(int Number, IReadOnlyList<Order> Items)",
+        "A page of orders.",
+    )
+    assert _one(s, "OrderService.Banner").signature == "private static readonly string Banner = …"
+    assert _one(s, "OrderService.Help").signature == "private const string Help = …"
+    interface_place = _one(s, "IOrderService.PlaceAsync")
+    assert interface_place.signature == (
+        "Task<Order> PlaceAsync(string customer, CancellationToken ct = default);"
+    )
+    assert _one(s, "IOrderService.Count").signature == "int Count { get; }"
+    order_id = _one(s, "OrderId")
+    assert (order_id.signature, order_id.params, order_id.doc) == (
+        "public readonly record struct OrderId(Guid Value);",
+        "(Guid Value)",
+        "An order's id.",
+    )
+    assert _one(s, "OrderStatus").attributes == ("Open", "Paid", "Shipped")
+    changed = _one(s, "OrderChanged")
+    assert (changed.kind.value, changed.signature, changed.doc) == (
+        "class",
+        "public delegate void OrderChanged(Order order);",
+        "Called when an order changes.",
+    )
+    assert "order" not in _defs(s) and "OrderService.order" not in _defs(s)  # a local
+
+
+def test_csharp_usings_and_namespaces_are_imports() -> None:
+    s = summarize("src/Shop.Core/Services/OrderService.cs", CSHARP)
+    assert [(i.module, i.names, i.alias, i.text) for i in s.imports] == [
+        ("System", ("*",), "", "using System;"),
+        ("System.Collections.Generic", ("*",), "", "using System.Collections.Generic;"),
+        ("System.Math", ("*",), "", "using static System.Math;"),  # the members of a type
+        (
+            "System.Text.Json.JsonSerializer",
+            (),
+            "Json",
+            "using Json = System.Text.Json.JsonSerializer;",
+        ),
+        ("Shop.Core.Models", ("*",), "", "global using Shop.Core.Models;"),
+        ("Shop.Core.Services", ("*",), "", "namespace Shop.Core.Services;"),  # its own
+    ]
+    blocks = summarize(
+        "src/Legacy.cs",
+        "namespace Shop.Legacy\n{\n    using System.Linq;\n\n    namespace Import\n    {\n"
+        "        /// <summary>Reads old orders.</summary>\n        public class Reader { }\n"
+        "    }\n\n    public class Writer { }\n}\n",
+    )
+    assert [(i.module, i.text) for i in blocks.imports] == [
+        ("Shop.Legacy", "namespace Shop.Legacy;"),
+        ("System.Linq", "using System.Linq;"),
+        ("Shop.Legacy.Import", "namespace Shop.Legacy.Import;"),  # nested: the full name
+    ]
+    # the types of a namespace block are top level, not members of the namespace
+    assert [(d.qualname, d.parent, d.doc) for d in blocks.definitions] == [
+        ("Reader", "", "Reads old orders."),
+        ("Writer", "", ""),
+    ]
+
+
+def test_csharp_skeleton_elides_bodies_and_keeps_members_as_written() -> None:
+    skeleton = render_skeleton(summarize("src/Shop.Core/Services/OrderService.cs", CSHARP))
+    assert skeleton.startswith("using System;\n")
+    assert "namespace Shop.Core.Services;\n\n" in skeleton
+    assert (
+        "// Places and pays orders, kept in memory.\n"
+        "public sealed class OrderService : IOrderService, IDisposable { … }\n"
+        "    // Most orders kept.\n"
+        "    public const int MaxOrders = 1_000;\n"
+        "    private readonly List<Order> _orders = new(), _archived = new();\n"
+        "    private int _placed;\n"
+    ) in skeleton
+    assert (
+        "    // Places an order for customer.\n"
+        "    public async Task<Order> PlaceAsync(string customer, CancellationToken ct = default)"
+        " { … }\n"
+    ) in skeleton
+    assert "    public void Dispose() { … }\n" in skeleton
+    assert "    Task<Order> PlaceAsync(string customer, CancellationToken ct = default);\n" in (
+        skeleton
+    )  # an interface method: no body, as written
+    assert "// fields: Open, Paid, Shipped\npublic enum OrderStatus { … }\n" in skeleton
+    assert "public delegate void OrderChanged(Order order);\n" in skeleton
+    assert "_orders.Add" not in skeleton and "usage: orders" not in skeleton
+    assert open_state(skeleton, "csharp") == ([], "")
+
+
+def test_csharp_verbatim_raw_and_interpolated_strings_and_xml_docs_are_prose() -> None:
+    s = summarize("OrderService.cs", CSHARP, prose=True)
+    lines = CSHARP.split("\n")
+    banner = next(i for i, t in enumerate(lines) if "Banner" in t)
+    help_row = next(i for i, t in enumerate(lines) if "Help =" in t)
+    assert (banner, banner + 1) in s.prose_spans  # @"…" over two lines
+    assert (help_row, help_row + 2) in s.prose_spans  # """…"""
+    masked = mask_prose(CSHARP + 'var s = $"{Count} (open)";\n', "csharp").decode()
+    assert "in memory" not in masked and "usage" not in masked and "(open)" not in masked
+    assert "MaxOrders = 1_000" in masked
+
+
+@pytest.mark.parametrize(
+    ("line", "still_open"),
+    [
+        ('var dir = @"C:\\temp\\"; Open(', ["("]),  # no escapes in a verbatim string
+        ('var q = @"say ""hi"" ("; Open(', ["("]),  # "" is a quote
+        ('var t = $"{order.Id} ({n}"; Open(', ["("]),  # interpolated
+        ("var c = '('; Open(", ["("]),
+        ('var s = """\n  a raw ( "quoted" string\n  """; Open(', ["("]),
+    ],
+)
+def test_csharp_strings_are_skipped_by_the_bracket_scans(line: str, still_open: list[str]) -> None:
+    assert open_state(line, "csharp") == (still_open, "")
+
+
+def test_a_csharp_verbatim_string_spans_lines_for_the_scans() -> None:
+    assert open_state('var s = @"first (\n', "csharp") == ([], '@"')
+    assert line_comment_start('var url = "http://x"; // the site', "csharp") == 22
+
+
+def test_csharp_syntax_errors_keep_the_members_that_parse() -> None:
+    source = (
+        "namespace A;\n\npublic class Broken\n{\n    /// <summary>Fine.</summary>\n"
+        "    public int Good(int a) { return a; }\n\n    public int Bad(int a {\n"
+        "        return a;\n    }\n}\n"
+    )
+    s = summarize("src/Broken.cs", source)
+    assert s.has_syntax_errors
+    assert _one(s, "Broken.Good").doc == "Fine."
+    render_skeleton(s)
+
+
+# --- Kotlin ---------------------------------------------------------------------------------
+
+
+def test_kotlin_classes_objects_functions_and_kdoc() -> None:
+    s = summarize("src/main/kotlin/com/acme/shop/model/Order.kt", KOTLIN)
+    assert s.language == "kotlin" and not s.has_syntax_errors
+    order = _one(s, "Order")
+    assert (order.kind.value, order.doc) == ("class", "An order placed by a customer.")
+    assert order.signature == (
+        "data class Order(val id: String, val lines: List<OrderLine> = emptyList()) "
+        ": Comparable<Order>"
+    )
+    assert order.params == "(val id: String, val lines: List<OrderLine> = emptyList())"
+    total = _one(s, "Order.total")
+    assert (total.kind.value, total.signature, total.doc) == (
+        "variable",
+        "val total: Long …",  # its getter on the next line: elided
+        "The sum of the lines' prices.",
+    )
+    assert _one(s, "Order.note").signature == "var note: String? = null"
+    with_line = _one(s, "Order.with")
+    assert (with_line.kind.value, with_line.params, with_line.return_type, with_line.doc) == (
+        "method",
+        "(line: OrderLine)",
+        "Order",
+        "A copy with [line] added.",
+    )
+    assert _one(s, "Order.compareTo").signature == "override fun compareTo(other: Order): Int"
+    # a companion object's members are its class's: ``Order.empty(id)``
+    empty = _one(s, "Order.empty")
+    assert (empty.parent, empty.doc, empty.return_type) == (
+        "Order",
+        "An order without lines.",
+        "Order",
+    )
+    assert _one(s, "Order.MAX_LINES").signature == "const val MAX_LINES = 100"
+    status = _one(s, "Order.Status")
+    assert (status.kind.value, status.attributes) == ("class", ("OPEN", "PAID"))
+    line = _one(s, "OrderLine")
+    assert line.params == "(val sku: String, val quantity: Int, val price: Long)"
+    find = _one(s, "OrderRepository.find")  # no body: as written, ended
+    assert (find.signature, find.return_type, find.doc) == (
+        "suspend fun find(id: String): Order?;",
+        "Order?",
+        "Finds an order, or null.",
+    )
+    assert _one(s, "OrderRepository.size").signature == "val size: Int"
+    assert _one(s, "Registry").signature == "object Registry"
+    assert _one(s, "Registry.register").kind.value == "method"
+    # an extension function is named by the function; the receiver is in the signature
+    slug = _one(s, "slug")
+    assert (slug.kind.value, slug.signature, slug.return_type, slug.doc) == (
+        "function",
+        "fun String.slug(): String",
+        "String",
+        "The text as a URL slug.",
+    )
+    largest = _one(s, "largest")
+    assert (largest.signature, largest.return_type) == (
+        "fun <T : Comparable<T>> List<T>.largest(): T?",
+        "T?",
+    )
+    assert _one(s, "helper").signature == "private fun helper(x: Int): Int"
+    first = _one(s, "FIRST_ID")
+    assert (first.signature, first.doc) == (
+        'val FIRST_ID = "A-0001"',
+        "The id new orders start from.",
+    )
+    assert _one(s, "BANNER").signature == "const val BANNER = …"
+    assert _one(s, "Lines").signature == "typealias Lines = List<OrderLine>"
+    # locals of a function, an init block and a lambda are no definitions
+    names = {d.name for d in s.definitions}
+    assert not names & {"count", "doubled", "seen", "key", "o"}
+
+
+def test_kotlin_imports_and_package() -> None:
+    s = summarize("Order.kt", KOTLIN)
+    assert [(i.module, i.names, i.alias, i.text) for i in s.imports] == [
+        ("com.acme.shop.model", ("*",), "", "package com.acme.shop.model"),
+        ("java.time.Instant", ("Instant",), "", "import java.time.Instant"),
+        ("com.acme.shop.util", ("*",), "", "import com.acme.shop.util.*"),
+        ("com.acme.shop.util.shortId", ("shortId",), "", "import com.acme.shop.util.shortId"),
+        ("kotlinx.coroutines.flow.Flow", (), "F", "import kotlinx.coroutines.flow.Flow as F"),
+    ]
+
+
+def test_kotlin_skeleton() -> None:
+    skeleton = render_skeleton(summarize("Order.kt", KOTLIN))
+    assert skeleton.startswith("package com.acme.shop.model\nimport java.time.Instant\n")
+    assert (
+        "    // A copy with [line] added.\n    fun with(line: OrderLine): Order { … }\n"
+    ) in skeleton
+    assert "    // An order without lines.\n    fun empty(id: String): Order { … }\n" in skeleton
+    assert "    // fields: OPEN, PAID\n    enum class Status { … }\n" in skeleton
+    assert "// The text as a URL slug.\nfun String.slug(): String { … }\n" in skeleton
+    assert "typealias Lines = List<OrderLine>\n" in skeleton
+    assert "sumOf" not in skeleton and "require(" not in skeleton
+    assert open_state(skeleton, "kotlin") == ([], "")
+
+
+def test_kotlin_raw_strings_and_kdoc_are_prose() -> None:
+    s = summarize("Order.kt", KOTLIN, prose=True)
+    row = next(i for i, t in enumerate(KOTLIN.split("\n")) if "BANNER" in t)
+    assert (row, row + 2) in s.prose_spans
+    masked = mask_prose(KOTLIN, "kotlin").decode()
+    assert "Orders (" not in masked and "placed by a customer" not in masked
+    assert open_state('val s = """\n  raw \\ ( "x"\n"""; f(', "kotlin") == (["("], "")
+    assert open_state('val t = "${order.id} ("; f(', "kotlin") == (["("], "")
+    assert open_state("val c = '{'; f(", "kotlin") == (["("], "")
+
+
+# --- resolution across files: namespaces and packages ---------------------------------------
+
+CS_FILES = {
+    "src/Shop.Core/Models/Money.cs": "namespace Shop.Core.Models;\n\n"
+    "/// <summary>An amount in one currency.</summary>\n"
+    "public readonly record struct Money(decimal Amount, string Currency);\n",
+    # a block namespace, and a folder that does not match it
+    "src/Shop.Core/Legacy/OrderV1.cs": "namespace Shop.Core.Models\n{\n"
+    "    public class OrderV1 { }\n}\n",
+    "src/Shop.Core/Services/OrderService.cs": "using Shop.Core.Models;\n\n"
+    "namespace Shop.Core.Services;\n\npublic class OrderService { }\n",
+    "tools/System.py": "def helper():\n    pass\n",
+}
+
+
+def _index(files: dict[str, str]) -> ProjectIndex:
+    index = ProjectIndex(Path("/project"))
+    index.apply({p: summarize(p, t) for p, t in files.items()})
+    return index
+
+
+def test_a_csharp_namespace_is_every_file_declaring_it_wherever_it_is() -> None:
+    snap = _index(CS_FILES).snapshot()
+    service = "src/Shop.Core/Services/OrderService.cs"
+    assert snap.files_of_package("Shop.Core.Models", service) == (
+        "src/Shop.Core/Legacy/OrderV1.cs",
+        "src/Shop.Core/Models/Money.cs",
+    )
+    assert snap.resolve_module("Shop.Core.Models.Money", service) == (
+        "src/Shop.Core/Models/Money.cs"
+    )  # ``using X = Shop.Core.Models.Money;``: the file declaring the type
+    assert snap.resolve_module("System", service) is None  # not tools/System.py
+    assert snap.resolve_package("Shop.Core.Models", service) == ()
+    assert snap.files_of_package("Shop.Core", service) == ()  # no file declares it
+
+
+def test_namespace_keys_follow_an_edit_of_the_namespace_line() -> None:
+    index = _index(CS_FILES)
+    money = "src/Shop.Core/Models/Money.cs"
+    index.apply({money: summarize(money, CS_FILES[money].replace("Models;", "Values;"))})
+    snap = index.snapshot()
+    assert snap.files_of_package("Shop.Core.Values", money) == (money,)
+    assert money not in snap.files_of_package("Shop.Core.Models", money)
+    assert snap.resolve_module("Shop.Core.Values.Money", money) == money
+    assert snap.resolve_module("Shop.Core.Models.Money", money) is None
+
+
+def test_a_kotlin_package_is_every_file_declaring_it_and_names_its_top_level_functions() -> None:
+    files = {
+        # the common prefix left out of the folders, as Kotlin's style guide allows
+        "src/main/kotlin/util/Text.kt": "package com.acme.shop.util\n\nfun String.slug() = this\n"
+        "fun shortId(): String = \"x\"\n",
+        "src/main/kotlin/util/Ids.kt": "package com.acme.shop.util\n\nclass IdSource\n",
+        "src/main/kotlin/App.kt": "package com.acme.shop\n\nimport com.acme.shop.util.slug\n",
+    }
+    snap = _index(files).snapshot()
+    app = "src/main/kotlin/App.kt"
+    assert snap.resolve_module("com.acme.shop.util.slug", app) == "src/main/kotlin/util/Text.kt"
+    assert snap.resolve_module("com.acme.shop.util.IdSource", app) == (
+        "src/main/kotlin/util/Ids.kt"
+    )
+    assert snap.files_of_package("com.acme.shop.util", app) == (
+        "src/main/kotlin/util/Ids.kt",
+        "src/main/kotlin/util/Text.kt",
+    )
+
+
+def _related(tmp_path: Path, files: dict[str, str], current: str) -> list[str]:
+    """The ``related`` segments (source, then text) for the cursor (<|>) in ``current``, the
+    project indexed from disk by the daemon's indexer."""
+    from app.config import Config
+    from app.evaluation.corpus import build_index
+
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text.replace("<|>", ""))
+    index, _ = build_index(tmp_path, Config())
+    before, after = files[current].split("<|>")
+    line, column = before.count("\n"), len(before) - (before.rfind("\n") + 1)
+    ctx = assemble_context(
+        ContextRequest(path=current, text=before + after, line=line, column=column,
+                       budget_tokens=1024),
+        index=index,
+        config=ContextConfig(layout="cursor"),
+    )
+    return [f"{s.source}\n{s.text}" for s in ctx.segments if s.kind is Kind.RELATED]
+
+
+CS_PROJECT = {
+    "src/Shop.Core/Shop.Core.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n',
+    "src/Shop.Core/Models/Order.cs": """using System.Collections.Generic;
+
+namespace Shop.Core.Models
+{
+    /// <summary>A line of an order.</summary>
+    public record OrderLine(string Sku, int Quantity);
+
+    /// <summary>
+    /// An order placed by a customer.
+    /// </summary>
+    public class Order
+    {
+        private readonly List<OrderLine> _lines = new();
+
+        /// <summary>The order's id.</summary>
+        public Guid Id { get; } = Guid.NewGuid();
+
+        /// <summary>Adds a line; returns the order.</summary>
+        public Order Add(OrderLine line)
+        {
+            _lines.Add(line);
+            return this;
+        }
+    }
+}
+""",
+    "src/Shop.Core/Services/IOrderRepository.cs": """using Shop.Core.Models;
+
+namespace Shop.Core.Services;
+
+/// <summary>Stores orders.</summary>
+public interface IOrderRepository
+{
+    /// <summary>Saves an order, new or changed.</summary>
+    Task SaveAsync(Order order, CancellationToken ct = default);
+}
+""",
+    "src/Shop.Core/Services/OrderService.cs": """using Shop.Core.Models;
+
+namespace Shop.Core.Services;
+
+/// <summary>Places orders.</summary>
+public sealed class OrderService
+{
+    private readonly IOrderRepository _repository;
+
+    public OrderService(IOrderRepository repository) { _repository = repository; }
+
+    /// <summary>Places an order for <paramref name="customer"/>.</summary>
+    public async Task<Order> PlaceAsync(string customer, IEnumerable<OrderLine> lines)
+    {
+        var order = new Order();
+        await _repository.SaveAsync(order);
+        return order;
+    }
+}
+""",
+    "src/Shop.App/Program.cs": """using Shop.Core.Models;
+using Shop.Core.Services;
+
+namespace Shop.App;
+
+public static class Program
+{
+    public static async Task Main(string[] args)
+    {
+        var service = new OrderService(new InMemoryRepository());
+        var lines = new[] { new OrderLine("A-1", 2) };
+        var order = await service.PlaceAsync("ada", lines);
+        <|>
+    }
+}
+""",
+    "src/Shop.App/InMemoryRepository.cs": """using Shop.Core.Models;
+using Shop.Core.Services;
+
+namespace Shop.App;
+
+/// <summary>Orders in memory.</summary>
+internal sealed class InMemoryRepository : IOrderRepository
+{
+    private readonly Dictionary<Guid, Order> _orders = new();
+
+    public Task SaveAsync(Order order, CancellationToken ct = default)
+    {
+        _orders[order.Id] = order;
+        return Task.CompletedTask;
+    }
+}
+""",
+}
+
+
+def test_csharp_classes_of_used_namespaces_come_with_signatures_and_docs(
+    tmp_path: Path,
+) -> None:
+    """A ``using`` names a namespace, declared by files in other folders (and projects): the
+    classes the code uses come from there, and from the file's own namespace."""
+    related = _related(tmp_path, CS_PROJECT, "src/Shop.App/Program.cs")
+    text = "\n".join(related)
+    assert (
+        "src/Shop.Core/Services/OrderService.cs:6-19\n"
+        "// Places orders.\n"
+        "public sealed class OrderService { … }\n"
+        "    private readonly IOrderRepository _repository;\n"
+        "    public OrderService(IOrderRepository repository) { … }\n"
+        "    // Places an order for customer.\n"
+        "    public async Task<Order> PlaceAsync(string customer, IEnumerable<OrderLine> lines)"
+        " { … }\n"
+    ) in related
+    assert (
+        "src/Shop.Core/Models/Order.cs:6-6\n"
+        "// A line of an order.\n"
+        "public record OrderLine(string Sku, int Quantity);\n"
+    ) in related
+    # the file's own namespace needs no using
+    assert "internal sealed class InMemoryRepository : IOrderRepository { … }" in text
+    assert "_repository.SaveAsync" not in text  # bodies elided
+
+
+def test_csharp_using_static_gives_a_types_methods_and_their_parameter_types(
+    tmp_path: Path,
+) -> None:
+    """``using static A.B.OrderFactory;`` makes the type's static methods callable bare: a call
+    finds the method, and the class its parameters are typed with comes one hop further,
+    found through the factory file's own namespace."""
+    files = {
+        **CS_PROJECT,
+        "src/Shop.Core/Services/OrderFactory.cs": """namespace Shop.Core.Services;
+
+public static class OrderFactory
+{
+    /// <summary>A service over <paramref name="repository"/>.</summary>
+    public static OrderService Create(IOrderRepository repository) => new(repository);
+}
+""",
+        "src/Shop.App/Program.cs": """using static Shop.Core.Services.OrderFactory;
+
+namespace Shop.App;
+
+public static class Program
+{
+    public static void Main(IOrderRepository repository)
+    {
+        var service = Create(repository);
+        <|>
+    }
+}
+""",
+    }
+    related = _related(tmp_path, files, "src/Shop.App/Program.cs")
+    text = "\n".join(related)
+    assert (
+        "// A service over repository.\n"
+        "public static OrderService Create(IOrderRepository repository) { … }\n"
+    ) in text
+    assert "// Stores orders.\npublic interface IOrderRepository { … }\n" in text
+
+
+KT_PROJECT = {
+    "settings.gradle.kts": 'rootProject.name = "shop"\n',
+    "src/main/kotlin/com/acme/shop/model/Order.kt": """package com.acme.shop.model
+
+/** A line of an order. */
+data class OrderLine(val sku: String, val quantity: Int)
+
+/** An order placed by a customer. */
+data class Order(val id: String, val lines: List<OrderLine> = emptyList()) {
+    /** A copy with [line] added. */
+    fun with(line: OrderLine): Order = copy(lines = lines + line)
+
+    companion object {
+        /** An order without lines. */
+        fun empty(id: String): Order = Order(id)
+    }
+}
+""",
+    "src/main/kotlin/com/acme/shop/util/Text.kt": """package com.acme.shop.util
+
+/** The text as a URL slug. */
+fun String.slug(): String = lowercase().replace(" ", "-")
+
+/** A short random id. */
+fun shortId(length: Int = 8): String = "x".repeat(length)
+""",
+    "src/main/kotlin/com/acme/shop/service/OrderRepository.kt": """package com.acme.shop.service
+
+import com.acme.shop.model.Order
+
+/** Stores orders. */
+interface OrderRepository {
+    /** Saves an order. */
+    fun save(order: Order)
+}
+
+class InMemoryOrderRepository : OrderRepository {
+    private val orders = mutableMapOf<String, Order>()
+
+    override fun save(order: Order) {
+        orders[order.id] = order
+    }
+}
+""",
+    "src/main/kotlin/com/acme/shop/service/OrderService.kt": """package com.acme.shop.service
+
+import com.acme.shop.model.*
+import com.acme.shop.util.shortId
+import com.acme.shop.util.slug
+
+/**
+ * Places orders.
+ */
+class OrderService(private val repository: OrderRepository) {
+    fun place(customer: String, lines: List<OrderLine>): Order {
+        val order = Order.empty(shortId())
+        val full = lines.fold(order) { acc, line -> acc.with(line) }
+        <|>
+    }
+}
+""",
+}
+
+
+def test_kotlin_imported_functions_and_package_classes_come_with_their_kdoc(
+    tmp_path: Path,
+) -> None:
+    current = "src/main/kotlin/com/acme/shop/service/OrderService.kt"
+    related = _related(tmp_path, KT_PROJECT, current)
+    text = "\n".join(related)
+    util = "src/main/kotlin/com/acme/shop/util/Text.kt"
+    assert (
+        f"{util}:7-7\n// A short random id.\nfun shortId(length: Int = 8): String {{ … }}\n"
+    ) in related  # a top-level function, imported by name
+    assert (
+        "// An order placed by a customer.\n"
+        "data class Order(val id: String, val lines: List<OrderLine> = emptyList()) { … }\n"
+        "    // A copy with [line] added.\n"
+        "    fun with(line: OrderLine): Order { … }\n"
+        "    // An order without lines.\n"
+        "    fun empty(id: String): Order { … }\n"
+    ) in text  # through ``import com.acme.shop.model.*``
+    assert "// A line of an order.\ndata class OrderLine(" in text
+    # the file's own package: no import needed
+    assert "// Stores orders.\ninterface OrderRepository { … }\n" in text
+
