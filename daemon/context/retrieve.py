@@ -143,8 +143,15 @@ def related_definitions(
     module_alias: dict[str, list[str]] = {}  # alias -> the module's paths (a Go package: all)
     imported_paths: list[str] = []
     imported_folders: set[str] = set()  # packages imported whole (Java ``import a.b.*;``)
+    # files of namespaces imported whole (C# ``using A.B;``, Kotlin ``import a.b.*``, their own
+    # namespace or package): as near as a Java package's folders; their top-level constants
+    # count, their classes' fields do not (``_orders`` of a class of the namespace)
+    namespace_paths: set[str] = set()
     for imp in summary.imports:
         package = index.files_of_package(imp.module, path)
+        if package and "*" in imp.names:
+            namespace_paths.update(package)
+            continue
         if package:  # Go: ``store.Open`` may be in any file of the folder
             imported_paths.extend(package)
             if imp.alias:
@@ -170,6 +177,8 @@ def related_definitions(
     autoload = summary.language in LANGUAGES and LANGUAGES[summary.language].autoload
 
     def locality(candidate: str, name: str = "") -> float:
+        if candidate in namespace_paths and candidate not in imported_paths:
+            return 0.5  # C#, Kotlin: a file of a namespace the file uses
         near_by = _locality(candidate, path, imported_paths, imported_folders)
         if near_by >= _FAR and autoload and _autoloaded(candidate, name):
             return 0.5  # Rails: ``UserMailer`` is user_mailer.rb's, wherever it is
@@ -214,7 +223,10 @@ def related_definitions(
         if len(refs) > 1 and locality(ranked[0].path, name) >= _FAR:
             continue  # several unrelated definitions elsewhere: a guess would be noise
         for ref in ranked[:2]:
-            if ref.definition.kind is DefKind.VARIABLE and ref.path not in imported_paths:
+            d = ref.definition
+            if d.kind is DefKind.VARIABLE and ref.path not in imported_paths and (
+                d.parent or ref.path not in namespace_paths
+            ):
                 continue
             near_by = locality(ref.path, name)
             if near_by >= _FAR:

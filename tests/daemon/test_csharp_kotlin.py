@@ -825,3 +825,23 @@ def test_kotlin_imported_functions_and_package_classes_come_with_their_kdoc(
     # the file's own package: no import needed
     assert "// Stores orders.\ninterface OrderRepository { … }\n" in text
 
+
+def test_fields_of_classes_in_an_imported_package_are_no_related_definitions(
+    tmp_path: Path,
+) -> None:
+    """A whole package's files (Kotlin ``package``, ``import a.b.*``; C# namespaces) were
+    imported files: ``orders``, a word of the class's doc comment, brought
+    ``private val orders`` of another class of the package. A package's top-level constant
+    still comes."""
+    files = {
+        **KT_PROJECT,
+        "src/main/kotlin/com/acme/shop/service/Limits.kt": "package com.acme.shop.service\n\n"
+        "/** Most lines an order takes. */\nconst val MAX_LINES = 100\n",
+    }
+    current = "src/main/kotlin/com/acme/shop/service/OrderService.kt"
+    files[current] = files[current].replace(
+        "        <|>", "        require(lines.size <= MAX_LINES)\n        <|>"
+    )
+    text = "\n".join(_related(tmp_path, files, current))
+    assert "private val orders" not in text
+    assert "// Most lines an order takes.\nconst val MAX_LINES = 100\n" in text
