@@ -9,8 +9,9 @@ paths (:func:`check_path`); :func:`read_source` reads one file as text or raises
   ``venv``/``env`` when they look like one), dependencies (``node_modules``, ...), caches
   (``__pycache__``, ``.mypy_cache``, ``.pytest_cache``, ``.tox``, any folder with a
   ``CACHEDIR.TAG``), build output (``build``/``dist``/``out`` unless they are Python packages,
-  ``target`` next to ``Cargo.toml``/``pom.xml``/``build.gradle``, CMake's ``CMakeFiles`` and
-  CLion's ``cmake-build-*``, ``.next``, ...);
+  ``target`` next to ``Cargo.toml``/``pom.xml``/``build.gradle``, ``bin`` and ``obj`` next
+  to a .NET project file (``*.csproj``), CMake's ``CMakeFiles`` and CLion's
+  ``cmake-build-*``, ``.next``, ...);
 - ``.gitignore`` files at every level (patterns relative to their folder, deeper files win,
   negation works, nothing is re-included below an ignored folder) and ``.git/info/exclude``;
 - symlinks are never followed: a link to a place inside the project is indexed at its real path,
@@ -74,6 +75,9 @@ SKIPPED_DIR_NAMES: dict[str, str] = {
 _BUILD_DIR_NAMES = frozenset({"build", "dist", "out"})
 #: Files next to a ``target`` folder that make it build output (Rust, Maven, Gradle, sbt).
 _TARGET_OWNERS = ("Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "build.sbt")
+#: Project files next to which ``bin`` and ``obj`` are build output (``dotnet build``: obj/
+#: holds generated .cs files, ``GlobalUsings.g.cs``, ``AssemblyInfo.cs``, per configuration).
+_DOTNET_PROJECTS = (".csproj", ".fsproj", ".vbproj")
 #: Names that are virtual environments when they look like one.
 _VENV_NAMES = frozenset({"venv", "env", "virtualenv", ".env"})
 
@@ -168,18 +172,28 @@ def dir_skip_reason(path: str, name: str) -> str | None:
         parent = os.path.dirname(path)
         if any(os.path.exists(os.path.join(parent, owner)) for owner in _TARGET_OWNERS):
             return "build output"
+    if name in ("bin", "obj"):
+        try:
+            beside = os.listdir(os.path.dirname(path))
+        except OSError:
+            return None
+        if any(other.endswith(_DOTNET_PROJECTS) for other in beside):
+            return "build output (.NET)"
     return None
 
 
 def changes_folder_skip(rel: str) -> bool:
     """Whether a file at project-relative ``rel`` (created, deleted or moved) can change whether
     its folder is skipped (``dir_skip_reason``): ``pyvenv.cfg``, ``CACHEDIR.TAG``,
-    ``__init__.py`` in a build-output name, an owner next to ``target``, a venv's activate
-    script. The watcher's per-path update cannot see that; a full re-check can."""
+    ``__init__.py`` in a build-output name, an owner next to ``target``, a .NET project file
+    next to ``bin``/``obj``, a venv's activate script. The watcher's per-path update cannot
+    see that; a full re-check can."""
     parts = rel.split("/")
     name = parts[-1]
     folder = parts[-2] if len(parts) > 1 else ""
     if name in ("pyvenv.cfg", "CACHEDIR.TAG") or name in _TARGET_OWNERS:
+        return True
+    if name.endswith(_DOTNET_PROJECTS):
         return True
     if name == "__init__.py" and folder in _BUILD_DIR_NAMES:
         return True

@@ -845,3 +845,29 @@ def test_fields_of_classes_in_an_imported_package_are_no_related_definitions(
     text = "\n".join(_related(tmp_path, files, current))
     assert "private val orders" not in text
     assert "// Most lines an order takes.\nconst val MAX_LINES = 100\n" in text
+
+
+def test_dotnet_bin_and_obj_folders_are_build_output(tmp_path: Path) -> None:
+    """``dotnet build`` writes generated C# (``GlobalUsings.g.cs``, ``AssemblyInfo.cs``) under
+    obj/ and copies under bin/: indexed, they were definitions and namespaces of the project.
+    Without a project file beside them, bin/ and obj/ are sources. (A discovery test, kept
+    with the C# tests.)"""
+    from daemon.discovery import changes_folder_skip, walk_project
+
+    files = {
+        "src/Shop.App/Shop.App.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n',
+        "src/Shop.App/Program.cs": "namespace Shop.App;\n",
+        "src/Shop.App/obj/Debug/net8.0/Shop.App.GlobalUsings.g.cs": "global using System;\n",
+        "src/Shop.App/bin/Debug/net8.0/appsettings.cs": "namespace Shop.App;\n",
+        "tools/bin/deploy.cs": "namespace Tools;\n",  # no project file beside it
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    found = [f.rel for f in walk_project(tmp_path, max_bytes=1 << 20)]
+    assert found == [
+        "src/Shop.App/Program.cs",
+        "src/Shop.App/Shop.App.csproj",
+        "tools/bin/deploy.cs",
+    ]
+    assert changes_folder_skip("src/Other/Other.csproj")
