@@ -65,8 +65,8 @@ _COMMON = frozenset(keyword.kwlist) | {
 }
 # names the window binds itself (assignment targets, loop and ``as`` variables, parameters):
 # looking them up in the symbol table finds unrelated definitions of the same name
-_ASSIGNED = re.compile(
-    rf"(?m)^\s*(?:(?:let|const|var|mut)\s+)*({ID})\s*(?::(?!:)[^=\n]*)?=(?!=)"
+_ASSIGNED = re.compile(  # ``val`` (Kotlin): ``val line: String = …``
+    rf"(?m)^\s*(?:(?:let|const|var|mut|val)\s+)*({ID})\s*(?::(?!:)[^=\n]*)?=(?!=)"
 )
 _LOOP_AS = re.compile(rf"\b(?:for|as)\s+({ID})")
 # typed declarations (Java, C, C++): ``int total = 0;``, ``final List<String> names = …``,
@@ -79,7 +79,7 @@ _TYPED = (
     rf"({ID})\s*(?:\[[^\]\n]*\]\s*)?"
 )
 _DECLARED = re.compile(rf"(?m)^\s*{_TYPED}=(?!=)|\bfor\s*\(\s*{_TYPED}[=:]")
-_PARAMS = re.compile(rf"\b(?:def|function|func|fn)\s+{ID}\s*\(([^)]*)\)")
+_PARAMS = re.compile(rf"\b(?:def|function|func|fn|fun)\s+{ID}\s*\(([^)]*)\)")
 _PARAM_NAME = re.compile(rf"(?:^|,)\s*\**({ID})")
 _MAX_CANDIDATES = 48
 _FAR = 3.0  # locality of a file neither imported nor in the same folder
@@ -228,6 +228,8 @@ def related_definitions(
                 d.parent or ref.path not in namespace_paths
             ):
                 continue
+            if ref.path in namespace_paths and not d.parent and _file_private(d):
+                continue  # Kotlin ``private fun`` at the top of another file of the package
             near_by = locality(ref.path, name)
             if near_by >= _FAR:
                 continue  # neither imported nor in the same folder: a name match, a guess
@@ -283,6 +285,12 @@ def _original_name(statement: str, bound: str) -> str:
     ``bound`` when it is not renamed."""
     found = re.search(rf"({ID})\s*(?:\bas\s+|:\s*){re.escape(bound)}\b", statement)
     return found.group(1) if found else bound
+
+
+def _file_private(d: Definition) -> bool:
+    """Whether ``d`` is written ``private`` (before its name, annotations aside): a Kotlin
+    top-level definition so written is seen in its own file only."""
+    return "private" in d.signature.partition(d.name)[0].split()
 
 
 def _submodule(module: str, name: str) -> str:

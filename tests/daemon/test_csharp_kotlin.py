@@ -871,3 +871,50 @@ def test_dotnet_bin_and_obj_folders_are_build_output(tmp_path: Path) -> None:
         "tools/bin/deploy.cs",
     ]
     assert changes_folder_skip("src/Other/Other.csproj")
+
+
+def test_kotlin_locals_and_private_top_level_names_of_other_files_are_not_looked_up(
+    tmp_path: Path,
+) -> None:
+    """``val logger = …`` in a function binds ``logger`` (a local, not the package's other
+    file's ``private val logger``), and so do ``val line: String = …`` and the parameters of
+    ``fun checkout(…)`` (``line`` and ``currency`` were looked up: the package's top-level
+    ``val line`` and ``fun currency()`` came); a file-private function of another file of
+    the package cannot be called from here (``private fun format`` came for ``format(…)``),
+    its public one can."""
+    files = {
+        "settings.gradle.kts": 'rootProject.name = "shop"\n',
+        "src/main/kotlin/shop/Audit.kt": """package shop
+
+private val logger = System.getLogger("audit")
+
+/** Formats a line for the audit log. */
+private fun format(line: String): String = "[audit] " + line
+
+/** Writes a line to the audit log. */
+fun audit(line: String) {
+    logger.log(System.Logger.Level.INFO, format(line))
+}
+
+/** The shop's currency. */
+fun currency(): String = "EUR"
+
+/** A rule between sections. */
+val line = "-----"
+""",
+        "src/main/kotlin/shop/Checkout.kt": """package shop
+
+fun checkout(total: Long, currency: String) {
+    val logger = System.getLogger("checkout")
+    val line: String = format(total) + currency
+    audit(line)
+    logger.log(System.Logger.Level.INFO, line)
+    <|>
+}
+""",
+    }
+    text = "\n".join(_related(tmp_path, files, "src/main/kotlin/shop/Checkout.kt"))
+    assert "// Writes a line to the audit log.\nfun audit(line: String) { … }\n" in text
+    assert "private val logger" not in text
+    assert "private fun format" not in text
+    assert "fun currency()" not in text and 'val line = "-----"' not in text
