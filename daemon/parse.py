@@ -516,6 +516,9 @@ def _definition(
         start, start_line = wrapper.start_byte, wrapper.start_point[0]  # decorators, templates
     if kind is DefKind.VARIABLE and not typedef_body:
         signature = _declaration_line(spec, node, start, data, declared, own_type)
+        accessors = node.child_by_field_name("accessors")  # C# ``{ get { … } set { … } }``
+        if accessors is not None and accessors.end_point[0] > accessors.start_point[0]:
+            signature = _accessors_line(node, accessors, start, data)
     else:
         if spec.block_end:
             sig_text = _keyword_block_head(spec, node, body, start, data)
@@ -655,6 +658,23 @@ def _called_members(
             if arg.type == "simple_symbol":
                 names.append(_text(data, arg).lstrip(":"))
     return names
+
+
+def _accessors_line(
+    node: tree_sitter.Node, accessors: tree_sitter.Node, start: int, data: bytes
+) -> str:
+    """A C# property whose accessors span lines as one line, the accessors' bodies left out:
+    ``public string Name { get; private set; }`` (what can be read and set is in it)."""
+    parts: list[str] = []
+    for accessor in accessors.named_children:
+        if accessor.type != "accessor_declaration":
+            continue
+        body = accessor.child_by_field_name("body")
+        end = body.start_byte if body is not None else accessor.end_byte
+        parts.append(_one_line(data[accessor.start_byte : end].decode("utf-8", "replace")))
+    head = _one_line(data[start : accessors.start_byte].decode("utf-8", "replace"))
+    inner = " ".join(p if p.endswith(";") else f"{p};" for p in parts)
+    return f"{head} {{ {inner} }}"
 
 
 def _access(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
@@ -843,6 +863,8 @@ def _doc(
     raw = "\n".join(lines)
     if "<summary>" in raw:  # an XML doc comment (C# ``/// <summary>…``): the summary's text
         return first_doc_line(_xml_text(raw.split("<summary>", 1)[1].split("</summary>", 1)[0]))
+    if "<inheritdoc" in raw:  # the base's doc: none here
+        return first_doc_line(_xml_text(raw))
     return first_doc_line(raw) if lines else ""
 
 

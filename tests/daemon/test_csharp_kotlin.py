@@ -918,3 +918,38 @@ fun checkout(total: Long, currency: String) {
     assert "private val logger" not in text
     assert "private fun format" not in text
     assert "fun currency()" not in text and 'val line = "-----"' not in text
+
+
+def test_a_csharp_property_with_accessor_bodies_shows_its_accessors() -> None:
+    """A property whose accessors have bodies over several lines was ``public int Count …``:
+    whether it can be set was lost. Its line now lists the accessors as an interface's
+    property does; ``/// <inheritdoc/>`` is no doc line."""
+    source = """namespace Shop.Data;
+
+public class Repository
+{
+    /// <summary>How many items.</summary>
+    public int Count
+    {
+        get { return _items.Count; }
+    }
+
+    public string Name
+    {
+        get => _name;
+        private set
+        {
+            _name = value ?? "";
+        }
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => "repo";
+}
+"""
+    s = summarize("src/Repository.cs", source)
+    count = _one(s, "Repository.Count")
+    assert (count.signature, count.doc) == ("public int Count { get; }", "How many items.")
+    assert _one(s, "Repository.Name").signature == "public string Name { get; private set; }"
+    assert _one(s, "Repository.ToString").doc == ""
+    assert "    public string Name { get; private set; }\n" in render_skeleton(s)
