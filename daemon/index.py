@@ -79,6 +79,20 @@ class IndexSnapshot:
         folders = self.resolve_package(module, from_path)
         return tuple(f for folder in folders for f in self.package_files.get(folder, ()))
 
+    def files_of_enclosing_namespaces(self, summary: FileSummary) -> tuple[str, ...]:
+        """The files of the namespaces enclosing those ``summary``'s file declares (C#: code in
+        ``A.B.C`` sees ``A.B``'s and ``A``'s types without a ``using``), nearest first; ()
+        for other languages (a Kotlin package is no part of another)."""
+        if _key_style(summary.path) != "namespace":
+            return ()
+        found: list[str] = []
+        for imp in summary.imports:
+            if imp.text.startswith("namespace "):
+                parts = imp.module.split(".")
+                for i in range(len(parts) - 1, 0, -1):
+                    found.extend(self.namespace_files.get(".".join(parts[:i]), ()))
+        return tuple(dict.fromkeys(found))
+
     def duplicates_of(self, definition: Definition) -> tuple[SymbolRef, ...]:
         if not definition.body_digest:
             return ()

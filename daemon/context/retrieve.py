@@ -144,9 +144,10 @@ def related_definitions(
     imported_paths: list[str] = []
     imported_folders: set[str] = set()  # packages imported whole (Java ``import a.b.*;``)
     # files of namespaces imported whole (C# ``using A.B;``, Kotlin ``import a.b.*``, their own
-    # namespace or package): as near as a Java package's folders; their top-level constants
-    # count, their classes' fields do not (``_orders`` of a class of the namespace)
-    namespace_paths: set[str] = set()
+    # namespace or package, and C#'s enclosing namespaces): as near as a Java package's
+    # folders; their top-level constants count, their classes' fields do not (``_orders`` of
+    # a class of the namespace)
+    namespace_paths = set(index.files_of_enclosing_namespaces(summary))
     for imp in summary.imports:
         package = index.files_of_package(imp.module, path)
         if package and "*" in imp.names:

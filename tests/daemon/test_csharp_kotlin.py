@@ -953,3 +953,40 @@ public class Repository
     assert _one(s, "Repository.Name").signature == "public string Name { get; private set; }"
     assert _one(s, "Repository.ToString").doc == ""
     assert "    public string Name { get; private set; }\n" in render_skeleton(s)
+
+
+def test_csharp_code_sees_the_types_of_its_enclosing_namespaces(tmp_path: Path) -> None:
+    """Code in namespace Shop.Core.Services uses Shop.Core's and Shop's types without a
+    ``using`` (C# looks a name up in the enclosing namespaces): they were not found. A
+    ``using Shop.Core.Services;`` elsewhere does not bring Shop.Core."""
+    files = {
+        "src/Shop.Core/Shop.Core.csproj": '<Project Sdk="Microsoft.NET.Sdk" />\n',
+        "src/Shop.Core/Result.cs": "namespace Shop.Core;\n\n"
+        "/// <summary>The outcome of an operation.</summary>\n"
+        "public record Result(bool Ok, string? Error = null);\n",
+        "src/Shop/Clock.cs": "namespace Shop;\n\n/// <summary>The time now.</summary>\n"
+        "public interface IClock { DateTime Now { get; } }\n",
+        "src/Shop.Core/Services/Payments.cs": """namespace Shop.Core.Services;
+
+public class Payments
+{
+    public Result Pay(IClock clock, decimal amount)
+    {
+        var started = clock.Now;
+        <|>
+    }
+}
+""",
+    }
+    text = "\n".join(_related(tmp_path, files, "src/Shop.Core/Services/Payments.cs"))
+    assert "// The outcome of an operation.\npublic record Result(" in text
+    assert "// The time now.\npublic interface IClock { … }" in text
+    elsewhere = {
+        **files,
+        "src/Shop.App/Program.cs": "using Shop.Core.Services;\n\nnamespace Other.App;\n\n"
+        "class Program\n{\n    Result Run(Payments p, IClock clock) => p.Pay(clock, 1m);\n"
+        "    <|>\n}\n",
+    }
+    text = "\n".join(_related(tmp_path, elsewhere, "src/Shop.App/Program.cs"))
+    assert "public class Payments { … }" in text
+    assert "public record Result(" not in text and "interface IClock" not in text
