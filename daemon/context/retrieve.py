@@ -241,6 +241,16 @@ def related_definitions(
         for module_path in module_alias.get(owner, ()):
             for ref in _defs_in(index, module_path, attr):
                 add(ref, position.get(attr, position.get(owner, 50)), attr)
+    # extension methods (C# ``name.Slug()``, Kotlin ``name.slug()``) of the namespaces and
+    # files imported: called as an attribute of any value, not looked up as a bare name (a
+    # language without namespaces has no extensions: no lookups)
+    for attr in dict.fromkeys(attr for _, attr in attr_pairs) if namespace_paths else ():
+        if attr in bare or attr in local_names or attr in imported:
+            continue
+        for ref in index.lookup(attr):
+            visible = ref.path in namespace_paths or ref.path in imported_paths
+            if visible and _is_extension(ref.definition):
+                add(ref, position.get(attr, 50) + 0.5, attr)
     for rank, ref, _ in sorted(candidates, key=lambda c: c[0])[:_MAX_WITH_TYPES]:
         # one hop further: the classes a function's parameters and result are typed with,
         # where the function's file finds them (``func Open(dsn string) (*Store, error)``:
@@ -286,6 +296,16 @@ def _original_name(statement: str, bound: str) -> str:
     ``bound`` when it is not renamed."""
     found = re.search(rf"({ID})\s*(?:\bas\s+|:\s*){re.escape(bound)}\b", statement)
     return found.group(1) if found else bound
+
+
+def _is_extension(d: Definition) -> bool:
+    """Whether ``d`` extends another type: a C# method whose first parameter is ``this T x``,
+    a Kotlin function with a receiver (``fun String.slug()``, ``fun <T> List<T>.top()``)."""
+    if d.kind not in (DefKind.FUNCTION, DefKind.METHOD):
+        return False
+    if d.params.removeprefix("(").startswith("this "):
+        return True
+    return re.search(rf"\bfun\b[^(]*\.\s*{re.escape(d.name)}\s*\(", d.signature) is not None
 
 
 def _file_private(d: Definition) -> bool:

@@ -990,3 +990,30 @@ public class Payments
     text = "\n".join(_related(tmp_path, elsewhere, "src/Shop.App/Program.cs"))
     assert "public class Payments { … }" in text
     assert "public record Result(" not in text and "interface IClock" not in text
+
+
+def test_extension_methods_of_used_namespaces_are_found_for_their_calls(tmp_path: Path) -> None:
+    """``name.Slug()`` calls a C# extension method of a used namespace, ``name.slug()`` a
+    Kotlin extension function of a package imported whole: called as attributes, they were
+    never looked up. A same-named member of a class is not an extension and stays out."""
+    cs = {
+        "src/Shop.Util/Text.cs": "namespace Shop.Util;\n\npublic static class TextExtensions\n{\n"
+        "    /// <summary>The text as a URL slug.</summary>\n"
+        "    public static string Slug(this string text) => text.ToLowerInvariant();\n}\n",
+        "src/Shop.Util/Page.cs": "namespace Shop.Util;\n\npublic class Page\n{\n"
+        "    public string Title(int n) => \"\";\n}\n",
+        "src/Shop.App/Program.cs": "using Shop.Util;\n\nnamespace Shop.App;\n\nclass Program\n{\n"
+        "    string Url(string name, Item item)\n    {\n        var title = item.Title(1);\n"
+        "        return \"/\" + name.Slug();\n        <|>\n    }\n}\n",
+    }
+    text = "\n".join(_related(tmp_path / "cs", cs, "src/Shop.App/Program.cs"))
+    assert "public static string Slug(this string text) { … }" in text
+    assert "Title(int n)" not in text
+    kt = {
+        "src/main/kotlin/shop/util/Text.kt": "package shop.util\n\n/** The text as a URL slug. */\n"
+        "fun String.slug(): String = lowercase()\n",
+        "src/main/kotlin/shop/App.kt": "package shop\n\nimport shop.util.*\n\n"
+        "fun url(name: String): String {\n    val path = \"/\" + name.slug()\n    <|>\n}\n",
+    }
+    text = "\n".join(_related(tmp_path / "kt", kt, "src/main/kotlin/shop/App.kt"))
+    assert "// The text as a URL slug.\nfun String.slug(): String { … }\n" in text
