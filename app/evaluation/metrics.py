@@ -80,6 +80,24 @@ _KEYWORDS["typescript"] = _KEYWORDS["javascript"] | _words(
     "abstract any number string boolean keyof never unknown as is"
 )
 _KEYWORDS["tsx"] = _KEYWORDS["typescript"]
+# C#: the reserved keywords and the contextual ones that are rarely names (not ``value``)
+_KEYWORDS["csharp"] = _words(
+    "abstract as base bool break byte case catch char checked class const continue decimal "
+    "default delegate do double else enum event explicit extern false finally fixed float for "
+    "foreach goto if implicit in int interface internal is lock long namespace new null object "
+    "operator out override params private protected public readonly ref return sbyte sealed "
+    "short sizeof stackalloc static string struct switch this throw true try typeof uint ulong "
+    "unchecked unsafe ushort using virtual void volatile while var async await record get set "
+    "init partial where nameof dynamic when with yield global required"
+)
+# Kotlin: the hard keywords, and the soft and modifier ones that are rarely names
+_KEYWORDS["kotlin"] = _words(
+    "as break class continue do else false for fun if in interface is null object package "
+    "return super this throw true try typealias typeof val var when while by catch constructor "
+    "finally import init where abstract annotation companion const crossinline data enum expect "
+    "actual external final infix inline inner internal lateinit noinline open operator out "
+    "override private protected public reified sealed suspend tailrec vararg"
+)
 _HASH_COMMENT = frozenset({"python", "ruby", "shell", "bash", "toml", "yaml", "r"})
 
 

@@ -1017,3 +1017,18 @@ def test_extension_methods_of_used_namespaces_are_found_for_their_calls(tmp_path
     }
     text = "\n".join(_related(tmp_path / "kt", kt, "src/main/kotlin/shop/App.kt"))
     assert "// The text as a URL slug.\nfun String.slug(): String { … }\n" in text
+
+
+def test_the_eval_identifier_match_knows_csharp_and_kotlin_keywords() -> None:
+    """``nospin eval``'s identifier F1 took Python's keywords for C# and Kotlin: ``public``,
+    ``var``, ``val``, ``fun`` counted as identifiers a completion got right. (An
+    app/evaluation test, kept with the C# and Kotlin tests.)"""
+    from app.evaluation.metrics import extract_identifiers
+
+    assert extract_identifiers(
+        "public override async Task<int> Count(this string s) { var n = await Get(s); }",
+        "csharp",
+    ) == ["Task", "Count", "s", "n", "Get", "s"]
+    assert extract_identifiers(
+        "override suspend fun count(s: String): Int { val n = get(s); return n }", "kotlin"
+    ) == ["count", "s", "String", "Int", "n", "get", "s", "n"]
