@@ -17,9 +17,9 @@ from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
 from daemon.context.retrieve import bound_names, related_definitions
 from daemon.context.window import split_at_cursor, suffix_cap, suffix_lines
 from daemon.history import EditHistory
-from daemon.index import ProjectIndex
 from daemon.parse import summarize
 from daemon.tokens import CharEstimator
+from tests.daemon.summaries import cursor, index_of, related_segments
 
 CSV = '''"""CSV helpers."""
 
@@ -49,19 +49,6 @@ def _long_module(n_funcs: int = 60) -> str:
         for i in range(n_funcs)
     )
     return head + body
-
-
-def _cursor(text: str, marker: str = "<|>") -> tuple[str, int, int]:
-    before, after = text.split(marker)
-    line = before.count("\n")
-    column = len(before) - (before.rfind("\n") + 1)
-    return before + after, line, column
-
-
-def _index(files: dict[str, str]) -> ProjectIndex:
-    index = ProjectIndex(Path("/project"))
-    index.apply({p: summarize(p, t) for p, t in files.items()})
-    return index
 
 
 def test_cursor_outside_the_document_is_a_clear_error() -> None:
@@ -109,7 +96,7 @@ def test_stable_layout_long_file_is_head_and_outline_then_enclosing_and_window()
 
 
 def test_stable_layout_block_is_the_same_for_every_cursor_position() -> None:
-    index = _index({"io/csv.py": CSV})
+    index = index_of({"io/csv.py": CSV})
     text = _long_module()
     prompts = []
     for line in (20, 100, 150, 233, 300):
@@ -160,7 +147,7 @@ def test_the_next_statement_at_the_end_of_a_body_keeps_its_function_signature(ty
     """The stable parse leaves the cursor line out, so at the end of a Python body the function
     ends above the cursor: it still encloses a cursor indented deeper than its ``def``."""
     body = "".join(f"        step_{i} = compute({i})\n" for i in range(60))
-    text, line, col = _cursor(
+    text, line, col = cursor(
         "class Runner:\n    def long_method(self, alpha: int) -> dict:\n" + body
         + f"        {typed}<|>\n\n    def other(self):\n        pass\n"
     )
@@ -172,7 +159,7 @@ def test_the_next_statement_at_the_end_of_a_body_keeps_its_function_signature(ty
     assert "def long_method(self, alpha: int) -> dict:" in headers
     assert ctx.num_tokens <= 256
     # a line at the class's indentation after the body (a new method) is not inside it
-    after, line2, col2 = _cursor(text.split("\n\n    def other")[0] + "\n\n    <|>\n")
+    after, line2, col2 = cursor(text.split("\n\n    def other")[0] + "\n\n    <|>\n")
     other = assemble_context(
         ContextRequest(path="f.py", text=after, line=line2, column=col2, budget_tokens=256)
     )
@@ -211,8 +198,8 @@ def test_a_widened_window_that_covers_the_function_gets_the_tokens_its_parts_too
 def test_definitions_used_at_the_cursor_come_from_other_files_through_imports(
     layout: str,
 ) -> None:
-    index = _index({"io/csv.py": CSV, "other/thing.py": "def unrelated():\n    pass\n"})
-    text, line, col = _cursor(
+    index = index_of({"io/csv.py": CSV, "other/thing.py": "def unrelated():\n    pass\n"})
+    text, line, col = cursor(
         "from io.csv import parse_row\n\n\ndef load(lines):\n"
         "    rows = [parse_row(x) for x in lines]\n    first = rows[0]\n    <|>\n"
     )
@@ -241,7 +228,7 @@ def test_stable_layout_puts_the_class_header_before_the_snippets_of_a_move() -> 
     # the related-definition comments are chosen from the window: a move to another method of
     # the same class changes them, and everything after them is prefilled again; the class
     # header before them stays in the KV cache
-    index = _index({"io/csv.py": CSV, "io/log.py": "def note(msg: str) -> None:\n    pass\n"})
+    index = index_of({"io/csv.py": CSV, "io/log.py": "def note(msg: str) -> None:\n    pass\n"})
     methods = "".join(
         f"    def step_{i}(self, line):\n" + "".join(
             f"        part_{j} = line[{j}]\n" for j in range(12)) + "\n"
@@ -274,7 +261,7 @@ def test_stable_layout_puts_the_class_header_before_the_snippets_of_a_move() -> 
 
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
 def test_typing_on_the_cursor_line_keeps_everything_before_it_identical(layout: str) -> None:
-    index = _index({"io/csv.py": CSV})
+    index = index_of({"io/csv.py": CSV})
     base = _long_module()
     lines = base.splitlines(keepends=True)
     line = 200
@@ -326,7 +313,7 @@ def test_similar_windows_from_recent_files() -> None:
             "    return total * tax_rate\n" + "\n" * 30 + "def unrelated():\n    pass\n",
         )
     ]
-    text, line, col = _cursor(
+    text, line, col = cursor(
         "def f(items, tax_rate):\n    total = sum(i.price for i in items)\n    <|>\n"
     )
     ctx = assemble_context(
@@ -339,7 +326,7 @@ def test_similar_windows_from_recent_files() -> None:
 
 def test_form_feed_and_crlf_do_not_shift_lines() -> None:
     text = "a = 1\r\n\x0cb = 2\r\nc = <|>3\r\n"
-    text, line, col = _cursor(text)
+    text, line, col = cursor(text)
     ctx = assemble_context(ContextRequest(path="x.py", text=text, line=line, column=col))
     parts = ctx.to_prompt_parts()
     assert parts.prefix.endswith("c = ") and parts.suffix.startswith("3")
@@ -392,7 +379,7 @@ def test_budget_is_never_exceeded_and_p0_is_never_dropped_while_it_fits(
     all_lines = text.split("\n")
     line = data.draw(st.integers(min_value=0, max_value=len(all_lines) - 1))
     column = data.draw(st.integers(min_value=0, max_value=len(all_lines[line])))
-    index = _index({"io/csv.py": CSV})
+    index = index_of({"io/csv.py": CSV})
     ctx = assemble_context(
         ContextRequest(path="p.py", text=text, line=line, column=column, budget_tokens=budget),
         index=index,
@@ -425,7 +412,7 @@ def test_real_tokenizer_prompt_stays_within_budget() -> None:
     tokenizer = load_tokenizer(config)
     assert tokenizer is not None
     profile = profile_for(config.engine, resolve_model_path(""))
-    index = _index({"io/csv.py": CSV})
+    index = index_of({"io/csv.py": CSV})
     text = _long_module()
     for layout, budget, line in itertools.product(
         ("stable", "cursor"), (256, 700, 2048), (3, 150, 400)
@@ -447,7 +434,7 @@ def test_related_definitions_that_render_the_same_appear_once() -> None:
         "def setup():\n    def by(s):\n        return s.encode()\n    return by\n\n\n"
         "def teardown():\n    def by(s):\n        return s.encode('latin-1')\n    return by\n"
     )
-    index = _index({"helpers.py": helpers})
+    index = index_of({"helpers.py": helpers})
     text = "from helpers import setup\n\n\ndef main(s):\n    value = by(s)\n    return value\n"
     summary = index.snapshot().files["helpers.py"]
     assert [d.name for d in summary.definitions].count("by") == 2
@@ -456,7 +443,7 @@ def test_related_definitions_that_render_the_same_appear_once() -> None:
 
 
 def test_related_definitions_skip_names_bound_here_and_far_name_matches() -> None:
-    index = _index({
+    index = index_of({
         "pkg/shapes.py": "def area(r):\n    return 3.14 * r * r\n",
         "pkg/util.py": "def scale(v, k):\n    return v * k\n",
         "other/ftp.py": "def size(name):\n    return 0\n\n\ndef total(xs):\n    return 0\n",
@@ -477,7 +464,7 @@ def test_related_definitions_skip_names_bound_here_and_far_name_matches() -> Non
 def test_related_definitions_skip_names_a_typed_declaration_binds() -> None:
     """``int total = …`` (Java, C, C++) binds ``total`` as ``total = …`` does: a function
     ``total`` of the same folder is not what the window means."""
-    index = _index({
+    index = index_of({
         "src/stats.c": "/* Total. */\nint total(const int *v, int n) { return 0; }\n"
         "int scale(int v) { return v; }\n",
     })
@@ -504,7 +491,7 @@ def test_names_imported_through_a_barrel_or_require_find_their_definitions() -> 
     re-exports (``export * from "./button"``): nothing was found there. CommonJS
     ``const { slugify } = require("./text")`` was no import at all. A package's
     ``__init__.py`` that imports the name is followed the same way."""
-    index = _index({
+    index = index_of({
         "src/components/index.ts": 'export * from "./button";\nexport { Card } from "./card";\n',
         "src/components/button.tsx": "/** A button. */\nexport function Button(p: Props) {}\n",
         "src/components/card.tsx": "export const Card = (p: CardProps) => null;\n",
@@ -535,7 +522,7 @@ def test_a_go_import_names_its_package_folder_and_every_file_of_it() -> None:
     ends with the folder internal/store, whose files are one package; the import resolved to
     nothing (only its last segment was tried, as a file), so no Go project got a related
     definition from another package."""
-    index = _index({
+    index = index_of({
         "go.mod": "module example.com/shop\n",
         "internal/store/store.go": "package store\n\n// Open opens.\n"
         "func Open(dsn string) (*Store, error) { return nil, nil }\n",
@@ -561,7 +548,7 @@ def test_the_classes_a_related_signature_names_come_after_the_window_names() -> 
     parameter is typed with. The classes a related function's (or constant's) signature
     names come too, ranked after every name of the window, a Go type with the methods its
     package's other files declare."""
-    index = _index({
+    index = index_of({
         "internal/store/store.go": "package store\n\n// Store keeps orders.\n"
         "type Store struct{ n int }\n\nfunc Open(dsn string) (*Store, error) { return nil, nil }\n",
         "internal/store/orders.go": "package store\n\n// Recent returns the last orders.\n"
@@ -582,7 +569,7 @@ def test_the_classes_a_related_signature_names_come_after_the_window_names() -> 
 def test_a_name_imported_under_another_name_finds_its_definition() -> None:
     """``from util import compute_total as total`` bound ``total``, and ``total`` was looked up
     in util.py: nothing (TS ``import { addMoney as plus }``, a renamed ``require`` too)."""
-    index = _index({
+    index = index_of({
         "util.py": "def compute_total(prices):\n    return sum(prices)\n",
         "src/money.ts": "export function addMoney(a: number, b: number) { return a + b; }\n",
         "src/text.js": "function slugify(s) { return s; }\nmodule.exports = { slugify };\n",
@@ -605,7 +592,7 @@ def test_a_name_imported_under_another_name_finds_its_definition() -> None:
 def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> None:
     """``self.tk.getint(...)`` found ``getint = int`` in the imported module (stdlib eval); a
     module's attribute (``shapes.area``) still resolves."""
-    index = _index({
+    index = index_of({
         "pkg/shapes.py": "def area(r):\n    return 3.14 * r * r\n\n\ngetint = int\n",
     })
     text = (
@@ -619,7 +606,7 @@ def test_related_definitions_skip_names_used_only_as_attributes_of_objects() -> 
 
 
 def test_java_static_and_nested_class_imports_name_members_of_the_files_class() -> None:
-    index = _index({
+    index = index_of({
         "src/main/java/a/util/Strings.java": "package a.util;\npublic class Strings {\n"
         "    /** Capitalizes. */\n    public static String cap(String s) { return s; }\n}\n",
         "src/main/java/a/util/Outer.java": "package a.util;\npublic class Outer {\n"
@@ -647,7 +634,7 @@ def test_cpp_declarations_of_an_included_header_and_the_class_of_a_constructor()
         "    double area() const;\n};\n/// The largest.\ntemplate <typename T>\n"
         "const T& largest(const std::vector<T>& v);\n}\n"
     )
-    index = _index({
+    index = index_of({
         "geo/include/geo/polygon.hpp": header,
         "geo/src/polygon.cpp": '#include "geo/polygon.hpp"\n'
         "double geo::Polygon::area() const { return 1.0; }\n"
@@ -1038,32 +1025,11 @@ int main(void) {
 }
 
 
-def _project_context(
-    tmp_path: Path, files: dict[str, str], current: str, layout: str
-) -> list[str]:
-    """The texts of the ``related`` segments for the cursor (<|>) in ``current``, the project
-    indexed from disk by the daemon's indexer."""
-    from app.config import Config
-    from app.evaluation.corpus import build_index
-
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text.replace("<|>", ""))
-    index, _ = build_index(tmp_path, Config())
-    text, line, col = _cursor(files[current])
-    ctx = assemble_context(
-        ContextRequest(path=current, text=text, line=line, column=col, budget_tokens=1024),
-        index=index,
-        config=ContextConfig(layout=layout),
-    )
-    return [f"{s.source}\n{s.text}" for s in ctx.segments if s.kind is Kind.RELATED]
-
-
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
 def test_a_java_method_called_from_another_file_comes_with_its_javadoc(
     tmp_path: Path, layout: str
 ) -> None:
-    related = _project_context(
+    related = related_segments(
         tmp_path, JAVA_PROJECT, "src/main/java/com/acme/app/Main.java", layout
     )
     text = "\n".join(related)
@@ -1091,7 +1057,7 @@ def test_a_java_wildcard_import_finds_the_package_in_main_code_beside_its_tests(
         "src/test/java/com/acme/model/OrderTest.java": "package com.acme.model;\n\n"
         "class OrderTest {\n    void size() {}\n}\n",
     }
-    related = _project_context(tmp_path, files, "src/main/java/com/acme/app/Main.java", layout)
+    related = related_segments(tmp_path, files, "src/main/java/com/acme/app/Main.java", layout)
     lead = "// " if layout == "stable" else ""
     text = "\n".join(related)
     assert f"{lead}public record Order(String id, List<String> items) {{ … }}" in text, related
@@ -1117,7 +1083,7 @@ class StringsTest {
 """,
     }
     current = "src/test/java/com/acme/util/StringsTest.java"
-    related = _project_context(tmp_path, files, current, layout)
+    related = related_segments(tmp_path, files, current, layout)
     lead = "// " if layout == "stable" else ""
     text = "\n".join(related)
     assert f"{lead}public final class Strings {{ … }}" in text, related
@@ -1128,7 +1094,7 @@ class StringsTest {
 def test_a_c_function_declared_in_an_included_header_comes_with_its_doc(
     tmp_path: Path, layout: str
 ) -> None:
-    related = _project_context(tmp_path, C_PROJECT, "src/main.c", layout)
+    related = related_segments(tmp_path, C_PROJECT, "src/main.c", layout)
     text = "\n".join(related)
     lead = "// " if layout == "stable" else ""
     header = next(r for r in related if r.startswith("include/util.h:7-"))
@@ -1154,7 +1120,7 @@ def test_non_ascii_identifiers_find_their_definitions_in_other_files(tmp_path: P
                    "def bericht(b, h, waren):\n    a = fläche(b, h)\n"
                    "    总价 = 计算总价(waren)\n    <|>\n",
     }
-    related = "\n".join(_project_context(tmp_path, files, "main.py", "cursor"))
+    related = "\n".join(related_segments(tmp_path, files, "main.py", "cursor"))
     assert "def fläche(breite: float, höhe: float) -> float:" in related
     assert "def 计算总价(商品: list[float]) -> float:" in related
     assert "所有商品的总价。" in related

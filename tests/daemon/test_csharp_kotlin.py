@@ -8,14 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from app.config import ContextConfig
-from daemon.context import ContextRequest, Kind, assemble_context
-from daemon.index import ProjectIndex
 from daemon.languages import detect_language
 from daemon.parse import mask_prose, summarize
 from daemon.skeleton import render_skeleton
-from daemon.symbols import Definition, FileSummary
 from engine.postprocess import line_comment_start, open_state
+from tests.daemon.summaries import (
+    defs,
+    index_of,
+    one,
+    related_segments,
+)
 
 CSHARP = '''using System;
 using System.Collections.Generic;
@@ -172,19 +174,6 @@ typealias Lines = List<OrderLine>
 '''
 
 
-def _defs(summary: FileSummary) -> dict[str, list[Definition]]:
-    out: dict[str, list[Definition]] = {}
-    for d in summary.definitions:
-        out.setdefault(d.qualname, []).append(d)
-    return out
-
-
-def _one(summary: FileSummary, qualname: str) -> Definition:
-    found = _defs(summary)[qualname]
-    assert len(found) == 1, found
-    return found[0]
-
-
 @pytest.mark.parametrize(
     ("path", "language"),
     [
@@ -204,36 +193,36 @@ def test_the_extensions_of_csharp_and_kotlin(path: str, language: str) -> None:
 def test_csharp_types_members_and_xml_doc_summaries() -> None:
     s = summarize("src/Shop.Core/Services/OrderService.cs", CSHARP)
     assert s.language == "csharp" and not s.has_syntax_errors
-    service = _one(s, "OrderService")
+    service = one(s, "OrderService")
     assert service.kind.value == "class"
     assert service.signature == "public sealed class OrderService : IOrderService, IDisposable"
     assert service.doc == "Places and pays orders, kept in memory."  # <summary>, not <remarks>
-    max_orders = _one(s, "OrderService.MaxOrders")
+    max_orders = one(s, "OrderService.MaxOrders")
     assert (max_orders.kind.value, max_orders.signature, max_orders.doc) == (
         "variable",
         "public const int MaxOrders = 1_000;",
         "Most orders kept.",
     )
     # two names, one declaration: one line, named by the first
-    orders = _one(s, "OrderService._orders")
+    orders = one(s, "OrderService._orders")
     assert orders.signature == "private readonly List<Order> _orders = new(), _archived = new();"
-    assert "OrderService._archived" not in _defs(s)
-    assert _one(s, "OrderService._placed").doc == ""  # a comment ending the line is no doc
-    count = _one(s, "OrderService.Count")
+    assert "OrderService._archived" not in defs(s)
+    assert one(s, "OrderService._placed").doc == ""  # a comment ending the line is no doc
+    count = one(s, "OrderService.Count")
     assert (count.signature, count.doc) == (
         "public int Count => _orders.Count;",
         "The number of open orders.",
     )
-    assert _one(s, "OrderService.Name").signature == (
+    assert one(s, "OrderService.Name").signature == (
         'public string Name { get; private set; } = "";'
     )
-    ctor = _one(s, "OrderService.OrderService")
+    ctor = one(s, "OrderService.OrderService")
     assert (ctor.kind.value, ctor.params, ctor.doc) == (
         "method",
         "(string name)",
         "Creates the service; see IOrderService.",  # <see cref="…"/>: the name
     )
-    place = _one(s, "OrderService.PlaceAsync")
+    place = one(s, "OrderService.PlaceAsync")
     assert (place.kind.value, place.params, place.return_type, place.doc, place.parent) == (
         "method",
         "(string customer, CancellationToken ct = default)",
@@ -244,36 +233,36 @@ def test_csharp_types_members_and_xml_doc_summaries() -> None:
     assert place.signature == (
         "public async Task<Order> PlaceAsync(string customer, CancellationToken ct = default)"
     )
-    sync = _one(s, "OrderService.Place")  # an attribute is part of the signature
+    sync = one(s, "OrderService.Place")  # an attribute is part of the signature
     assert sync.signature == '[Obsolete("use PlaceAsync")] public Order Place(string customer)'
-    assert _one(s, "OrderService.Changed").signature == "internal event EventHandler? Changed;"
-    page = _one(s, "OrderService.Page")  # a nested record: its parameters are its params
+    assert one(s, "OrderService.Changed").signature == "internal event EventHandler? Changed;"
+    page = one(s, "OrderService.Page")  # a nested record: its parameters are its params
     assert (page.kind.value, page.params, page.doc) == (
         "class",
         "(int Number, IReadOnlyList<Order> Items)",
         "A page of orders.",
     )
-    assert _one(s, "OrderService.Banner").signature == "private static readonly string Banner = …"
-    assert _one(s, "OrderService.Help").signature == "private const string Help = …"
-    interface_place = _one(s, "IOrderService.PlaceAsync")
+    assert one(s, "OrderService.Banner").signature == "private static readonly string Banner = …"
+    assert one(s, "OrderService.Help").signature == "private const string Help = …"
+    interface_place = one(s, "IOrderService.PlaceAsync")
     assert interface_place.signature == (
         "Task<Order> PlaceAsync(string customer, CancellationToken ct = default);"
     )
-    assert _one(s, "IOrderService.Count").signature == "int Count { get; }"
-    order_id = _one(s, "OrderId")
+    assert one(s, "IOrderService.Count").signature == "int Count { get; }"
+    order_id = one(s, "OrderId")
     assert (order_id.signature, order_id.params, order_id.doc) == (
         "public readonly record struct OrderId(Guid Value);",
         "(Guid Value)",
         "An order's id.",
     )
-    assert _one(s, "OrderStatus").attributes == ("Open", "Paid", "Shipped")
-    changed = _one(s, "OrderChanged")
+    assert one(s, "OrderStatus").attributes == ("Open", "Paid", "Shipped")
+    changed = one(s, "OrderChanged")
     assert (changed.kind.value, changed.signature, changed.doc) == (
         "class",
         "public delegate void OrderChanged(Order order);",
         "Called when an order changes.",
     )
-    assert "order" not in _defs(s) and "OrderService.order" not in _defs(s)  # a local
+    assert "order" not in defs(s) and "OrderService.order" not in defs(s)  # a local
 
 
 def test_csharp_usings_and_namespaces_are_imports() -> None:
@@ -375,7 +364,7 @@ def test_csharp_syntax_errors_keep_the_members_that_parse() -> None:
     )
     s = summarize("src/Broken.cs", source)
     assert s.has_syntax_errors
-    assert _one(s, "Broken.Good").doc == "Fine."
+    assert one(s, "Broken.Good").doc == "Fine."
     render_skeleton(s)
 
 
@@ -385,70 +374,70 @@ def test_csharp_syntax_errors_keep_the_members_that_parse() -> None:
 def test_kotlin_classes_objects_functions_and_kdoc() -> None:
     s = summarize("src/main/kotlin/com/acme/shop/model/Order.kt", KOTLIN)
     assert s.language == "kotlin" and not s.has_syntax_errors
-    order = _one(s, "Order")
+    order = one(s, "Order")
     assert (order.kind.value, order.doc) == ("class", "An order placed by a customer.")
     assert order.signature == (
         "data class Order(val id: String, val lines: List<OrderLine> = emptyList()) "
         ": Comparable<Order>"
     )
     assert order.params == "(val id: String, val lines: List<OrderLine> = emptyList())"
-    total = _one(s, "Order.total")
+    total = one(s, "Order.total")
     assert (total.kind.value, total.signature, total.doc) == (
         "variable",
         "val total: Long …",  # its getter on the next line: elided
         "The sum of the lines' prices.",
     )
-    assert _one(s, "Order.note").signature == "var note: String? = null"
-    with_line = _one(s, "Order.with")
+    assert one(s, "Order.note").signature == "var note: String? = null"
+    with_line = one(s, "Order.with")
     assert (with_line.kind.value, with_line.params, with_line.return_type, with_line.doc) == (
         "method",
         "(line: OrderLine)",
         "Order",
         "A copy with [line] added.",
     )
-    assert _one(s, "Order.compareTo").signature == "override fun compareTo(other: Order): Int"
+    assert one(s, "Order.compareTo").signature == "override fun compareTo(other: Order): Int"
     # a companion object's members are its class's: ``Order.empty(id)``
-    empty = _one(s, "Order.empty")
+    empty = one(s, "Order.empty")
     assert (empty.parent, empty.doc, empty.return_type) == (
         "Order",
         "An order without lines.",
         "Order",
     )
-    assert _one(s, "Order.MAX_LINES").signature == "const val MAX_LINES = 100"
-    status = _one(s, "Order.Status")
+    assert one(s, "Order.MAX_LINES").signature == "const val MAX_LINES = 100"
+    status = one(s, "Order.Status")
     assert (status.kind.value, status.attributes) == ("class", ("OPEN", "PAID"))
-    line = _one(s, "OrderLine")
+    line = one(s, "OrderLine")
     assert line.params == "(val sku: String, val quantity: Int, val price: Long)"
-    find = _one(s, "OrderRepository.find")  # no body: as written, ended
+    find = one(s, "OrderRepository.find")  # no body: as written, ended
     assert (find.signature, find.return_type, find.doc) == (
         "suspend fun find(id: String): Order?;",
         "Order?",
         "Finds an order, or null.",
     )
-    assert _one(s, "OrderRepository.size").signature == "val size: Int"
-    assert _one(s, "Registry").signature == "object Registry"
-    assert _one(s, "Registry.register").kind.value == "method"
+    assert one(s, "OrderRepository.size").signature == "val size: Int"
+    assert one(s, "Registry").signature == "object Registry"
+    assert one(s, "Registry.register").kind.value == "method"
     # an extension function is named by the function; the receiver is in the signature
-    slug = _one(s, "slug")
+    slug = one(s, "slug")
     assert (slug.kind.value, slug.signature, slug.return_type, slug.doc) == (
         "function",
         "fun String.slug(): String",
         "String",
         "The text as a URL slug.",
     )
-    largest = _one(s, "largest")
+    largest = one(s, "largest")
     assert (largest.signature, largest.return_type) == (
         "fun <T : Comparable<T>> List<T>.largest(): T?",
         "T?",
     )
-    assert _one(s, "helper").signature == "private fun helper(x: Int): Int"
-    first = _one(s, "FIRST_ID")
+    assert one(s, "helper").signature == "private fun helper(x: Int): Int"
+    first = one(s, "FIRST_ID")
     assert (first.signature, first.doc) == (
         'val FIRST_ID = "A-0001"',
         "The id new orders start from.",
     )
-    assert _one(s, "BANNER").signature == "const val BANNER = …"
-    assert _one(s, "Lines").signature == "typealias Lines = List<OrderLine>"
+    assert one(s, "BANNER").signature == "const val BANNER = …"
+    assert one(s, "Lines").signature == "typealias Lines = List<OrderLine>"
     # locals of a function, an init block and a lambda are no definitions
     names = {d.name for d in s.definitions}
     assert not names & {"count", "doubled", "seen", "key", "o"}
@@ -505,14 +494,8 @@ CS_FILES = {
 }
 
 
-def _index(files: dict[str, str]) -> ProjectIndex:
-    index = ProjectIndex(Path("/project"))
-    index.apply({p: summarize(p, t) for p, t in files.items()})
-    return index
-
-
 def test_a_csharp_namespace_is_every_file_declaring_it_wherever_it_is() -> None:
-    snap = _index(CS_FILES).snapshot()
+    snap = index_of(CS_FILES).snapshot()
     service = "src/Shop.Core/Services/OrderService.cs"
     assert snap.files_of_package("Shop.Core.Models", service) == (
         "src/Shop.Core/Legacy/OrderV1.cs",
@@ -527,7 +510,7 @@ def test_a_csharp_namespace_is_every_file_declaring_it_wherever_it_is() -> None:
 
 
 def test_namespace_keys_follow_an_edit_of_the_namespace_line() -> None:
-    index = _index(CS_FILES)
+    index = index_of(CS_FILES)
     money = "src/Shop.Core/Models/Money.cs"
     index.apply({money: summarize(money, CS_FILES[money].replace("Models;", "Values;"))})
     snap = index.snapshot()
@@ -545,7 +528,7 @@ def test_a_kotlin_package_is_every_file_declaring_it_and_names_its_top_level_fun
         "src/main/kotlin/util/Ids.kt": "package com.acme.shop.util\n\nclass IdSource\n",
         "src/main/kotlin/App.kt": "package com.acme.shop\n\nimport com.acme.shop.util.slug\n",
     }
-    snap = _index(files).snapshot()
+    snap = index_of(files).snapshot()
     app = "src/main/kotlin/App.kt"
     assert snap.resolve_module("com.acme.shop.util.slug", app) == "src/main/kotlin/util/Text.kt"
     assert snap.resolve_module("com.acme.shop.util.IdSource", app) == (
@@ -555,27 +538,6 @@ def test_a_kotlin_package_is_every_file_declaring_it_and_names_its_top_level_fun
         "src/main/kotlin/util/Ids.kt",
         "src/main/kotlin/util/Text.kt",
     )
-
-
-def _related(tmp_path: Path, files: dict[str, str], current: str) -> list[str]:
-    """The ``related`` segments (source, then text) for the cursor (<|>) in ``current``, the
-    project indexed from disk by the daemon's indexer."""
-    from app.config import Config
-    from app.evaluation.corpus import build_index
-
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text.replace("<|>", ""))
-    index, _ = build_index(tmp_path, Config())
-    before, after = files[current].split("<|>")
-    line, column = before.count("\n"), len(before) - (before.rfind("\n") + 1)
-    ctx = assemble_context(
-        ContextRequest(path=current, text=before + after, line=line, column=column,
-                       budget_tokens=1024),
-        index=index,
-        config=ContextConfig(layout="cursor"),
-    )
-    return [f"{s.source}\n{s.text}" for s in ctx.segments if s.kind is Kind.RELATED]
 
 
 CS_PROJECT = {
@@ -678,7 +640,7 @@ def test_csharp_classes_of_used_namespaces_come_with_signatures_and_docs(
 ) -> None:
     """A ``using`` names a namespace, declared by files in other folders (and projects): the
     classes the code uses come from there, and from the file's own namespace."""
-    related = _related(tmp_path, CS_PROJECT, "src/Shop.App/Program.cs")
+    related = related_segments(tmp_path, CS_PROJECT, "src/Shop.App/Program.cs")
     text = "\n".join(related)
     assert (
         "src/Shop.Core/Services/OrderService.cs:6-19\n"
@@ -730,7 +692,7 @@ public static class Program
 }
 """,
     }
-    related = _related(tmp_path, files, "src/Shop.App/Program.cs")
+    related = related_segments(tmp_path, files, "src/Shop.App/Program.cs")
     text = "\n".join(related)
     assert (
         "// A service over repository.\n"
@@ -807,7 +769,7 @@ def test_kotlin_imported_functions_and_package_classes_come_with_their_kdoc(
     tmp_path: Path,
 ) -> None:
     current = "src/main/kotlin/com/acme/shop/service/OrderService.kt"
-    related = _related(tmp_path, KT_PROJECT, current)
+    related = related_segments(tmp_path, KT_PROJECT, current)
     text = "\n".join(related)
     util = "src/main/kotlin/com/acme/shop/util/Text.kt"
     assert (
@@ -842,7 +804,7 @@ def test_fields_of_classes_in_an_imported_package_are_no_related_definitions(
     files[current] = files[current].replace(
         "        <|>", "        require(lines.size <= MAX_LINES)\n        <|>"
     )
-    text = "\n".join(_related(tmp_path, files, current))
+    text = "\n".join(related_segments(tmp_path, files, current))
     assert "private val orders" not in text
     assert "// Most lines an order takes.\nconst val MAX_LINES = 100\n" in text
 
@@ -913,7 +875,7 @@ fun checkout(total: Long, currency: String) {
 }
 """,
     }
-    text = "\n".join(_related(tmp_path, files, "src/main/kotlin/shop/Checkout.kt"))
+    text = "\n".join(related_segments(tmp_path, files, "src/main/kotlin/shop/Checkout.kt"))
     assert "// Writes a line to the audit log.\nfun audit(line: String) { … }\n" in text
     assert "private val logger" not in text
     assert "private fun format" not in text
@@ -948,10 +910,10 @@ public class Repository
 }
 """
     s = summarize("src/Repository.cs", source)
-    count = _one(s, "Repository.Count")
+    count = one(s, "Repository.Count")
     assert (count.signature, count.doc) == ("public int Count { get; }", "How many items.")
-    assert _one(s, "Repository.Name").signature == "public string Name { get; private set; }"
-    assert _one(s, "Repository.ToString").doc == ""
+    assert one(s, "Repository.Name").signature == "public string Name { get; private set; }"
+    assert one(s, "Repository.ToString").doc == ""
     assert "    public string Name { get; private set; }\n" in render_skeleton(s)
 
 
@@ -978,7 +940,7 @@ public class Payments
 }
 """,
     }
-    text = "\n".join(_related(tmp_path, files, "src/Shop.Core/Services/Payments.cs"))
+    text = "\n".join(related_segments(tmp_path, files, "src/Shop.Core/Services/Payments.cs"))
     assert "// The outcome of an operation.\npublic record Result(" in text
     assert "// The time now.\npublic interface IClock { … }" in text
     elsewhere = {
@@ -987,7 +949,7 @@ public class Payments
         "class Program\n{\n    Result Run(Payments p, IClock clock) => p.Pay(clock, 1m);\n"
         "    <|>\n}\n",
     }
-    text = "\n".join(_related(tmp_path, elsewhere, "src/Shop.App/Program.cs"))
+    text = "\n".join(related_segments(tmp_path, elsewhere, "src/Shop.App/Program.cs"))
     assert "public class Payments { … }" in text
     assert "public record Result(" not in text and "interface IClock" not in text
 
@@ -1006,7 +968,7 @@ def test_extension_methods_of_used_namespaces_are_found_for_their_calls(tmp_path
         "    string Url(string name, Item item)\n    {\n        var title = item.Title(1);\n"
         "        return \"/\" + name.Slug();\n        <|>\n    }\n}\n",
     }
-    text = "\n".join(_related(tmp_path / "cs", cs, "src/Shop.App/Program.cs"))
+    text = "\n".join(related_segments(tmp_path / "cs", cs, "src/Shop.App/Program.cs"))
     assert "public static string Slug(this string text) { … }" in text
     assert "Title(int n)" not in text
     kt = {
@@ -1015,7 +977,7 @@ def test_extension_methods_of_used_namespaces_are_found_for_their_calls(tmp_path
         "src/main/kotlin/shop/App.kt": "package shop\n\nimport shop.util.*\n\n"
         "fun url(name: String): String {\n    val path = \"/\" + name.slug()\n    <|>\n}\n",
     }
-    text = "\n".join(_related(tmp_path / "kt", kt, "src/main/kotlin/shop/App.kt"))
+    text = "\n".join(related_segments(tmp_path / "kt", kt, "src/main/kotlin/shop/App.kt"))
     assert "// The text as a URL slug.\nfun String.slug(): String { … }\n" in text
 
 

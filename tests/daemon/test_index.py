@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from daemon.index import ProjectIndex
 from daemon.parse import summarize
 from daemon.skeleton import render_skeleton
+from tests.daemon.summaries import index_of
 
 UTIL = "def shared(x):\n    return x * 2\n\n\ndef only_a():\n    pass\n"
 
 
-def _index(files: dict[str, str]) -> ProjectIndex:
-    index = ProjectIndex(Path("/project"))
-    index.apply({p: summarize(p, t) for p, t in files.items()})
-    return index
-
-
 def test_apply_is_one_snapshot_and_removal_cleans_symbols() -> None:
-    index = _index({"a.py": "def f():\n    pass\n", "b.py": "def g():\n    pass\n"})
+    index = index_of({"a.py": "def f():\n    pass\n", "b.py": "def g():\n    pass\n"})
     before = index.snapshot()
     index.apply({"a.py": None, "c.py": summarize("c.py", "def f(y):\n    pass\n")})
     after = index.snapshot()
@@ -30,9 +22,9 @@ def test_apply_is_one_snapshot_and_removal_cleans_symbols() -> None:
 
 def test_incremental_apply_matches_full_rebuild() -> None:
     files = {f"m{i}.py": f"def f{i % 3}():\n    pass\n\ndef g{i}():\n    pass\n" for i in range(12)}
-    index = _index(files)
+    index = index_of(files)
     index.apply({"m1.py": summarize("m1.py", "def f0():\n    return 1\n"), "m2.py": None})
-    fresh = _index(
+    fresh = index_of(
         {**{k: v for k, v in files.items() if k != "m2.py"}, "m1.py": "def f0():\n    return 1\n"}
     )
     assert dict(index.snapshot().symbols) == dict(fresh.snapshot().symbols)
@@ -44,7 +36,7 @@ def test_incremental_apply_matches_full_rebuild() -> None:
 
 
 def test_resolve_python_and_js_modules() -> None:
-    snap = _index(
+    snap = index_of(
         {
             "pkg/__init__.py": "",
             "pkg/io/csv.py": "def parse_row(r):\n    pass\n",
@@ -62,7 +54,7 @@ def test_resolve_python_and_js_modules() -> None:
 def test_rust_paths_name_modules_from_the_crate_root_and_beside_the_file() -> None:
     """``use store::Store;`` in src/main.rs (the module ``mod store;`` declares) resolved to
     nothing: only paths with ``::`` in the module part were tried under src/."""
-    snap = _index(
+    snap = index_of(
         {
             "src/main.rs": "mod store;\nfn main() {}\n",
             "src/store/mod.rs": "pub mod orders;\npub struct Store;\n",
@@ -79,7 +71,7 @@ def test_esm_specifiers_name_the_typescript_sources() -> None:
     """TypeScript under ``"module": "nodenext"`` imports ``./money.js`` for money.ts (the
     emitted file's name), and most web projects import ``@/ui/button`` for src/ui/button.tsx:
     such imports resolved to nothing, so nothing they import was a related definition."""
-    snap = _index(
+    snap = index_of(
         {
             "src/money.ts": "export function addMoney(a: number) { return a; }\n",
             "src/ui/button.tsx": "export function Button() { return null; }\n",
@@ -99,7 +91,7 @@ def test_esm_specifiers_name_the_typescript_sources() -> None:
     assert snap.resolve_module("~/lib/dates.mjs", "src/x.ts") == "src/lib/dates.mts"
     assert snap.resolve_module("@/web/plain", "src/x.ts") == "web/plain.js"  # "@/*": ["./*"]
     assert snap.resolve_module("@scope/money", "src/x.ts") is None  # a package
-    types = _index(
+    types = index_of(
         {"src/types/api.d.ts": "export interface User { id: number }\n",
          "src/money.d.ts": "export declare function addMoney(a: number): number;\n",
          "src/money.ts": "export function addMoney(a: number) { return a; }\n"}
@@ -112,7 +104,7 @@ def test_esm_specifiers_name_the_typescript_sources() -> None:
 def test_a_module_named_from_the_root_wins_over_a_suffix_of_a_deeper_one() -> None:
     """stdlib: ``test.support`` resolved to unittest/test/support.py (a suffix key of the same
     depth written later) instead of test/support/__init__.py."""
-    snap = _index(
+    snap = index_of(
         {
             "test/support/__init__.py": "def check_sizeof(t, o, size):\n    pass\n",
             "unittest/test/support.py": "class TestEquality:\n    pass\n",
@@ -127,7 +119,7 @@ def test_a_module_named_from_the_root_wins_over_a_suffix_of_a_deeper_one() -> No
 
 
 def test_identical_definitions_are_kept_once_and_referenced() -> None:
-    index = _index({"a/util.py": UTIL, "b/util.py": UTIL.replace("only_a", "only_b")})
+    index = index_of({"a/util.py": UTIL, "b/util.py": UTIL.replace("only_a", "only_b")})
     snap = index.snapshot()
     shared_b = next(d for d in snap.files["b/util.py"].definitions if d.name == "shared")
     assert [r.path for r in snap.duplicates_of(shared_b)] == ["a/util.py", "b/util.py"]
@@ -141,7 +133,7 @@ def test_skeleton_elides_bodies_and_keeps_signatures() -> None:
         'class Store:\n    """Keeps things."""\n    def get(self, key: str) -> bytes:\n'
         "        secret_body = 1\n        return b''\n"
     )
-    snap = _index({"s.py": source}).snapshot()
+    snap = index_of({"s.py": source}).snapshot()
     skeleton = render_skeleton(snap.files["s.py"], index=snap)
     assert "def get(self, key: str) -> bytes:" in skeleton
     assert "Keeps things." in skeleton
@@ -151,7 +143,7 @@ def test_skeleton_elides_bodies_and_keeps_signatures() -> None:
 def test_java_imports_resolve_by_package_path_under_any_source_root() -> None:
     """``import a.b.C;`` names src/main/java/a/b/C.java (a source root is a folder above the
     package, as a Python project rooted above its package); a wildcard names the folder."""
-    snap = _index(
+    snap = index_of(
         {
             "core/src/main/java/com/acme/util/Strings.java": "package com.acme.util;\n"
             "public final class Strings { public static String cap(String s) { return s; } }\n",
@@ -176,7 +168,7 @@ def test_a_java_package_in_several_source_roots_is_all_of_their_folders() -> Non
     """Maven's src/main/java and src/test/java (or several modules) hold one package: a
     wildcard import names every folder of it, not the last one indexed (``import
     com.acme.model.*;`` in main code lost Order.java once a test of that package existed)."""
-    snap = _index(
+    snap = index_of(
         {
             "src/main/java/com/acme/model/Order.java": "package com.acme.model;\nclass Order {}\n",
             "src/test/java/com/acme/model/OrderTest.java": "package com.acme.model;\n"
@@ -198,7 +190,7 @@ def test_a_java_package_in_several_source_roots_is_all_of_their_folders() -> Non
 
 
 def test_c_includes_resolve_next_to_the_includer_first_then_in_the_project() -> None:
-    snap = _index(
+    snap = index_of(
         {
             "src/util.h": "int here(void);\n",
             "src/main.c": '#include "util.h"\n',

@@ -9,8 +9,8 @@ from daemon.context.assemble import summarize_stable
 from daemon.languages import detect_language, editor_language
 from daemon.parse import mask_prose, summarize
 from daemon.skeleton import Outline, render_entry, render_skeleton
-from daemon.symbols import Definition, FileSummary
 from engine.postprocess import open_state
+from tests.daemon.summaries import defs, one
 
 JAVA = '''package com.acme.store;
 
@@ -234,19 +234,6 @@ const char* kHelp = R"(usage: poly [--sides N] (
 """
 
 
-def _defs(summary: FileSummary) -> dict[str, list[Definition]]:
-    out: dict[str, list[Definition]] = {}
-    for d in summary.definitions:
-        out.setdefault(d.qualname, []).append(d)
-    return out
-
-
-def _one(summary: FileSummary, qualname: str) -> Definition:
-    found = _defs(summary)[qualname]
-    assert len(found) == 1, found
-    return found[0]
-
-
 @pytest.mark.parametrize(
     ("path", "language"),
     [
@@ -279,19 +266,19 @@ def test_an_editors_language_id_without_a_grammar_gives_way_to_the_extensions() 
 def test_java_classes_members_overloads_and_javadoc() -> None:
     s = summarize("src/main/java/com/acme/store/Inventory.java", JAVA)
     assert s.language == "java" and not s.has_syntax_errors
-    cls = _one(s, "Inventory")
+    cls = one(s, "Inventory")
     assert cls.kind.value == "class"
     assert cls.doc == "An inventory of items, kept in memory."
     assert cls.signature == "public class Inventory<T extends Item> implements Iterable<T>"
-    assert _one(s, "Inventory.MAX_ITEMS").kind.value == "variable"
-    assert _one(s, "Inventory.MAX_ITEMS").signature == "public static final int MAX_ITEMS = 1_000;"
-    assert _one(s, "Inventory.name").signature == "private final String name;"
-    ctors = _defs(s)["Inventory.Inventory"]  # overloads: both kept
+    assert one(s, "Inventory.MAX_ITEMS").kind.value == "variable"
+    assert one(s, "Inventory.MAX_ITEMS").signature == "public static final int MAX_ITEMS = 1_000;"
+    assert one(s, "Inventory.name").signature == "private final String name;"
+    ctors = defs(s)["Inventory.Inventory"]  # overloads: both kept
     assert [(c.kind.value, c.params, c.doc) for c in ctors] == [
         ("method", "(String name)", "Creates an empty inventory."),
         ("method", "(String name, T first)", "Creates an inventory holding {@code first}."),
     ]
-    add = _one(s, "Inventory.add")
+    add = one(s, "Inventory.add")
     assert (add.kind.value, add.params, add.return_type, add.doc, add.parent) == (
         "method",
         "(T item)",
@@ -299,21 +286,21 @@ def test_java_classes_members_overloads_and_javadoc() -> None:
         "Adds an item.",
         "Inventory",
     )
-    assert _one(s, "Inventory.total").doc == "Sums the prices."
-    iterator = _one(s, "Inventory.iterator")
+    assert one(s, "Inventory.total").doc == "Sums the prices."
+    iterator = one(s, "Inventory.iterator")
     assert iterator.signature == "@Override public java.util.Iterator<T> iterator()"
     assert iterator.return_type == "java.util.Iterator<T>"
-    location = _one(s, "Inventory.Location")  # nested enum: a class with its constants
+    location = one(s, "Inventory.Location")  # nested enum: a class with its constants
     assert location.parent == "Inventory" and location.doc == "Where an item is kept."
     assert location.attributes == ("SHELF", "BACKROOM", "WAREHOUSE")
-    assert _one(s, "Inventory.Location.visible").parent == "Inventory.Location"
-    line = _one(s, "Inventory.Line")
+    assert one(s, "Inventory.Location.visible").parent == "Inventory.Location"
+    line = one(s, "Inventory.Line")
     assert (line.kind.value, line.params) == ("class", "(String sku, int count)")
-    added = _one(s, "Inventory.Listener.added")
+    added = one(s, "Inventory.Listener.added")
     assert (added.signature, added.doc) == ("void added(Object item);", "Called after an add.")
-    banner = _one(s, "Inventory.BANNER")  # a text block running on: elided
+    banner = one(s, "Inventory.BANNER")  # a text block running on: elided
     assert banner.signature == "static final String BANNER = …"
-    assert "sum" not in _defs(s) and "item" not in _defs(s)  # locals are no definitions
+    assert "sum" not in defs(s) and "item" not in defs(s)  # locals are no definitions
 
 
 def test_java_imports_name_package_and_class() -> None:
@@ -358,7 +345,7 @@ def test_java_text_blocks_and_javadoc_are_prose() -> None:
 def test_c_functions_prototypes_types_and_macros() -> None:
     s = summarize("lib/queue.c", C_SOURCE)
     assert s.language == "c" and not s.has_syntax_errors
-    new = _one(s, "queue_new")
+    new = one(s, "queue_new")
     assert (new.kind.value, new.params, new.return_type, new.doc) == (
         "function",
         "(size_t cap)",
@@ -366,36 +353,36 @@ def test_c_functions_prototypes_types_and_macros() -> None:
         "Creates a queue.",
     )
     assert new.signature == "struct queue *queue_new(size_t cap)"
-    push = _one(s, "queue_push")
+    push = one(s, "queue_push")
     assert (push.return_type, push.doc) == (
         "queue_status",
         "Pushes an item; Q_FULL when there is no room.",
     )
     # a function returning a pointer to a function: the name is deep in the declarator
-    printer = _one(s, "printer_for")
+    printer = one(s, "printer_for")
     assert (printer.kind.value, printer.params, printer.return_type) == (
         "function",
         "(int verbose)",
         "void (*)(int)",
     )
-    queue = _one(s, "queue")
+    queue = one(s, "queue")
     assert (queue.kind.value, queue.signature, queue.doc) == (
         "class",
         "struct queue",
         "A queue of ints.",
     )
-    assert _one(s, "queue.items").signature == "int *items;"
-    status = _one(s, "queue_status")  # typedef of an anonymous enum
+    assert one(s, "queue.items").signature == "int *items;"
+    status = one(s, "queue_status")  # typedef of an anonymous enum
     assert status.signature == "typedef enum { … } queue_status;"
     assert status.attributes == ("Q_OK", "Q_FULL", "Q_EMPTY")
-    assert _one(s, "queue_visit_fn").signature == (
+    assert one(s, "queue_visit_fn").signature == (
         "typedef int (*queue_visit_fn)(int item, void *ctx);"
     )
-    assert _one(s, "QUEUE_MIN").signature == "#define QUEUE_MIN 8"
-    assert _one(s, "QUEUE_GROW").signature == "#define QUEUE_GROW(n) ((n) * 2 + …)"
-    assert _one(s, "NAMES").signature == "static const char *const NAMES[] = {…}"
-    assert _one(s, "OPEN").signature == "const char OPEN = '{';"
-    assert "q" not in _defs(s)  # a local
+    assert one(s, "QUEUE_MIN").signature == "#define QUEUE_MIN 8"
+    assert one(s, "QUEUE_GROW").signature == "#define QUEUE_GROW(n) ((n) * 2 + …)"
+    assert one(s, "NAMES").signature == "static const char *const NAMES[] = {…}"
+    assert one(s, "OPEN").signature == "const char OPEN = '{';"
+    assert "q" not in defs(s)  # a local
     assert [(i.module, i.names) for i in s.imports] == [
         ("<stdlib.h>", ("*",)),
         ("<string.h>", ("*",)),
@@ -426,21 +413,21 @@ def test_a_c_header_gives_its_prototypes_as_functions_with_their_docs() -> None:
 def test_cpp_classes_methods_templates_and_out_of_class_definitions() -> None:
     s = summarize("geo/polygon.cpp", CPP)
     assert s.language == "cpp" and not s.has_syntax_errors
-    poly = _one(s, "Polygon")
+    poly = one(s, "Polygon")
     assert (poly.kind.value, poly.doc, poly.signature) == (
         "class",
         "A polygon with n sides.",
         "class Polygon : public Shape",
     )  # in a namespace: still a top-level class
-    ctors = _defs(s)["Polygon.Polygon"]  # two declared in the class, one defined outside
+    ctors = defs(s)["Polygon.Polygon"]  # two declared in the class, one defined outside
     assert [c.params for c in ctors] == [
         "(int sides, double length = 1.0)",
         "(const Polygon& other)",
         "(int sides, double length)",
     ]
     assert ctors[0].doc == "Builds a regular polygon." and ctors[0].kind.value == "method"
-    assert _one(s, "Polygon.~Polygon").signature == "~Polygon() override;"
-    area_decl, area_def = _defs(s)["Polygon.area"]
+    assert one(s, "Polygon.~Polygon").signature == "~Polygon() override;"
+    area_decl, area_def = defs(s)["Polygon.area"]
     assert area_decl.signature == "double area() const override;"
     assert area_decl.doc == "The area, in square units."
     assert (area_def.parent, area_def.kind.value, area_def.doc, area_def.return_type) == (
@@ -450,17 +437,17 @@ def test_cpp_classes_methods_templates_and_out_of_class_definitions() -> None:
         "double",
     )
     assert area_def.signature == "double Polygon::area() const"
-    scales = _defs(s)["Polygon.scale"]  # overloads and the definition of one
+    scales = defs(s)["Polygon.scale"]  # overloads and the definition of one
     assert [(d.params, d.return_type) for d in scales] == [
         ("(double factor)", "Polygon&"),
         ("(double fx, double fy)", "Polygon&"),
         ("(double factor)", "Polygon&"),
     ]
-    assert _one(s, "Polygon.square").return_type == "std::unique_ptr<Polygon>"
-    assert _one(s, "Polygon.Vertex").kind.value == "class"
-    assert _one(s, "Polygon.Vertex.x").signature == "double x, y;"
-    assert _one(s, "Polygon.sides_").kind.value == "variable"
-    largest = _one(s, "largest")  # the template line is part of the signature
+    assert one(s, "Polygon.square").return_type == "std::unique_ptr<Polygon>"
+    assert one(s, "Polygon.Vertex").kind.value == "class"
+    assert one(s, "Polygon.Vertex.x").signature == "double x, y;"
+    assert one(s, "Polygon.sides_").kind.value == "variable"
+    largest = one(s, "largest")  # the template line is part of the signature
     assert largest.signature == (
         "template <typename T> const T& largest(const std::vector<T>& values)"
     )
@@ -468,11 +455,11 @@ def test_cpp_classes_methods_templates_and_out_of_class_definitions() -> None:
         "const T&",
         "Largest element of a non-empty vector.",
     )
-    stack = _one(s, "FixedStack")
+    stack = one(s, "FixedStack")
     assert stack.signature == "template <typename T, std::size_t N> struct FixedStack"
-    assert _one(s, "FixedStack.push").kind.value == "method"
-    assert _one(s, "Polygons").signature == "using Polygons = std::vector<Polygon>;"
-    assert _one(s, "kHelp").signature == "const char* kHelp = …"  # a raw string spans lines
+    assert one(s, "FixedStack.push").kind.value == "method"
+    assert one(s, "Polygons").signature == "using Polygons = std::vector<Polygon>;"
+    assert one(s, "kHelp").signature == "const char* kHelp = …"  # a raw string spans lines
     assert [i.module for i in s.imports] == [
         "<memory>",
         "<string>",
@@ -499,7 +486,7 @@ def test_cpp_skeleton_nests_members_and_keeps_declarations_as_written() -> None:
         "// Computes the area from the side count.\n"
         "double Polygon::area() const { … }\n"
     ) in skeleton
-    polygon = render_entry(s, _one(s, "Polygon"))
+    polygon = render_entry(s, one(s, "Polygon"))
     assert polygon.endswith("    std::vector<Vertex> vertices_;\n")
     assert "    int sides() const { … }\n" in skeleton
     assert "template <typename T> const T& largest(const std::vector<T>& values) { … }\n" in (
@@ -550,9 +537,9 @@ def test_syntax_errors_keep_the_definitions_that_parse(
 ) -> None:
     s = summarize(path, source)
     assert s.has_syntax_errors
-    assert kept <= set(_defs(s)), list(_defs(s))
+    assert kept <= set(defs(s)), list(defs(s))
     if path.endswith(".java"):
-        assert _one(s, "Broken.good").doc == "Fine."
+        assert one(s, "Broken.good").doc == "Fine."
     render_skeleton(s)  # renders whatever was kept
 
 
@@ -618,7 +605,7 @@ def test_a_function_defined_outside_its_namespace_is_no_method() -> None:
     top-level ones), and the signature keeps the qualifier as written."""
     s = summarize("geo/shape.cpp", NAMESPACED)
     assert not s.has_syntax_errors
-    makers = _defs(s)["make_shape"]
+    makers = defs(s)["make_shape"]
     assert [(d.kind.value, d.parent, d.params, d.return_type) for d in makers] == [
         ("function", "", "()", "Shape"),
         ("function", "", "()", "geom::Shape"),
@@ -626,10 +613,10 @@ def test_a_function_defined_outside_its_namespace_is_no_method() -> None:
     ]
     assert makers[1].signature == "geom::Shape geom::make_shape()"
     assert makers[1].doc == "Makes the default shape."
-    clamp = _one(s, "clamp")  # geom::detail: a namespace in a namespace
+    clamp = one(s, "clamp")  # geom::detail: a namespace in a namespace
     assert (clamp.kind.value, clamp.parent) == ("function", "")
-    assert (_one(s, "num_shapes").kind.value, _one(s, "num_shapes").parent) == ("variable", "")
-    assert (_one(s, "Circle.area").parent, _one(s, "Circle.grow").parent) == ("Circle", "Circle")
+    assert (one(s, "num_shapes").kind.value, one(s, "num_shapes").parent) == ("variable", "")
+    assert (one(s, "Circle.area").parent, one(s, "Circle.grow").parent) == ("Circle", "Circle")
     assert render_skeleton(s).endswith(
         "// Makes the default shape.\ngeom::Shape geom::make_shape() { … }\n"
         "std::unique_ptr<Shape> geom::make_shape(int k) { … }\n"
@@ -661,7 +648,7 @@ def test_a_qualifier_is_a_namespace_or_a_class_by_what_the_file_says(
     source: str, qualname: str, parent: str
 ) -> None:
     s = summarize("src/impl.cpp", source)
-    found = _defs(s)[qualname][-1]
+    found = defs(s)[qualname][-1]
     assert found.parent == parent
     assert found.kind.value == ("method" if parent else "function")
 
@@ -684,7 +671,7 @@ def test_a_struct_defined_with_a_variable_is_a_struct_and_a_variable(path: str) 
     of it; a struct without a name is the variable's alone."""
     s = summarize(path, STRUCT_AND_VARIABLE)
     assert not s.has_syntax_errors
-    config = _one(s, "config")
+    config = one(s, "config")
     assert (config.kind.value, config.signature, config.doc) == (
         "class",
         "struct config",
@@ -694,8 +681,8 @@ def test_a_struct_defined_with_a_variable_is_a_struct_and_a_variable(path: str) 
         "int verbose;",
         "const char *name;",
     ]
-    assert (_one(s, "g_config").kind.value, _one(s, "g_config").parent) == ("variable", "")
-    assert _one(s, "point.x").signature == "int x, y;"
+    assert (one(s, "g_config").kind.value, one(s, "g_config").parent) == ("variable", "")
+    assert one(s, "point.x").signature == "int x, y;"
     assert render_skeleton(s) == (
         "// Global configuration.\n"
         "struct config { … }\n"
@@ -711,9 +698,9 @@ def test_a_struct_defined_with_a_variable_is_a_struct_and_a_variable(path: str) 
 
 def test_a_member_struct_defined_with_a_field_is_a_nested_struct_and_a_field() -> None:
     s = summarize("geo/mesh.hpp", "class Mesh {\n    struct Face { int a, b, c; } first_;\n};\n")
-    assert _one(s, "Mesh.Face").parent == "Mesh"
-    assert _one(s, "Mesh.Face.a").signature == "int a, b, c;"
-    assert _one(s, "Mesh.first_").signature == "struct Face first_;"
+    assert one(s, "Mesh.Face").parent == "Mesh"
+    assert one(s, "Mesh.Face.a").signature == "int a, b, c;"
+    assert one(s, "Mesh.first_").signature == "struct Face first_;"
     assert render_skeleton(s) == (
         "class Mesh { … }\n"
         "    struct Face { … }\n"
@@ -747,8 +734,8 @@ def test_members_of_a_class_that_does_not_parse_are_no_top_level_variables() -> 
     assert s.has_syntax_errors
     variables = [d.qualname for d in s.definitions if d.kind.value == "variable"]
     assert variables == []
-    assert _one(s, "total").kind.value == "function"
-    assert _one(s, "total").doc == "The sum of all counters."
+    assert one(s, "total").kind.value == "function"
+    assert one(s, "total").doc == "The sum of all counters."
     assert {d.qualname for d in summarize("src/counter.hpp", COUNTER).definitions} == {
         "Counter",
         "Counter.Counter",
@@ -807,9 +794,9 @@ def test_a_fields_doc_comment_is_its_doc() -> None:
     field's doc, shown above its line as a method's is; a comment ending the line before is
     not."""
     s = summarize("Inventory.java", JAVA)
-    items = _one(s, "Inventory.MAX_ITEMS")
+    items = one(s, "Inventory.MAX_ITEMS")
     assert items.doc == "Most items one inventory holds."
-    assert (_one(s, "Inventory.items").doc, _one(s, "Inventory.name").doc) == ("", "")
+    assert (one(s, "Inventory.items").doc, one(s, "Inventory.name").doc) == ("", "")
     assert (
         "    // Most items one inventory holds.\n"
         "    public static final int MAX_ITEMS = 1_000;\n"

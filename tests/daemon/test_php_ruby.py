@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.config import ContextConfig
-from daemon.context import ContextRequest, Kind, assemble_context
-from daemon.index import ProjectIndex
 from daemon.languages import detect_language
 from daemon.parse import mask_prose, summarize
 from daemon.skeleton import render_skeleton
 from daemon.symbols import Definition, FileSummary
+from tests.daemon.summaries import index_of, related_segments
 
 USER_PHP = """<?php
 
@@ -354,17 +352,11 @@ def test_ruby_requires_and_prose() -> None:
     assert "Welcome" not in masked and "customer" not in masked and "Cart" in masked
 
 
-def _index(files: dict[str, str]) -> ProjectIndex:
-    index = ProjectIndex(Path("/project"))
-    index.apply({p: summarize(p, t) for p, t in files.items()})
-    return index
-
-
 def test_php_namespaces_resolve_by_psr4_folders_and_path_suffixes() -> None:
     """``App\\Models\\User`` is app/Models/User.php (composer's ``"App\\\\": "app/"``); a
     vendor prefix mapped to src/ is found by the namespace's suffix; a namespace is a
     folder; ``require`` is relative to the file."""
-    snap = _index(
+    snap = index_of(
         {
             "app/Models/User.php": "<?php\nnamespace App\\Models;\nclass User {}\n",
             "app/Http/Controllers/UserController.php": "<?php\n"
@@ -385,7 +377,7 @@ def test_php_namespaces_resolve_by_psr4_folders_and_path_suffixes() -> None:
 
 
 def test_ruby_requires_resolve_relative_from_the_root_and_by_the_load_path() -> None:
-    snap = _index(
+    snap = index_of(
         {
             "lib/shop/cart.rb": "module Shop; class Cart; end; end\n",
             "lib/shop/money.rb": "module Shop; class Money; end; end\n",
@@ -401,32 +393,6 @@ def test_ruby_requires_resolve_relative_from_the_root_and_by_the_load_path() -> 
     assert snap.resolve_module("app/models/user", "bin/checkout.rb") == "app/models/user.rb"
     assert snap.resolve_module("json", cart) is None
     assert snap.resolve_module("x/cart", cart) is None  # no suffix of the require is tried
-
-
-def _cursor(text: str, marker: str = "<|>") -> tuple[str, int, int]:
-    before, after = text.split(marker)
-    line = before.count("\n")
-    column = len(before) - (before.rfind("\n") + 1)
-    return before + after, line, column
-
-
-def _related(tmp_path: Path, files: dict[str, str], current: str, layout: str) -> list[str]:
-    """The ``related`` segments (source line, then text) for the cursor (<|>) in ``current``,
-    the project indexed from disk by the daemon's indexer."""
-    from app.config import Config
-    from app.evaluation.corpus import build_index
-
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text.replace("<|>", ""))
-    index, _ = build_index(tmp_path, Config())
-    text, line, col = _cursor(files[current])
-    ctx = assemble_context(
-        ContextRequest(path=current, text=text, line=line, column=col, budget_tokens=1024),
-        index=index,
-        config=ContextConfig(layout=layout),
-    )
-    return [f"{s.source}\n{s.text}" for s in ctx.segments if s.kind is Kind.RELATED]
 
 
 LARAVEL = {
@@ -542,7 +508,7 @@ def test_a_php_controller_gets_the_classes_it_uses_from_their_files(
     """Classes of a grouped ``use``, a function of a ``require_once``d file: signatures and
     PHPDoc lines, bodies elided."""
     current = "app/Http/Controllers/InvoiceController.php"
-    related = _related(tmp_path, LARAVEL, current, layout)
+    related = related_segments(tmp_path, LARAVEL, current, layout)
     text = "\n".join(related)
     lead = "// " if layout == "stable" else ""
     assert f"{lead}// One order of a user.\n{lead}final class Order {{ … }}" in text, related
@@ -563,7 +529,7 @@ def test_php_parameter_types_are_looked_up_and_same_namespace_classes_need_no_us
     """``function send(User $user, Order $order)`` bound User and Order as if they were the
     parameters (the parameter names of other languages come first): the two classes the
     method is typed with were left out. Mailer, of the file's own namespace, needs no use."""
-    related = _related(tmp_path, LARAVEL, "app/Services/InvoiceService.php", layout)
+    related = related_segments(tmp_path, LARAVEL, "app/Services/InvoiceService.php", layout)
     text = "\n".join(related)
     lead = "// " if layout == "stable" else ""
     assert f"{lead}class User extends Model {{ … }}" in text, related
@@ -660,7 +626,7 @@ def test_ruby_required_classes_come_from_the_load_path_and_relative_requires(
     """``require "shop/cart"`` is lib/shop/cart.rb (the load path), which requires money.rb;
     ``Shop``, a module reopened in every file of the gem holding only classes, is a namespace:
     it was shown once per file, each holding again the class shown on its own."""
-    related = _related(tmp_path, RUBY_PROJECT, "bin/checkout.rb", layout)
+    related = related_segments(tmp_path, RUBY_PROJECT, "bin/checkout.rb", layout)
     text = "\n".join(related)
     lead = "# " if layout == "stable" else ""
     assert f"{lead}# Items a customer is about to buy.\n{lead}# fields: items\n" in text, related
@@ -678,7 +644,7 @@ def test_rails_constants_come_from_the_files_named_after_them(
     tmp_path: Path, layout: str
 ) -> None:
     """Rails autoloads ``UserMailer`` from app/mailers/user_mailer.rb: no require names it."""
-    related = _related(tmp_path, RUBY_PROJECT, "app/services/checkout_service.rb", layout)
+    related = related_segments(tmp_path, RUBY_PROJECT, "app/services/checkout_service.rb", layout)
     text = "\n".join(related)
     lead = "# " if layout == "stable" else ""
     assert f"{lead}# fields: user\n{lead}class UserMailer < ApplicationMailer … end" in text
