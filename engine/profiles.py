@@ -98,7 +98,6 @@ _TRIPLE = frozenset({'"""', "'''"})
 # Unknown languages: Python's and the C family's quotes, backticks, each on one line except
 # triple quotes (what every scan did before languages had their own).
 _ANY_STRINGS = StringSyntax(_pairs('"""', "'''", '"', "'", "`"), _TRIPLE)
-_C_STRINGS = StringSyntax(_pairs('"', "'"))
 _JVM_STRINGS = StringSyntax(_pairs('"""', '"', "'"), frozenset({'"""'}))
 _MULTILINE_STRINGS = StringSyntax(_pairs('"', "'", "`"), frozenset({'"', "'", "`"}))
 _SHELL_STRINGS = StringSyntax(
