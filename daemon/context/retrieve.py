@@ -332,10 +332,11 @@ def _defs_in(
     summary = index.files.get(path)
     if summary is None:
         return []
-    found = [SymbolRef(path, d) for d in summary.definitions if d.name == name and not d.parent]
+    named = [r for r in index.lookup(name) if r.path == path]  # not a scan of the file
+    found = [r for r in named if not r.definition.parent]
     if not found:
-        stem = PurePosixPath(path).stem
-        found = [SymbolRef(path, d) for d in summary.definitions if d.qualname == f"{stem}.{name}"]
+        qualname = f"{PurePosixPath(path).stem}.{name}"
+        found = [r for r in named if r.definition.qualname == qualname]
     if found:
         return found
     seen = _seen if _seen is not None else {path}
