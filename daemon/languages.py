@@ -179,6 +179,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="{ … }",
             variable_nodes=("lexical_declaration", "variable_declaration"),
             import_syntax="javascript",
+            # a class's fields (``count = 0;``, ``static defaults = {}``): named by ``property``
+            name_fields=("name", "property"),
+            member_names=("field_definition",),
             prose_nodes=("string", "template_string", "comment"),
             literal_nodes=(
                 "object",

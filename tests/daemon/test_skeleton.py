@@ -74,6 +74,9 @@ def test_typescript_interfaces_show_their_members_and_exports_their_constants() 
     )
     js = summarize("util.js", "export const twice = (x) => 2 * x;\nexport let count = 0;\n")
     assert [d.name for d in js.definitions] == ["twice", "count"]
+    # plain JavaScript class fields, beside the ``this.x =`` assignments
+    js = summarize("k.js", "class K {\n  count = 0;\n  static defaults = {};\n  #secret = 1;\n}\n")
+    assert render_skeleton(js) == "// fields: count, defaults, #secret\nclass K { … }\n"
 
 
 def test_go_and_rust_types_list_their_fields_and_variants() -> None:
