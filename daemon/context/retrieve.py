@@ -175,7 +175,8 @@ def related_definitions(
                 imported[name] = (target, _original_name(imp.text, name))
     attr_pairs = _ATTR.findall(window_text)
 
-    autoload = summary.language in LANGUAGES and LANGUAGES[summary.language].autoload
+    spec = LANGUAGES.get(summary.language)
+    autoload = spec is not None and spec.autoload
 
     def locality(candidate: str, name: str = "") -> float:
         if candidate in namespace_paths and candidate not in imported_paths:
@@ -197,7 +198,6 @@ def related_definitions(
 
     order = identifiers_in_order(window_text)
     position = {name: i for i, name in enumerate(order)}
-    spec = LANGUAGES.get(summary.language)
     bound = bound_names(window_text, sigil=spec.variable_sigil if spec is not None else "")
     bare = bare_names(window_text)
     for name in order:
@@ -344,15 +344,10 @@ def _defs_in(
         if name not in imp.names and "*" not in imp.names:
             continue
         if "*" in imp.names:  # a C# namespace, a Kotlin package: the files declaring it
-            for member in index.files_of_package(imp.module, path):
-                other = index.files.get(member) if member != path else None
-                found = [
-                    SymbolRef(member, d)
-                    for d in (other.definitions if other is not None else ())
-                    if d.name == name and not d.parent
-                ]
-                if found:
-                    return found
+            members = set(index.files_of_package(imp.module, path)) - {path}
+            found = [r for r in index.lookup(name) if r.path in members and not r.definition.parent]
+            if found:  # those of the first file (the table is sorted by path)
+                return [r for r in found if r.path == found[0].path]
         target = index.resolve_module(imp.module, path)
         if target is None or target in seen or len(seen) > _MAX_HOPS:
             continue
@@ -366,10 +361,8 @@ def _defs_in(
 def _types_seen_from(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
     """The classes named ``name`` that ``path`` sees: its own, its imports' (``_defs_in``) or,
     in a Go package, any of its folder's files'."""
-    files = index.package_files.get(path.rpartition("/")[0], ()) or (path,)
-    if path not in files:
-        files = (path,)
-    for file in files:
+    package = index.package_files.get(path.rpartition("/")[0], ())
+    for file in package if path in package else (path,):
         found = [r for r in _defs_in(index, file, name) if r.definition.kind is DefKind.CLASS]
         if found:
             return found[:1]
