@@ -83,14 +83,11 @@ class IndexSnapshot:
         """The files of the namespaces enclosing those ``summary``'s file declares (C#: code in
         ``A.B.C`` sees ``A.B``'s and ``A``'s types without a ``using``), nearest first; ()
         for other languages (a Kotlin package is no part of another)."""
-        if _key_style(summary.path) != "namespace":
-            return ()
         found: list[str] = []
-        for imp in summary.imports:
-            if imp.text.startswith("namespace "):
-                parts = imp.module.split(".")
-                for i in range(len(parts) - 1, 0, -1):
-                    found.extend(self.namespace_files.get(".".join(parts[:i]), ()))
+        for namespace in declared_namespaces(summary, keyword="namespace "):
+            parts = namespace.split(".")
+            for i in range(len(parts) - 1, 0, -1):
+                found.extend(self.namespace_files.get(".".join(parts[:i]), ()))
         return tuple(dict.fromkeys(found))
 
     def duplicates_of(self, definition: Definition) -> tuple[SymbolRef, ...]:
@@ -145,11 +142,12 @@ def overlaid(
     are re-listed, unless the updates are a large part of the index. ``version``: the new
     snapshot's (default: ``old``'s)."""
     files = dict(old.files)
-    # a path added or removed: the module keys are listed again
-    paths_changed = any((path in files) != (new is not None) for path, new in updates.items())
-    # or a C#/Kotlin file's namespaces or top-level names changed (``A.B.C`` keys)
-    paths_changed = paths_changed or any(
-        _namespace_facts(files.get(path)) != _namespace_facts(new) for path, new in updates.items()
+    # the module keys are listed again when a path is added or removed, or a C#/Kotlin
+    # file's namespaces or top-level names change (``A.B.C`` keys)
+    keys_changed = any(
+        (path in files) != (new is not None)
+        or _namespace_facts(files.get(path)) != _namespace_facts(new)
+        for path, new in updates.items()
     )
     changed_names: set[str] = set()
     changed_digests: set[str] = set()
@@ -197,7 +195,7 @@ def overlaid(
     packages: Mapping[str, tuple[str, ...]]
     package_files: Mapping[str, tuple[str, ...]]
     namespace_files: Mapping[str, tuple[str, ...]]
-    if paths_changed:
+    if keys_changed:
         built, packages, package_files = _build_modules(files)
         namespace_files = _build_namespaces(files, built)
         modules = built
@@ -253,6 +251,18 @@ def _load_paths(path: str) -> tuple[str, ...]:
     """The folders below which imports name ``path`` (``LanguageSpec.load_paths``)."""
     spec = LANGUAGES.get(detect_language(path))
     return spec.load_paths if spec is not None else ()
+
+
+def declared_namespaces(
+    summary: FileSummary, *, keyword: str | tuple[str, ...] = ("namespace ", "package ")
+) -> tuple[str, ...]:
+    """The namespaces or package a C# or Kotlin file declares (``namespace A.B``, ``package
+    a.b``: its readers list them among its imports, as ``import a.b.*``; ``keyword``: only
+    those so written); () for other languages."""
+    spec = LANGUAGES.get(summary.language)
+    if spec is None or spec.module_keys != "namespace":
+        return ()
+    return tuple(imp.module for imp in summary.imports if imp.text.startswith(keyword))
 
 
 def _module_keys(path: str) -> tuple[list[str], list[str]]:
@@ -328,13 +338,9 @@ def _build_modules(
 def _namespace_facts(summary: FileSummary | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the namespace keys of a file are made of: the namespaces or package it declares
     and its top-level names; empty for files of other languages."""
-    if summary is None or summary.language not in LANGUAGES:
+    declared = declared_namespaces(summary) if summary is not None else ()
+    if not declared or summary is None:
         return (), ()
-    if LANGUAGES[summary.language].module_keys != "namespace":
-        return (), ()
-    declared = tuple(
-        imp.module for imp in summary.imports if imp.text.startswith(("namespace ", "package "))
-    )
     return declared, tuple(d.name for d in summary.definitions if d.qualname == d.name)
 
 
@@ -357,7 +363,8 @@ def _build_namespaces(
 
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
     base = PurePosixPath(from_path).parent
-    if _key_style(from_path) == "file":  # ``#include "x.h"``: next to the includer first
+    style = _key_style(from_path)
+    if style == "file":  # ``#include "x.h"``: next to the includer first
         if module.startswith("<") and module.endswith(">"):
             # ``#include <mylib/api.h>`` (``-Iinclude``): a project header when a project file
             # ends with that path; a bare ``<x.h>`` is the system's (``<util.h>`` is a BSD
@@ -387,7 +394,6 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         yield from _script_keys(_normalise(PurePosixPath(module[2:])))
         return
     yield module
-    style = _key_style(from_path)
     if style == "psr4":  # PHP: PSR-4 (``App\`` in app/, a prefix dropped: src/Http/…)
         first, dot, rest = module.partition(".")
         if dot and first.lower() != first:
