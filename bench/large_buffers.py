@@ -1,7 +1,9 @@
 """Large buffers (up to max_file_bytes): parse and context assembly time by cursor place.
 
 The parse is ``summarize_stable``, the assembly ``assemble_context``, at the cursor's start,
-middle and end.
+middle and end; ``history_every_line_s``: the edit history recording an edit of every line of
+the buffer (a reformat: ``EditHistory.record_edit`` with the buffer's summary, which holds the
+history's lock while it names the definitions touched).
 
 Buffers: 1 MB of ``x = 1`` lines (an outline of 166,666 entries), 1 MB of standard-library
 modules concatenated, one 1 MB line, and one ordinary module (``argparse.py``, 30 KB). CPU
@@ -21,6 +23,9 @@ from typing import Any
 
 from app.config import Config, ContextConfig
 from daemon.context import ContextRequest, assemble_context, summarize_stable
+from daemon.history import EditHistory
+from daemon.parse import summarize
+from daemon.symbols import FileSummary
 from daemon.tokens import LineCachedCounter
 from engine.base import TokenCounter
 from engine.factory import load_tokenizer
@@ -52,6 +57,13 @@ def buffers() -> dict[str, str]:
     }
 
 
+def _record_every_line(path: str, text: str, saved: FileSummary) -> None:
+    """A fresh history records an edit of every line of ``text`` (a trailing space added)."""
+    EditHistory().record_edit(
+        path, text, text.replace("\n", " \n"), source="editor", summary=saved, when=0.0
+    )
+
+
 def _cpu_s(fn: Any, repeat: int) -> tuple[float, Any]:
     total, result = 0.0, None
     for _ in range(repeat):
@@ -71,6 +83,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for name, text in buffers().items():
         lines = text.count("\n") + (0 if text.endswith("\n") else 1)
         rows: dict[str, Any] = {"chars": len(text), "lines": lines}
+        saved = summarize(f"{name}.py", text)
+        rows["history_every_line_s"], _ = _cpu_s(
+            partial(_record_every_line, f"{name}.py", text, saved), args.repeat
+        )
         for where, line in (("start", 0), ("middle", lines // 2), ("end", max(0, lines - 1))):
             path = f"{name}.py"
             parse_s, summary = _cpu_s(
