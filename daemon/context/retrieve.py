@@ -294,6 +294,8 @@ def _original_name(statement: str, bound: str) -> str:
     """The name an import statement takes from its module for the name ``bound`` it binds:
     ``x`` of ``from m import x as y`` / ``import { x as y }`` / ``{ x: y } = require(…)``;
     ``bound`` when it is not renamed."""
+    if "as" not in statement and ":" not in statement:  # most imports: no pattern per name
+        return bound
     found = re.search(rf"({ID})\s*(?:\bas\s+|:\s*){re.escape(bound)}\b", statement)
     return found.group(1) if found else bound
 
