@@ -1,0 +1,6 @@
+/**
+ * @module
+ * Accepts Helper for Hono.
+ */
+
+export { accepts } from './accepts'

@@ -1,0 +1,6 @@
+/**
+ * @module
+ * ConnInfo Helper for Hono.
+ */
+
+export type { AddressType, NetAddrInfo, ConnInfo, GetConnInfo } from './types'

@@ -1,0 +1,1 @@
+export { jwk } from './jwk'

@@ -1,0 +1,1 @@
+export const GET_MATCH_RESULT: unique symbol = Symbol()

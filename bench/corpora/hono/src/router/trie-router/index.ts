@@ -1,0 +1,6 @@
+/**
+ * @module
+ * TrieRouter for Hono.
+ */
+
+export { TrieRouter } from './router'

@@ -1,0 +1,1 @@
+export const createNullObject = () => Object.create(null)
