@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from daemon.languages import LANGUAGES, detect_language
-from daemon.symbols import Definition, DefKind, FileSummary, SkipRecord
+from daemon.symbols import Definition, DefKind, FileSummary, ModuleRoot, SkipRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +65,11 @@ class IndexSnapshot:
             if folders:
                 return folders
         return ()
+
+    def package_of(self, path: str) -> tuple[str, ...]:
+        """The files of the Go package ``path`` is in (its folder's, itself included); () for
+        other languages' files."""
+        return self.package_files.get(str(PurePosixPath(path).parent), ())
 
     def files_of_package(self, module: str, from_path: str) -> tuple[str, ...]:
         """The files of the package a Go import names (all files of its folder, sorted), or of
@@ -142,11 +147,13 @@ def overlaid(
     are re-listed, unless the updates are a large part of the index. ``version``: the new
     snapshot's (default: ``old``'s)."""
     files = dict(old.files)
-    # the module keys are listed again when a path is added or removed, or a C#/Kotlin
-    # file's namespaces or top-level names change (``A.B.C`` keys)
+    # the module keys are listed again when a path is added or removed, a C#/Kotlin
+    # file's namespaces or top-level names change (``A.B.C`` keys), or what a manifest
+    # declares (go.mod's module path, package.json's name and entries)
     keys_changed = any(
         (path in files) != (new is not None)
         or _namespace_facts(files.get(path)) != _namespace_facts(new)
+        or _module_root_of(files.get(path)) != _module_root_of(new)
         for path, new in updates.items()
     )
     changed_names: set[str] = set()
@@ -328,11 +335,76 @@ def _build_modules(
         joiner = "/" if style == "folder" else "."
         for i in range(len(parts)):
             packages.setdefault(joiner.join(parts[i:]), set()).add(folder)
+    package_folders = {key: tuple(sorted(folders)) for key, folders in packages.items()}
+    # a go.mod's module path names its folder, and that path plus a folder's below it
+    go_roots = _manifest_roots(files, "go.mod")
+    for folder in package_files:
+        found = _nearest_root(folder, go_roots)
+        if found is not None:
+            root, rel = found
+            package_folders[f"{go_roots[root].name}/{rel}" if rel else go_roots[root].name] = (
+                folder,
+            )
+    _add_workspace_keys(files, modules)
     return (
         modules,
-        {key: tuple(sorted(folders)) for key, folders in packages.items()},
+        package_folders,
         {folder: tuple(sorted(paths)) for folder, paths in package_files.items()},
     )
+
+
+def _manifest_roots(files: Mapping[str, FileSummary], name: str) -> dict[str, ModuleRoot]:
+    """The folders (``"."`` for the root) holding a manifest called ``name`` that declares a
+    module root, and what it declares."""
+    return {
+        str(PurePosixPath(path).parent): summary.module_root
+        for path, summary in files.items()
+        if summary.module_root is not None and PurePosixPath(path).name == name
+    }
+
+
+def _nearest_root(folder: str, roots: Mapping[str, ModuleRoot]) -> tuple[str, str] | None:
+    """The nearest of ``roots`` at or above ``folder``, and ``folder`` relative to it."""
+    parts = PurePosixPath(folder).parts
+    for i in range(len(parts), -1, -1):
+        root = "/".join(parts[:i]) or "."
+        if root in roots:
+            return root, "/".join(parts[i:])
+    return None
+
+
+def _add_workspace_keys(files: Mapping[str, FileSummary], modules: dict[str, str]) -> None:
+    """Into ``modules``: the keys by which the other packages of a JS/TS workspace import a
+    file: ``@acme/ui`` (the entry its package.json names, else src/index or index),
+    ``@acme/ui/button`` and ``@acme/ui/src/button``. Keys that name a file from the project
+    root stay theirs."""
+    roots = _manifest_roots(files, "package.json")
+    if not roots:
+        return
+    for root, manifest in roots.items():  # the entries it names, where the project has them
+        for entry in manifest.entries:
+            path = _normalise(PurePosixPath(root, entry))
+            for key in (*_script_keys(path), path.removesuffix(".d.ts").removesuffix(".d")):
+                if key in modules and _key_style(modules[key]) == "path":
+                    modules.setdefault(manifest.name, modules[key])
+                    break
+            if manifest.name in modules:
+                break
+    for path in sorted(files):
+        if not path.endswith(_SCRIPT_SUFFIXES) or _key_style(path) != "path":
+            continue
+        found = _nearest_root(str(PurePosixPath(path).parent), roots)
+        if found is None:
+            continue
+        root, _ = found
+        name = roots[root].name
+        rel = path if root == "." else path[len(root) + 1 :]
+        for key in _module_keys(rel)[0]:
+            modules.setdefault(f"{name}/{key}", path)
+            if key.startswith("src/"):
+                modules.setdefault(f"{name}/{key[4:]}", path)
+            elif key in ("src", "index"):  # src/index.ts, or index.ts
+                modules.setdefault(name, path)
 
 
 def _namespace_facts(summary: FileSummary | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -342,6 +414,10 @@ def _namespace_facts(summary: FileSummary | None) -> tuple[tuple[str, ...], tupl
     if not declared or summary is None:
         return (), ()
     return declared, tuple(d.name for d in summary.definitions if d.qualname == d.name)
+
+
+def _module_root_of(summary: FileSummary | None) -> ModuleRoot | None:
+    return summary.module_root if summary is not None else None
 
 
 def _build_namespaces(

@@ -24,6 +24,7 @@ from daemon.languages import (
     definitions_query,
     detect_language,
 )
+from daemon.manifests import read_module_root
 from daemon.symbols import Definition, DefKind, FileSummary, Import
 from engine.postprocess import line_comment_start, open_state
 
@@ -143,7 +144,11 @@ def summarize(
     }
     spec = LANGUAGES.get(language)
     if spec is None:
-        return FileSummary(language=TEXT if language not in LANGUAGES else language, **base)  # type: ignore[arg-type]
+        return FileSummary(
+            language=TEXT if language not in LANGUAGES else language,
+            module_root=read_module_root(path, text),
+            **base,  # type: ignore[arg-type]
+        )
     tree = _parser(language).parse(data)
     root = tree.root_node
     nodes = tree_sitter.QueryCursor(definitions_query(language)).captures(root).get("node", [])
@@ -997,11 +1002,26 @@ def _go_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
         (
             module,
             (),
-            alias or module.rsplit("/", 1)[-1],
+            alias or go_package_name(module),
             f'import {alias + " " if alias else ""}"{module}"',
         )
         for alias, module in _GO_SPEC.findall(text.removeprefix("import"))
     ]
+
+
+_GO_MAJOR = re.compile(r"v[0-9]+")
+_GO_NOT_IDENT = re.compile(r"[^0-9A-Za-z_]")
+
+
+def go_package_name(import_path: str) -> str:
+    """The name an unaliased Go import binds, as goimports assumes it: the last path element,
+    less a major version element (``github.com/go-chi/chi/v5`` is ``chi``), a ``go-`` prefix
+    and whatever follows the first non-identifier character (``gopkg.in/yaml.v3`` is
+    ``yaml``)."""
+    parts = import_path.split("/")
+    base = parts[-2] if len(parts) > 1 and _GO_MAJOR.fullmatch(parts[-1]) else parts[-1]
+    base = base.removeprefix("go-")
+    return _GO_NOT_IDENT.split(base, 1)[0]
 
 
 def _rust_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:

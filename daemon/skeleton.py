@@ -239,7 +239,7 @@ def render_entry(
         if d.parent and not _outside_its_class(d, spans):
             members.setdefault(d.parent, []).append(d)
     if index is not None and definition.kind is DefKind.CLASS:
-        for path in index.package_files.get(summary.path.rpartition("/")[0], ()):
+        for path in index.package_of(summary.path):
             other = index.files.get(path) if path != summary.path else None
             for d in other.definitions if other is not None else ():
                 if d.parent == definition.qualname:

@@ -50,6 +50,17 @@ class Import:
 
 
 @dataclass(frozen=True, slots=True)
+class ModuleRoot:
+    """What a manifest (``go.mod``, ``package.json``) says its folder is imported as
+    (``daemon.manifests``)."""
+
+    name: str  # "github.com/go-chi/chi/v5", "@acme/ui"
+    # the package's own entry files, relative to the manifest's folder ("src/index.ts"),
+    # as the manifest names them (build outputs included: the index keeps those it has)
+    entries: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class FileSummary:
     """The index entry of one file."""
 
@@ -69,6 +80,8 @@ class FileSummary:
     # bracketed expressions spanning lines (literals, argument and parameter lists), nested
     # ones too, in file order; filled with prose_spans
     literal_spans: tuple[tuple[int, int], ...] = ()
+    # a manifest's (go.mod, package.json): the name its folder is imported by
+    module_root: ModuleRoot | None = None
 
     def definitions_at(self, line: int) -> list[Definition]:
         """Definitions enclosing ``line``, outermost first."""

@@ -363,7 +363,7 @@ def _defs_in(
 def _types_seen_from(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
     """The classes named ``name`` that ``path`` sees: its own, its imports' (``_defs_in``) or,
     in a Go package, any of its folder's files'."""
-    package = index.package_files.get(path.rpartition("/")[0], ())
+    package = index.package_of(path)
     for file in package if path in package else (path,):
         found = [r for r in _defs_in(index, file, name) if r.definition.kind is DefKind.CLASS]
         if found:

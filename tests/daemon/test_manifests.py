@@ -1,0 +1,165 @@
+"""Manifests name a project's own packages: go.mod's module path, a workspace package.json's
+name. Projects import their own code by those names (``github.com/go-chi/chi/v5``,
+``@acme/ui``), which match no folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from daemon.context.retrieve import related_definitions
+from daemon.index import ProjectIndex
+from daemon.manifests import read_module_root
+from daemon.parse import go_package_name, summarize
+from daemon.symbols import ModuleRoot
+from tests.daemon.summaries import index_of, related_segments
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        ("go.mod", "// the shop\nmodule example.com/shop/v2 // current\n\ngo 1.22\n",
+         ModuleRoot("example.com/shop/v2")),
+        ("svc/go.mod", 'module "example.com/svc"\n', ModuleRoot("example.com/svc")),
+        ("go.mod", "go 1.22\n", None),
+        ("package.json", '{"name": "@acme/ui", "main": "./dist/index.js", '
+         '"types": "./dist/index.d.ts", "source": "src/index.ts"}',
+         ModuleRoot("@acme/ui", ("dist/index.d.ts", "src/index.ts", "dist/index.js"))),
+        ("package.json", '{"name": "kit", "exports": {".": {"types": "./src/main.ts", '
+         '"import": "./dist/main.mjs"}, "./button": "./src/button.ts"}}',
+         ModuleRoot("kit", ("src/main.ts", "dist/main.mjs"))),
+        ("package.json", '{"name": "kit", "exports": "./lib/kit.js"}',
+         ModuleRoot("kit", ("lib/kit.js",))),
+        ("package.json", '{"private": true, "workspaces": ["packages/*"]}', None),
+        ("package.json", '{"name": "kit",', None),  # being typed
+        ("package.json", "[1, 2]", None),
+        ("src/go.mod.txt", "module x\n", None),
+    ],
+)
+def test_a_manifest_declares_the_name_its_folder_is_imported_by(
+    path: str, text: str, expected: ModuleRoot | None
+) -> None:
+    assert read_module_root(path, text) == expected
+    assert summarize(path, text).module_root == expected
+
+
+@pytest.mark.parametrize(
+    ("import_path", "name"),
+    [
+        ("github.com/go-chi/chi/v5", "chi"),
+        ("github.com/go-chi/chi/v5/middleware", "middleware"),
+        ("gopkg.in/yaml.v3", "yaml"),
+        ("github.com/mattn/go-isatty", "isatty"),
+        ("net/http", "http"),
+        ("v8", "v8"),
+    ],
+)
+def test_an_unaliased_go_import_binds_the_name_goimports_assumes(
+    import_path: str, name: str
+) -> None:
+    assert go_package_name(import_path) == name
+    text = f'package main\n\nimport "{import_path}"\n'
+    assert [i.alias for i in summarize("main.go", text).imports] == [name]
+
+
+CHI = {
+    "go.mod": "module github.com/go-chi/chi/v5\n\ngo 1.23\n",
+    "chi.go": "package chi\n\n// NewRouter returns a new Mux.\n"
+    "func NewRouter() *Mux { return NewMux() }\n",
+    "mux.go": "package chi\n\n// Mux is a router.\ntype Mux struct{ n int }\n\n"
+    "// Use appends a middleware.\nfunc (mx *Mux) Use(m ...Middleware) {}\n",
+    "middleware/logger.go": "package middleware\n\n// Logger logs requests.\n"
+    "func Logger(next Handler) Handler { return next }\n",
+    "_examples/rest/go.mod": "module rest-example\n",
+    "_examples/rest/store/store.go": "package store\n\n// Open opens the store.\n"
+    "func Open() error { return nil }\n",
+}
+MAIN = (
+    'package main\n\nimport (\n\t"net/http"\n\n\t"github.com/go-chi/chi/v5"\n'
+    '\t"github.com/go-chi/chi/v5/middleware"\n\t"rest-example/store"\n)\n\n'
+    "func main() {\n\tr := chi.NewRouter()\n\tr.Use(middleware.Logger)\n\tstore.Open()\n"
+    '\thttp.ListenAndServe(":3333", r)\n}\n'
+)
+
+
+def test_a_go_import_by_the_module_path_finds_the_module_root_package() -> None:
+    """chi's examples import ``github.com/go-chi/chi/v5``: the package at the root of the
+    module, whose path ends with no folder (``v5`` is a major version, and the package is
+    called ``chi``). Nothing resolved, so ``chi.NewRouter()`` had no definition; and the
+    type it returns, declared in another file of the root package, was not seen either."""
+    index = index_of({**CHI, "_examples/rest/main.go": MAIN})
+    summary = summarize("_examples/rest/main.go", MAIN)
+    related = related_definitions(index.snapshot(), summary, MAIN, MAIN)
+    assert {(r.path, r.definition.name) for r in related} == {
+        ("chi.go", "NewRouter"),
+        ("middleware/logger.go", "Logger"),
+        ("_examples/rest/store/store.go", "Open"),  # the nested module's own package
+        ("mux.go", "Mux"),  # what NewRouter returns: another file of the root package
+    }
+    mux = next(r for r in related if r.definition.name == "Mux")
+    assert "func (mx *Mux) Use(m ...Middleware)" in mux.text
+
+
+def test_a_renamed_go_module_is_looked_up_by_its_new_path() -> None:
+    index = index_of({**CHI, "_examples/rest/main.go": MAIN})
+    index.apply({"go.mod": summarize("go.mod", "module github.com/acme/router\n")})
+    snapshot = index.snapshot()
+    assert snapshot.files_of_package("github.com/acme/router", "main.go") == ("chi.go", "mux.go")
+    assert snapshot.files_of_package("github.com/go-chi/chi/v5", "main.go") == ()
+    assert snapshot.files_of_package("github.com/acme/router/middleware", "main.go") == (
+        "middleware/logger.go",
+    )
+
+
+WORKSPACE = {
+    "package.json": '{"private": true, "workspaces": ["packages/*", "apps/*"]}',
+    "packages/ui/package.json": '{"name": "@acme/ui", "main": "dist/index.js", '
+    '"types": "src/index.ts"}',
+    "packages/ui/src/index.ts": 'export * from "./button";\n',
+    "packages/ui/src/button.tsx": "/** A button. */\n"
+    "export function Button(props: ButtonProps) { return null; }\n\n"
+    "export interface ButtonProps {\n  label: string;\n}\n",
+    "packages/money/package.json": '{"name": "money"}',
+    "packages/money/index.js": "/** Adds amounts. */\n"
+    "export function add(a, b) { return a + b; }\n",
+}
+
+
+def test_a_workspace_package_is_imported_by_its_name(tmp_path: Path) -> None:
+    """In a monorepo the apps import the workspace's packages by their package.json names;
+    those resolved to nothing (no folder is called ``@acme/ui``)."""
+    page = (
+        'import { Button } from "@acme/ui";\nimport { ButtonProps } from "@acme/ui/button";\n'
+        'import { add } from "money";\n\nconst total = add(1, 2);\n'
+        "export const Page = (p: ButtonProps) => Button(p);\n<|>"
+    )
+    segments = related_segments(tmp_path, {**WORKSPACE, "apps/web/src/page.tsx": page},
+                                "apps/web/src/page.tsx")
+    sources = [s.splitlines()[0] for s in segments]
+    assert any(s.startswith("packages/ui/src/button.tsx") for s in sources), segments
+    assert any(s.startswith("packages/money/index.js") for s in sources), segments
+    text = "\n".join(segments)
+    assert "function Button(props: ButtonProps)" in text
+    assert "interface ButtonProps" in text
+    assert "function add(a, b)" in text
+
+
+def test_workspace_keys_follow_the_manifest_and_never_shadow_a_project_path() -> None:
+    index = ProjectIndex(Path("/project"))
+    index.apply({p: summarize(p, t) for p, t in WORKSPACE.items()})
+    index.apply({"money/index.js": summarize("money/index.js", "export const x = 1;\n")})
+    snapshot = index.snapshot()
+    assert snapshot.resolve_module("@acme/ui", "apps/web/a.ts") == "packages/ui/src/index.ts"
+    assert snapshot.resolve_module("@acme/ui/button", "apps/web/a.ts") == (
+        "packages/ui/src/button.tsx"
+    )
+    assert snapshot.resolve_module("money", "apps/web/a.ts") == "money/index.js"  # the root's
+    index.apply({"packages/ui/package.json": summarize(
+        "packages/ui/package.json", '{"name": "@acme/widgets"}'
+    )})
+    snapshot = index.snapshot()
+    assert snapshot.resolve_module("@acme/ui", "apps/web/a.ts") is None
+    assert snapshot.resolve_module("@acme/widgets", "apps/web/a.ts") == (
+        "packages/ui/src/index.ts"
+    )
