@@ -60,6 +60,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--reuse", type=Path, default=None, metavar="OLD.json",
                         help="take the modes not run here (e.g. the naive baselines) from an "
                         "earlier result of the same points and model")
+    parser.add_argument("--unchanged-from", type=Path, default=None, metavar="OLD.json",
+                        help="take each point's result from an earlier run (same model) that "
+                        "sent the engine the same prompt: only the points a change touched "
+                        "are run")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="do not save a configuration snapshot")
     parser.add_argument("--from", dest="from_result", type=Path, default=None,
@@ -87,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
     if args.against is not None:  # read it first: a bad file should not cost a whole run
         against = _read_json(args.against)
     reuse = _read_json(args.reuse) if args.reuse is not None else None
+    unchanged = _read_json(args.unchanged_from) if args.unchanged_from is not None else None
     if args.from_result is not None:
+        if unchanged is not None:
+            raise InputError("--unchanged-from takes results into a run; --from runs nothing")
         return _report_only(args, _read_json(args.from_result), reuse, against)
     if reuse is not None:  # what can be told before the run; reuse_modes checks the rest
         old = reuse.get("options", {})
@@ -105,8 +112,18 @@ def run(args: argparse.Namespace) -> int:
         exclude=tuple(args.exclude), line_max_tokens=args.line_tokens,
         block_max_tokens=args.block_tokens,
     )
-    result = run_eval(options, config, progress=lambda msg: print(f"eval: {msg}",
-                                                                  file=sys.stderr))
+    result = run_eval(
+        options, config, progress=lambda msg: print(f"eval: {msg}", file=sys.stderr),
+        unchanged_from=unchanged,
+    )
+    if unchanged is not None:
+        result["unchanged_from"] = {
+            "path": str(args.unchanged_from),
+            "reused": {m: s.get("reused_points", 0) for m, s in result["summary"].items()},
+        }
+        print(f"eval: results taken from {args.unchanged_from} (same requests): "
+              + ", ".join(f"{m} {n}" for m, n in result["unchanged_from"]["reused"].items()),
+              file=sys.stderr)
     if reuse is not None:
         copied = reuse_modes(result, reuse)
         print(f"eval: reused {', '.join(copied) or 'no modes'} from {args.reuse}",

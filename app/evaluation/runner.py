@@ -97,6 +97,14 @@ class PointResult:
     error: str = ""
     leak_suspect: bool = False  # hidden text found in the prompt but not in the buffer
     alternatives: list[str] = field(default_factory=list)
+    # what reached the engine (prompt and generation settings: ``request_digest``), and
+    # whether the result was taken from an earlier run that sent the same (``--unchanged-from``)
+    prompt_digest: str = ""
+    reused: bool = False
+
+
+# (mode, point id) -> an earlier run's result of that point, as stored (``unchanged_results``)
+Previous = dict[tuple[str, str], dict[str, Any]]
 
 
 ProgressFn = Callable[[str], None]
@@ -108,9 +116,13 @@ def run_eval(
     *,
     engine: Engine | None = None,
     progress: ProgressFn | None = None,
+    unchanged_from: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run the evaluation; returns the result (JSON-ready). Loads the configured engine unless
-    ``engine`` (started) is given, and closes only an engine it loaded itself."""
+    ``engine`` (started) is given, and closes only an engine it loaded itself.
+    ``unchanged_from``: an earlier result; a point whose request is the same as there (same
+    prompt digest, mode and point) takes that result instead of running (``reused``), so an
+    A/B of a context change costs only the points it changed."""
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
     root = options.corpus.resolve()
@@ -137,6 +149,11 @@ def run_eval(
         exact = EngineTokenCounter(engine)
         # the budget counted as the daemon counts it (daemon.service: exact tokenizer, per line)
         budget_counter = LineCachedCounter(exact) if engine.capabilities.exact_tokenizer else None
+        previous: Previous = {}
+        if unchanged_from is not None:
+            previous = unchanged_results(
+                unchanged_from, options, config, engine.name, engine.stats().model
+            )
         full_ids = {p.id for p in subset(points, options.naive_full_max, options.seed)}
         checker = CompileChecker()
         results: list[PointResult] = []
@@ -149,7 +166,7 @@ def run_eval(
                 result, alt_s = _run_point(
                     mode, point, engine=engine, index=index, history=history, config=config,
                     options=options, exact=exact, n_ctx=n_ctx, checker=checker, number=i,
-                    budget_counter=budget_counter,
+                    budget_counter=budget_counter, previous=previous,
                 )
                 results.append(result)
                 extra_s += alt_s
@@ -157,6 +174,7 @@ def run_eval(
                     say(f"{mode}: {i + 1}/{len(todo)} ({time.perf_counter() - t_mode:.0f} s)")
             mode_info[mode] = {
                 "num_points": len(todo),
+                "reused_points": sum(1 for r in results if r.mode == mode and r.reused),
                 "run_s": round(time.perf_counter() - t_mode, 2),
                 "top_k_extra_s": round(extra_s, 2),
             }
@@ -189,6 +207,7 @@ def _run_point(
     checker: CompileChecker,
     number: int,
     budget_counter: TokenCounter | None = None,
+    previous: Previous | None = None,
 ) -> tuple[PointResult, float]:
     line_point = point.kind == "line"
     max_new = options.line_max_tokens if line_point else options.block_max_tokens
@@ -203,6 +222,11 @@ def _run_point(
         speculation=config.engine.speculation,
         avoid_starts=() if line_point else placeholder_starts(parts.prefix, point.language),
     )
+    digest = request_digest(request)
+    earlier = (previous or {}).get((mode, point.id))
+    if earlier is not None and earlier.get("prompt_digest") == digest:
+        stored = {k: v for k, v in earlier.items() if k in _RESULT_FIELDS}
+        return replace(PointResult(**stored), build_ms=built.build_ms, reused=True), 0.0
     lines = None if line_point else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
     error = fin.error if fin.reason is FinishReason.ERROR else ""
@@ -242,7 +266,54 @@ def _run_point(
         latency_ms=built.build_ms + stats.total_ms,
         finish_reason="lines" if enough else fin.reason.value, error=error,
         leak_suspect=_leak_suspect(point, parts), alternatives=alternatives,
+        prompt_digest=digest,
     ), alt_s
+
+
+_RESULT_FIELDS = frozenset(PointResult.__dataclass_fields__)
+
+
+def request_digest(request: GenerationRequest) -> str:
+    """A digest of what a request asks the engine: the prompt (path, language, snippets,
+    prefix, suffix) and the generation settings; the id and cache key left out."""
+    p = request.prompt
+    shown = (
+        (p.path, p.language, tuple((s.path, s.text) for s in p.snippets), p.prefix, p.suffix)
+        if p is not None else request.prompt_text
+    )
+    what = (
+        shown,
+        request.max_new_tokens, request.single_line, request.speculation, tuple(request.stop),
+        tuple(request.avoid_starts), request.temperature,
+    )
+    return hashlib.blake2b(repr(what).encode("utf-8"), digest_size=12).hexdigest()
+
+
+def unchanged_results(
+    old: dict[str, Any], options: EvalOptions, config: Config, engine_name: str, model: str
+) -> Previous:
+    """The results of ``old`` that a run of ``options`` may take for points whose requests
+    are the same; InputError naming what differs when ``old`` ran another model or scored
+    otherwise (the digest covers the request, not these)."""
+    differs: list[str] = []
+    if old.get("engine", {}).get("model") != model:
+        differs.append(f"model ({old.get('engine', {}).get('model')!r}, here {model!r})")
+    if old.get("engine", {}).get("name", engine_name) != engine_name:
+        differs.append("engine")
+    old_engine = old.get("config", {}).get("engine", {})
+    for key in ("token_healing", "n_ctx"):
+        if old_engine.get(key) != getattr(config.engine, key):
+            differs.append(f"engine.{key}")
+    for key in ("top_k", "temperature", "seed"):
+        if old.get("options", {}).get(key) != getattr(options, key):
+            differs.append(f"--{key.replace('_', '-')}")
+    if differs:
+        raise InputError("--unchanged-from: the earlier result differs in " + ", ".join(differs))
+    found: Previous = {}
+    for r in old.get("results", []):
+        if r.get("prompt_digest") and not r.get("error"):
+            found[(r["mode"], r["point"])] = r
+    return found
 
 
 def generate(

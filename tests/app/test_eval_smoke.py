@@ -210,6 +210,32 @@ def test_smoke_eval_with_the_embedded_model(
 
     assert SnapshotStore().show(result["snapshot_id"]).reason.startswith("eval corpus")
 
+    # --unchanged-from: the same requests are not run again, their results are taken; a
+    # context change (here the budget) runs the points whose prompts it changed
+    assert all(r["prompt_digest"] and not r["reused"] for r in result["results"])
+    same, smaller = tmp_path / "same.json", tmp_path / "smaller.json"
+    (tmp_path / "small.toml").write_text(
+        config.read_text(encoding="utf-8").replace("1024", "160"), encoding="utf-8")
+    for conf, written in ((config, same), (tmp_path / "small.toml", smaller)):
+        assert main([
+            "eval", "--corpus", str(corpus), "--samples", "3", "--seed", "1", "--top-k", "2",
+            "--config", str(conf), "--line-tokens", "16", "--block-tokens", "40",
+            "--modes", "nospin", "--no-snapshot", "--out", str(written),
+            "--unchanged-from", str(out),
+        ]) == 0
+    capsys.readouterr()
+    first = {r["point"]: r for r in result["results"] if r["mode"] == "nospin"}
+    rerun = json.loads(same.read_text(encoding="utf-8"))
+    assert rerun["unchanged_from"]["reused"] == {"nospin": 3}
+    for r in rerun["results"]:
+        assert r["reused"] and r["prediction"] == first[r["point"]]["prediction"]
+        assert r["prompt_digest"] == first[r["point"]]["prompt_digest"]
+    changed = json.loads(smaller.read_text(encoding="utf-8"))
+    assert changed["unchanged_from"]["reused"]["nospin"] < 3
+    assert all(r["num_prompt_tokens"] <= 160 for r in changed["results"] if not r["reused"])
+    assert all(r["reused"] == (r["prompt_digest"] == first[r["point"]]["prompt_digest"])
+               for r in changed["results"])
+
     # --against: an earlier result 10 points better in exact match -> exit 3, named in stderr
     doctored = json.loads(out.read_text(encoding="utf-8"))
     doctored["summary"]["nospin"]["all"]["exact_match"] += 0.10
