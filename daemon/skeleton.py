@@ -8,7 +8,7 @@ in other files are rendered once and referenced ("same as path:qualname").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from daemon.index import IndexSnapshot
 from daemon.languages import LANGUAGES, comment_leader
@@ -25,8 +25,11 @@ def render_definition(
     *,
     indent: str = "",
     duplicate_of: str = "",
+    members: Sequence[str] = (),
 ) -> str:
-    """One definition as skeleton lines (signature, doc line, elided body), newline-terminated."""
+    """One definition as skeleton lines (signature, doc line, elided body), newline-terminated.
+    ``members``: names of a class's members shown by name only (a ``members:`` comment line
+    beside its ``fields:``)."""
     spec = LANGUAGES.get(language)
     comment = comment_leader(language)
     elided = spec.elided_body if spec else "..."
@@ -47,7 +50,11 @@ def render_definition(
             lines.append(f'{inner}"""{definition.doc}"""')
         if definition.kind is DefKind.CLASS and definition.attributes:
             lines.append(f"{inner}{comment} attributes: {', '.join(definition.attributes)}")
-        if definition.kind is not DefKind.CLASS or not (definition.doc or definition.attributes):
+        if members:
+            lines.append(f"{inner}{comment} members: {', '.join(members)}")
+        if definition.kind is not DefKind.CLASS or not (
+            definition.doc or definition.attributes or members
+        ):
             lines.append(f"{inner}{elided}")
         return "\n".join(lines) + "\n"
     if definition.doc:
@@ -56,6 +63,8 @@ def render_definition(
         lines.append(f"{indent}{comment} same as {duplicate_of}")
     if definition.kind is DefKind.CLASS and definition.attributes:
         lines.append(f"{indent}{comment} fields: {', '.join(definition.attributes)}")
+    if members:
+        lines.append(f"{indent}{comment} members: {', '.join(members)}")
     # a declaration without a body (a C prototype, a Java interface method, a Rust trait
     # method, ``typedef struct {…} name;``) ends with ";" and is shown as written, so is a
     # definition that is its signature (Go ``type ID int64``)
@@ -228,11 +237,17 @@ def _outside_its_class(d: Definition, spans: dict[str, list[tuple[int, int]]] | 
 
 
 def render_entry(
-    summary: FileSummary, definition: Definition, *, index: IndexSnapshot | None = None
+    summary: FileSummary,
+    definition: Definition,
+    *,
+    index: IndexSnapshot | None = None,
+    only: Collection[str] | None = None,
 ) -> str:
     """One definition of ``summary`` as a skeleton, a class with its members' signatures (those
     defined below the class, C++ ``Shape::area``, left out: the class declares them; in a Go
-    package, also its methods declared in the package's other files, from ``index``)."""
+    package, also its methods declared in the package's other files, from ``index``).
+    ``only``: the class's direct members so named are shown whole, the others by name in one
+    ``members:`` line (a class too long to show whole, with what the code at hand uses)."""
     spans = _class_spans(summary)
     members: dict[str, list[Definition]] = {}
     for d in summary.definitions:
@@ -246,8 +261,12 @@ def render_entry(
                     members.setdefault(d.parent, []).append(d)
 
     def nested(d: Definition, depth: int) -> str:
-        text = render_definition(d, summary.language, indent="    " * depth)
         children = members.get(d.qualname, [])
+        named: list[str] = []
+        if only is not None and depth == 0:
+            named = list(dict.fromkeys(c.name for c in children if c.name not in only))
+            children = [c for c in children if c.name in only]
+        text = render_definition(d, summary.language, indent="    " * depth, members=named)
         if children and summary.language == "python" and text.rstrip().endswith("..."):
             text = text.rstrip()[: -len("...")].rstrip() + "\n"
         return text + "".join(nested(m, depth + 1) for m in children[:24])

@@ -37,6 +37,10 @@ class Candidate:
     upgrade: Segment | None = None  # a fuller form (e.g. whole text for a skeleton), if room
     overhead: int = 0  # tokens added to an UNCOUNTED segment's text count
     upgrade_overhead: int = 0
+    # a shorter form (e.g. a long class with only the members in use), tried with the budget
+    # left at the end when the segment itself found no room
+    fallback: Segment | None = None
+    fallback_overhead: int = 0
 
 
 def allowances(budget: int, shares: Mapping[str, float]) -> dict[str, int]:
@@ -124,6 +128,12 @@ def fit_budget(
         n = fits(c.segment, c.overhead, budget - total) if budget > total else None
         if n is not None:
             admit(c, n)
+        elif c.fallback is not None and budget > total:
+            n = fits(c.fallback, c.fallback_overhead, budget - total)
+            if n is not None:
+                admit(Candidate(c.fallback, c.group, c.rank, c.order,
+                                overhead=c.fallback_overhead), n)
+                kept_ids.add(id(c))
     kept = [_counted(c, measure(c.segment, c.overhead)) for c in kept]
     # budget left: replace kept skeletons by their full text, shortest first (more of them fit)
     upgrades = sorted(

@@ -399,9 +399,15 @@ class CandidateBuilder:
                 if exact.num_tokens <= room:
                     seg, overhead = exact, 0
                     room -= exact.num_tokens
+            fallback, fallback_overhead = None, 0
+            if rel.compact:
+                fallback, fallback_overhead = self.snippet(
+                    Kind.RELATED, Tier.P1, rel.path, source, rel.compact
+                )
             cands.append(
                 Candidate(
-                    seg, "related", 2 + rel.rank, (3, rel.rank, d.start_line), overhead=overhead
+                    seg, "related", 2 + rel.rank, (3, rel.rank, d.start_line), overhead=overhead,
+                    fallback=fallback, fallback_overhead=fallback_overhead,
                 )
             )
         return cands

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import keyword
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -86,6 +86,8 @@ _FAR = 3.0  # locality of a file neither imported nor in the same folder
 _MAX_HOPS = 4  # files an imported name is followed through (re-exports, package __init__)
 _MAX_WITH_TYPES = 8  # the best ranked related functions whose signatures' classes come too
 _AFTER_DIRECT = 1000.0  # their rank: after every definition of a name the window uses
+# a class skeleton longer than this (characters) also comes compact, for when it does not fit
+COMPACT_OVER = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,9 @@ class RelatedDefinition:
     text: str  # rendered skeleton
     rank: float  # lower is more relevant
     at_cursor: bool  # used on the lines nearest the cursor (P0)
+    # a class too long to be sure of room (over COMPACT_OVER characters): its skeleton with
+    # only the members the window names shown whole, the others by name; "" otherwise
+    compact: str = ""
 
 
 def identifiers_in_order(text: str) -> list[str]:
@@ -198,6 +203,7 @@ def related_definitions(
 
     order = identifiers_in_order(window_text)
     position = {name: i for i, name in enumerate(order)}
+    used = frozenset(order)
     bound = bound_names(window_text, sigil=spec.variable_sigil if spec is not None else "")
     bare = bare_names(window_text)
     for name in order:
@@ -286,7 +292,11 @@ def related_definitions(
         if text in texts:
             continue
         texts.add(text)
-        out.append(RelatedDefinition(ref.path, d, text, rank, at_cursor))
+        compact = ""
+        if d.kind is DefKind.CLASS and len(text) > COMPACT_OVER:
+            compact = _render_related(index, ref, only=used)
+            compact = compact if len(compact) < len(text) else ""
+        out.append(RelatedDefinition(ref.path, d, text, rank, at_cursor, compact))
     return out
 
 
@@ -405,11 +415,13 @@ def _namespace_only(index: IndexSnapshot, ref: SymbolRef) -> bool:
     return bool(members) and all(m.kind is DefKind.CLASS for m in members)
 
 
-def _render_related(index: IndexSnapshot, ref: SymbolRef) -> str:
+def _render_related(
+    index: IndexSnapshot, ref: SymbolRef, *, only: Collection[str] | None = None
+) -> str:
     summary = index.files.get(ref.path)
     if summary is None:
         return render_definition(ref.definition, "text")
-    return render_entry(summary, ref.definition, index=index)
+    return render_entry(summary, ref.definition, index=index, only=only)
 
 
 @dataclass(frozen=True, slots=True)

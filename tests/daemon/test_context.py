@@ -1124,3 +1124,45 @@ def test_non_ascii_identifiers_find_their_definitions_in_other_files(tmp_path: P
     assert "def fläche(breite: float, höhe: float) -> float:" in related
     assert "def 计算总价(商品: list[float]) -> float:" in related
     assert "所有商品的总价。" in related
+
+
+def _big_class(n: int) -> str:
+    methods = "".join(
+        f"    def method_{i}(self, value: int, label: str = 'x') -> int:\n"
+        f'        """Method {i} does the {i}th thing with value and label."""\n'
+        "        return value\n\n"
+        for i in range(n)
+    )
+    return f'class Router:\n    """Routes requests."""\n\n{methods}'
+
+
+@pytest.mark.parametrize("layout", ["cursor", "stable"])
+def test_a_class_too_long_for_the_budget_comes_compact_with_the_members_in_use(
+    layout: str,
+) -> None:
+    """A related class whose skeleton found no room was dropped whole (chi's Mux, 36 methods:
+    ~1,000 tokens, in no prompt of 896): now, where its whole skeleton does not fit, it comes
+    with the members the window uses shown whole and the others by name."""
+    index = index_of({"web/router.py": _big_class(40)})
+    text, line, col = cursor(
+        "from web.router import Router\n\n\ndef main():\n    r = Router()\n"
+        "    r.method_7(1)\n    <|>\n"
+    )
+
+    def related(budget: int) -> list[str]:
+        ctx = assemble_context(
+            ContextRequest(path="main.py", text=text, line=line, column=col,
+                           budget_tokens=budget),
+            index=index, config=ContextConfig(layout=layout), counter=CharEstimator("python"),
+        )
+        assert ctx.num_tokens <= budget
+        return [s.text for s in ctx.segments if s.kind is Kind.RELATED]
+
+    small = "\n".join(related(512))
+    assert "class Router:" in small
+    assert "def method_7(self, value: int, label: str = 'x') -> int:" in small
+    assert "members: method_0, method_1, method_2," in small
+    assert "def method_8(" not in small
+    large = "\n".join(related(4096))  # room for the whole class: as before
+    assert "def method_8(self, value: int, label: str = 'x') -> int:" in large
+    assert "members:" not in large
