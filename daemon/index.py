@@ -7,12 +7,14 @@ indexing never holds a lock that serving waits on for more than a pointer swap.
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from daemon.languages import LANGUAGES, detect_language
+from daemon.manifests import manifest_kind
 from daemon.symbols import Definition, DefKind, FileSummary, ModuleRoot, SkipRecord
 
 
@@ -153,7 +155,7 @@ def overlaid(
     keys_changed = any(
         (path in files) != (new is not None)
         or _namespace_facts(files.get(path)) != _namespace_facts(new)
-        or _module_root_of(files.get(path)) != _module_root_of(new)
+        or _module_roots_of(files.get(path)) != _module_roots_of(new)
         for path, new in updates.items()
     )
     changed_names: set[str] = set()
@@ -342,10 +344,9 @@ def _build_modules(
         found = _nearest_root(folder, go_roots)
         if found is not None:
             root, rel = found
-            package_folders[f"{go_roots[root].name}/{rel}" if rel else go_roots[root].name] = (
-                folder,
-            )
-    _add_workspace_keys(files, modules)
+            name = go_roots[root][0].name
+            package_folders[f"{name}/{rel}" if rel else name] = (folder,)
+    _add_script_keys(files, modules)
     return (
         modules,
         package_folders,
@@ -353,17 +354,21 @@ def _build_modules(
     )
 
 
-def _manifest_roots(files: Mapping[str, FileSummary], name: str) -> dict[str, ModuleRoot]:
-    """The folders (``"."`` for the root) holding a manifest called ``name`` that declares a
-    module root, and what it declares."""
-    return {
-        str(PurePosixPath(path).parent): summary.module_root
-        for path, summary in files.items()
-        if summary.module_root is not None and PurePosixPath(path).name == name
-    }
+def _manifest_roots(
+    files: Mapping[str, FileSummary], kind: str
+) -> dict[str, tuple[ModuleRoot, ...]]:
+    """The folders (``"."`` for the root) holding a manifest of ``kind`` (``manifest_kind``)
+    that declares module roots, and those roots (several tsconfig files in one folder: all)."""
+    found: dict[str, tuple[ModuleRoot, ...]] = {}
+    for path in sorted(files):
+        roots = files[path].module_roots
+        if roots and manifest_kind(path) == kind:
+            folder = str(PurePosixPath(path).parent)
+            found[folder] = found.get(folder, ()) + roots
+    return found
 
 
-def _nearest_root(folder: str, roots: Mapping[str, ModuleRoot]) -> tuple[str, str] | None:
+def _nearest_root(folder: str, roots: Mapping[str, object]) -> tuple[str, str] | None:
     """The nearest of ``roots`` at or above ``folder``, and ``folder`` relative to it."""
     parts = PurePosixPath(folder).parts
     for i in range(len(parts), -1, -1):
@@ -373,38 +378,66 @@ def _nearest_root(folder: str, roots: Mapping[str, ModuleRoot]) -> tuple[str, st
     return None
 
 
-def _add_workspace_keys(files: Mapping[str, FileSummary], modules: dict[str, str]) -> None:
-    """Into ``modules``: the keys by which the other packages of a JS/TS workspace import a
-    file: ``@acme/ui`` (the entry its package.json names, else src/index or index),
-    ``@acme/ui/button`` and ``@acme/ui/src/button``. Keys that name a file from the project
-    root stay theirs."""
-    roots = _manifest_roots(files, "package.json")
-    if not roots:
+def _add_script_keys(files: Mapping[str, FileSummary], modules: dict[str, str]) -> None:
+    """Into ``modules``: the keys by which JS/TS code imports project files by name rather
+    than by relative path: a workspace package's name (``@acme/ui`` its entry, else its
+    index; ``@acme/ui/button``, ``@acme/ui/src/button``: a file of the package, not of a
+    package nested in it) and tsconfig aliases (``@app/x`` -> src/app/x, ``config`` ->
+    src/config.ts, ``utils/x`` below ``baseUrl``). Keys that name a project file from the root
+    stay theirs; the first manifest (by path) to claim a key keeps it."""
+    packages = _manifest_roots(files, "package.json")
+    aliases = _manifest_roots(files, "tsconfig")
+    if not packages and not aliases:
         return
-    for root, manifest in roots.items():  # the entries it names, where the project has them
-        for entry in manifest.entries:
-            path = _normalise(PurePosixPath(root, entry))
-            for key in (*_script_keys(path), path.removesuffix(".d.ts").removesuffix(".d")):
-                if key in modules and _key_style(modules[key]) == "path":
-                    modules.setdefault(manifest.name, modules[key])
-                    break
-            if manifest.name in modules:
-                break
-    for path in sorted(files):
-        if not path.endswith(_SCRIPT_SUFFIXES) or _key_style(path) != "path":
-            continue
-        found = _nearest_root(str(PurePosixPath(path).parent), roots)
-        if found is None:
-            continue
-        root, _ = found
-        name = roots[root].name
-        rel = path if root == "." else path[len(root) + 1 :]
-        for key in _module_keys(rel)[0]:
-            modules.setdefault(f"{name}/{key}", path)
-            if key.startswith("src/"):
-                modules.setdefault(f"{name}/{key[4:]}", path)
-            elif key in ("src", "index"):  # src/index.ts, or index.ts
-                modules.setdefault(name, path)
+    scripts = [p for p in sorted(files) if p.endswith(_SCRIPT_SUFFIXES)]
+    scripts = [p for p in scripts if _key_style(p) == "path"]
+    for kind, roots in (("package.json", packages), ("tsconfig", aliases)):
+        for folder, declared in roots.items():
+            for root in declared:
+                for entry in root.entries:
+                    target = _script_file(modules, _normalise(PurePosixPath(folder, entry)))
+                    if target is not None and root.name:
+                        modules.setdefault(root.name, target)
+                        break
+                if root.under is None:
+                    continue
+                top = _normalise(PurePosixPath(folder, root.under))
+                for path in _below(scripts, top):
+                    owner = _nearest_root(str(PurePosixPath(path).parent), packages)
+                    if kind == "package.json" and (owner is None or owner[0] != folder):
+                        continue  # a file of a package nested in this one
+                    rel = path[len(top) + 1 :] if top else path
+                    _add_keys_below(modules, root.name, rel, path)
+
+
+def _below(paths: list[str], folder: str) -> list[str]:
+    """The paths of sorted ``paths`` inside ``folder`` ("" for all): a contiguous run."""
+    if not folder:
+        return paths
+    return paths[bisect.bisect_left(paths, folder + "/") : bisect.bisect_left(paths, folder + "0")]
+
+
+def _add_keys_below(modules: dict[str, str], name: str, rel: str, path: str) -> None:
+    """``name/<rel without its extension>`` (``name/<folder>`` for an index file, ``name``
+    for the folder's own) -> ``path``, where not taken."""
+    stem = str(PurePosixPath(rel).with_suffix(""))
+    keys = [stem]
+    if PurePosixPath(stem).name == "index":
+        keys.append(str(PurePosixPath(stem).parent).removeprefix("."))
+    for key in keys:
+        full = f"{name}/{key}" if name and key else name or key
+        if full:
+            modules.setdefault(full, path)
+
+
+def _script_file(modules: Mapping[str, str], path: str) -> str | None:
+    """The project's JS/TS file ``path`` names (an entry of package.json or tsconfig: with or
+    without its extension, a declaration file for the source beside it), or None."""
+    for key in (*_script_keys(path), path.removesuffix(".d.ts").removesuffix(".d")):
+        found = modules.get(key)
+        if found is not None and _key_style(found) == "path":
+            return found
+    return None
 
 
 def _namespace_facts(summary: FileSummary | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -416,8 +449,8 @@ def _namespace_facts(summary: FileSummary | None) -> tuple[tuple[str, ...], tupl
     return declared, tuple(d.name for d in summary.definitions if d.qualname == d.name)
 
 
-def _module_root_of(summary: FileSummary | None) -> ModuleRoot | None:
-    return summary.module_root if summary is not None else None
+def _module_roots_of(summary: FileSummary | None) -> tuple[ModuleRoot, ...]:
+    return summary.module_roots if summary is not None else ()
 
 
 def _build_namespaces(

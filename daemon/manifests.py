@@ -1,15 +1,20 @@
-"""What a project manifest says its folder is imported as (pure).
+"""What a project manifest says its code is imported as (pure).
 
 - ``go.mod``: ``module github.com/go-chi/chi/v5``: the folder is that import path, and each
   folder below it (down to the next ``go.mod``) is the path plus the folder's (Go's own rule;
   a project's own packages are imported by that path, whatever its folders are called).
 - ``package.json`` with a ``name``: in a JS/TS monorepo (npm, yarn, pnpm workspaces) another
-  package imports it by that name (``@acme/ui``, ``@acme/ui/button``); its entry files are the
-  ``types``, ``source``, ``module``, ``main`` and ``exports["."]`` it names.
+  package imports it by that name (``@acme/ui``, ``@acme/ui/button`` for its
+  ``button.ts`` or ``src/button.ts``); its entry files are the ``types``, ``source``,
+  ``module``, ``main`` and ``exports["."]`` it names.
+- ``tsconfig*.json`` / ``jsconfig.json`` (JSON with comments): ``compilerOptions.paths``
+  aliases (``"@app/*": ["src/app/*"]``, ``"config": ["src/config.ts"]``), relative to
+  ``baseUrl`` when it is set, and ``baseUrl`` itself (non-relative imports from that folder).
+  ``extends`` is not followed: every tsconfig's aliases are the project's.
 
 ``daemon.index`` turns these into import keys; ``daemon.parse.summarize`` calls
-:func:`read_module_root` for files with these names. Anything malformed gives None: a manifest
-that does not read is no reason to lose its folder's files.
+:func:`read_module_roots` for files with these names. Anything malformed gives nothing: a
+manifest that does not read (being typed) is no reason to lose its folder's files.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
+import json5
+
 from daemon.symbols import ModuleRoot
 
 _GO_MODULE = re.compile(r'^\s*module\s+"?([^\s"/][^\s"]*)"?\s*(?://.*)?$', re.MULTILINE)
@@ -27,11 +34,13 @@ _GO_MODULE = re.compile(r'^\s*module\s+"?([^\s"/][^\s"]*)"?\s*(?://.*)?$', re.MU
 # ``types`` or ``source`` often names src/index.ts where ``main`` names a build output)
 _ENTRY_FIELDS = ("types", "typings", "source", "module", "main")
 _MAX_ENTRIES = 8
+_MAX_ALIASES = 64
+_MAX_MANIFEST_CHARS = 1 << 20  # a manifest is small; a generated file so named is not read
 
 
-def _go_mod(text: str) -> ModuleRoot | None:
+def _go_mod(text: str) -> tuple[ModuleRoot, ...]:
     found = _GO_MODULE.search(text)
-    return ModuleRoot(found.group(1)) if found else None
+    return (ModuleRoot(found.group(1), under=""),) if found else ()
 
 
 def _export_targets(value: Any, out: list[str]) -> None:
@@ -48,37 +57,93 @@ def _export_targets(value: Any, out: list[str]) -> None:
                 _export_targets(item, out)
 
 
-def _package_json(text: str) -> ModuleRoot | None:
+def _relative(path: str) -> str | None:
+    """``path`` as a clean relative path ("." for the folder itself), or None when it leaves
+    the folder, is absolute or has a wildcard."""
+    if not path or "*" in path or path.startswith("/"):
+        return None
+    clean = str(PurePosixPath(path))
+    return None if clean == ".." or clean.startswith("../") else clean
+
+
+def _package_json(text: str) -> tuple[ModuleRoot, ...]:
     try:
         data = json.loads(text)
     except ValueError:
-        return None
+        return ()
     if not isinstance(data, dict):
-        return None
+        return ()
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or any(c.isspace() for c in name):
-        return None
+        return ()
     entries: list[str] = [data[f] for f in _ENTRY_FIELDS if isinstance(data.get(f), str)]
     exports = data.get("exports")
     if isinstance(exports, dict) and any(k.startswith(".") for k in exports):
         _export_targets(exports.get("."), entries)
     else:  # ``"exports": "./index.js"`` or a conditions object for "." alone
         _export_targets(exports, entries)
-    cleaned = [str(PurePosixPath(e)) for e in entries if e and "*" not in e]
-    unique = tuple(dict.fromkeys(e for e in cleaned if not e.startswith("..")))
-    return ModuleRoot(name.strip(), unique[:_MAX_ENTRIES])
+    cleaned = (_relative(e) for e in entries)
+    unique = tuple(dict.fromkeys(e for e in cleaned if e is not None))[:_MAX_ENTRIES]
+    name = name.strip()
+    # ``@acme/ui/button``: button.ts beside package.json, or src/button.ts
+    return (ModuleRoot(name, unique, under=""), ModuleRoot(name, under="src"))
 
 
-_READERS: dict[str, Callable[[str], ModuleRoot | None]] = {
+def _tsconfig(text: str) -> tuple[ModuleRoot, ...]:
+    try:
+        data = json5.loads(text)
+    except ValueError:
+        return ()
+    options = data.get("compilerOptions") if isinstance(data, dict) else None
+    if not isinstance(options, dict):
+        return ()
+    base_url = options.get("baseUrl")
+    base = _relative(base_url) if isinstance(base_url, str) else None
+    roots: list[ModuleRoot] = []
+    paths = options.get("paths")
+    for alias, targets in list(paths.items())[:_MAX_ALIASES] if isinstance(paths, dict) else ():
+        if not isinstance(alias, str) or not isinstance(targets, list):
+            continue
+        wildcard = alias.endswith("/*")
+        if not wildcard and "*" in alias:
+            continue  # "*" alone, or a wildcard inside: not a prefix of a path
+        name = alias[:-2] if wildcard else alias
+        for target in targets:
+            if not isinstance(target, str) or wildcard != target.endswith("/*"):
+                continue
+            place = _relative(str(PurePosixPath(base or ".", target[:-2] if wildcard else target)))
+            if place is None:
+                continue
+            roots.append(ModuleRoot(name, under=place) if wildcard else ModuleRoot(name, (place,)))
+    if base is not None:  # ``import { x } from "utils/x"`` with baseUrl "src": src/utils/x
+        roots.append(ModuleRoot("", under=base))
+    return tuple(roots)
+
+
+_READERS: dict[str, Callable[[str], tuple[ModuleRoot, ...]]] = {
     "go.mod": _go_mod,
     "package.json": _package_json,
+    "jsconfig.json": _tsconfig,
 }
+_TSCONFIG = re.compile(r"tsconfig(?:\.[\w.-]+)?\.json")
 
-MANIFEST_NAMES = frozenset(_READERS)
+
+def manifest_kind(path: str) -> str:
+    """Which manifest ``path`` is: "go.mod", "package.json", "tsconfig" or ""."""
+    name = PurePosixPath(path).name
+    if name in _READERS:
+        return "tsconfig" if name == "jsconfig.json" else name
+    return "tsconfig" if _TSCONFIG.fullmatch(name) else ""
 
 
-def read_module_root(path: str, text: str) -> ModuleRoot | None:
-    """The module root the manifest at ``path`` declares, or None (not a manifest, or one
-    that names nothing)."""
-    reader = _READERS.get(PurePosixPath(path).name)
-    return reader(text) if reader is not None else None
+def read_module_roots(path: str, text: str) -> tuple[ModuleRoot, ...]:
+    """The module roots the manifest at ``path`` declares (none for other files, and for a
+    manifest that names nothing or does not read)."""
+    kind = manifest_kind(path)
+    if not kind or len(text) > _MAX_MANIFEST_CHARS:
+        return ()
+    reader = _tsconfig if kind == "tsconfig" else _READERS[kind]
+    try:
+        return reader(text)
+    except RecursionError:  # a pathologically nested document
+        return ()

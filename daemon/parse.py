@@ -24,7 +24,7 @@ from daemon.languages import (
     definitions_query,
     detect_language,
 )
-from daemon.manifests import read_module_root
+from daemon.manifests import read_module_roots
 from daemon.symbols import Definition, DefKind, FileSummary, Import
 from engine.postprocess import line_comment_start, open_state
 
@@ -146,7 +146,7 @@ def summarize(
     if spec is None:
         return FileSummary(
             language=TEXT if language not in LANGUAGES else language,
-            module_root=read_module_root(path, text),
+            module_roots=read_module_roots(path, text),
             **base,  # type: ignore[arg-type]
         )
     tree = _parser(language).parse(data)

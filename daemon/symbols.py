@@ -51,13 +51,16 @@ class Import:
 
 @dataclass(frozen=True, slots=True)
 class ModuleRoot:
-    """What a manifest (``go.mod``, ``package.json``) says its folder is imported as
-    (``daemon.manifests``)."""
+    """A name a manifest (``go.mod``, ``package.json``, ``tsconfig.json``) says project code
+    is imported by (``daemon.manifests``)."""
 
-    name: str  # "github.com/go-chi/chi/v5", "@acme/ui"
-    # the package's own entry files, relative to the manifest's folder ("src/index.ts"),
-    # as the manifest names them (build outputs included: the index keeps those it has)
+    name: str  # "github.com/go-chi/chi/v5", "@acme/ui", "@app" (a tsconfig alias), "" (baseUrl)
+    # the files the bare name imports, relative to the manifest's folder ("src/index.ts"), as
+    # the manifest names them (build outputs included: the index keeps those it has)
     entries: tuple[str, ...] = ()
+    # a folder, relative to the manifest's ("" for its own), whose files (Go: packages) are
+    # imported as name/<their path below it>; None: the name has no subpaths
+    under: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +83,8 @@ class FileSummary:
     # bracketed expressions spanning lines (literals, argument and parameter lists), nested
     # ones too, in file order; filled with prose_spans
     literal_spans: tuple[tuple[int, int], ...] = ()
-    # a manifest's (go.mod, package.json): the name its folder is imported by
-    module_root: ModuleRoot | None = None
+    # a manifest's (go.mod, package.json, tsconfig.json): the names its code is imported by
+    module_roots: tuple[ModuleRoot, ...] = ()
 
     def definitions_at(self, line: int) -> list[Definition]:
         """Definitions enclosing ``line``, outermost first."""

@@ -10,38 +10,60 @@ import pytest
 
 from daemon.context.retrieve import related_definitions
 from daemon.index import ProjectIndex
-from daemon.manifests import read_module_root
+from daemon.manifests import read_module_roots
 from daemon.parse import go_package_name, summarize
 from daemon.symbols import ModuleRoot
 from tests.daemon.summaries import index_of, related_segments
+
+
+def _go(name: str) -> tuple[ModuleRoot, ...]:
+    return (ModuleRoot(name, under=""),)
+
+
+def _package(name: str, *entries: str) -> tuple[ModuleRoot, ...]:
+    return (ModuleRoot(name, entries, under=""), ModuleRoot(name, under="src"))
 
 
 @pytest.mark.parametrize(
     ("path", "text", "expected"),
     [
         ("go.mod", "// the shop\nmodule example.com/shop/v2 // current\n\ngo 1.22\n",
-         ModuleRoot("example.com/shop/v2")),
-        ("svc/go.mod", 'module "example.com/svc"\n', ModuleRoot("example.com/svc")),
-        ("go.mod", "go 1.22\n", None),
+         _go("example.com/shop/v2")),
+        ("svc/go.mod", 'module "example.com/svc"\n', _go("example.com/svc")),
+        ("go.mod", "go 1.22\n", ()),
         ("package.json", '{"name": "@acme/ui", "main": "./dist/index.js", '
          '"types": "./dist/index.d.ts", "source": "src/index.ts"}',
-         ModuleRoot("@acme/ui", ("dist/index.d.ts", "src/index.ts", "dist/index.js"))),
+         _package("@acme/ui", "dist/index.d.ts", "src/index.ts", "dist/index.js")),
         ("package.json", '{"name": "kit", "exports": {".": {"types": "./src/main.ts", '
          '"import": "./dist/main.mjs"}, "./button": "./src/button.ts"}}',
-         ModuleRoot("kit", ("src/main.ts", "dist/main.mjs"))),
-        ("package.json", '{"name": "kit", "exports": "./lib/kit.js"}',
-         ModuleRoot("kit", ("lib/kit.js",))),
-        ("package.json", '{"private": true, "workspaces": ["packages/*"]}', None),
-        ("package.json", '{"name": "kit",', None),  # being typed
-        ("package.json", "[1, 2]", None),
-        ("src/go.mod.txt", "module x\n", None),
+         _package("kit", "src/main.ts", "dist/main.mjs")),
+        ("package.json", '{"name": "kit", "exports": "./lib/kit.js", "main": "../x.js"}',
+         _package("kit", "lib/kit.js")),
+        ("package.json", '{"private": true, "workspaces": ["packages/*"]}', ()),
+        ("package.json", '{"name": "kit",', ()),  # being typed
+        ("package.json", "[1, 2]", ()),
+        ("src/go.mod.txt", "module x\n", ()),
+        ("tsconfig.json", '{\n  // aliases\n  "compilerOptions": {\n    "baseUrl": ".",\n'
+         '    "paths": {\n      "@app/*": ["src/app/*"],\n      "config": ["src/config.ts"],\n'
+         '      "*": ["types/*"], "@bad/*": ["../outside/*"], "@mixed/*": ["src/x.ts"],\n'
+         '    },\n  },\n}\n',
+         (ModuleRoot("@app", under="src/app"), ModuleRoot("config", ("src/config.ts",)),
+          ModuleRoot("", under="."))),
+        ("apps/web/tsconfig.app.json", '{"compilerOptions": {"baseUrl": "src", '
+         '"paths": {"~/*": ["./*"]}}}',
+         (ModuleRoot("~", under="src"), ModuleRoot("", under="src"))),
+        ("jsconfig.json", '{"compilerOptions": {"paths": {"@/*": ["./lib/*"]}}}',
+         (ModuleRoot("@", under="lib"),)),
+        ("tsconfig.json", '{"compilerOptions": {"paths": ', ()),
+        ("tsconfig.json", '{"extends": "./tsconfig.base.json"}', ()),
+        ("my-tsconfig.json", '{"compilerOptions": {"baseUrl": "."}}', ()),
     ],
 )
-def test_a_manifest_declares_the_name_its_folder_is_imported_by(
-    path: str, text: str, expected: ModuleRoot | None
+def test_a_manifest_declares_the_names_its_code_is_imported_by(
+    path: str, text: str, expected: tuple[ModuleRoot, ...]
 ) -> None:
-    assert read_module_root(path, text) == expected
-    assert summarize(path, text).module_root == expected
+    assert read_module_roots(path, text) == expected
+    assert summarize(path, text).module_roots == expected
 
 
 @pytest.mark.parametrize(
@@ -163,3 +185,40 @@ def test_workspace_keys_follow_the_manifest_and_never_shadow_a_project_path() ->
     assert snapshot.resolve_module("@acme/widgets", "apps/web/a.ts") == (
         "packages/ui/src/index.ts"
     )
+
+
+def test_tsconfig_path_aliases_and_base_url_name_project_files() -> None:
+    """``import { Cart } from "@app/cart"`` with ``"paths": {"@app/*": ["src/app/*"]}`` (the
+    Angular/NestJS convention) resolved to nothing: only ``@/`` and ``~/`` were guessed."""
+    index = ProjectIndex(Path("/project"))
+    files = {
+        "tsconfig.json": '{\n  "compilerOptions": {\n    "baseUrl": "src",  // paths from here\n'
+        '    "paths": {"@app/*": ["app/*"], "@env": ["environments/env.ts"]},\n  },\n}\n',
+        "src/app/cart.ts": "export class Cart {}\n",
+        "src/app/widgets/index.ts": 'export * from "./button";\n',
+        "src/environments/env.ts": "export const env = {};\n",
+    }
+    index.apply({p: summarize(p, t) for p, t in files.items()})
+    snapshot = index.snapshot()
+    assert snapshot.resolve_module("@app/cart", "src/main.ts") == "src/app/cart.ts"
+    assert snapshot.resolve_module("@app/widgets", "src/main.ts") == "src/app/widgets/index.ts"
+    assert snapshot.resolve_module("@env", "src/main.ts") == "src/environments/env.ts"
+    assert snapshot.resolve_module("environments/env", "src/app/cart.ts") == (
+        "src/environments/env.ts"  # below baseUrl
+    )
+    assert snapshot.resolve_module("@app/nothing", "src/main.ts") is None
+    index.apply({"tsconfig.json": None})  # the aliases go with their file
+    assert index.snapshot().resolve_module("@app/cart", "src/main.ts") is None
+
+
+def test_a_tsconfig_alias_brings_the_definition_into_the_prompt(tmp_path: Path) -> None:
+    files = {
+        "tsconfig.json": '{"compilerOptions": {"paths": {"@shared/*": ["libs/shared/src/*"]}}}',
+        "libs/shared/src/money.ts": "/** Adds two amounts in cents. */\n"
+        "export function addCents(a: number, b: number): number { return a + b; }\n",
+        "apps/shop/src/cart.ts": 'import { addCents } from "@shared/money";\n\n'
+        "export const total = (xs: number[]) => xs.reduce(addCents, 0);\n<|>",
+    }
+    segments = related_segments(tmp_path, files, "apps/shop/src/cart.ts")
+    assert any(s.startswith("libs/shared/src/money.ts") for s in segments), segments
+    assert "function addCents(a: number, b: number): number" in "\n".join(segments)
