@@ -31,6 +31,7 @@ from app.evaluation.corpus import (
     percentile,
     used_identifiers,
 )
+from app.evaluation.crossfile import CrossFileResolver
 from daemon.context import (
     AssembledContext,
     ContextRequest,
@@ -151,6 +152,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     keystroke: list[int] = []  # tokens to prefill after one more character typed
     found = {"nospin": 0, "naive_full": 0, "naive_tail": 0}
     total_used = 0
+    resolver = CrossFileResolver(index.snapshot())
+    cross_names = 0  # names the hidden text takes from other files (app.evaluation.crossfile)
+    cross_defined = 0  # of those, the ones a part from outside the file's window shows
     for path, text, line, column in points:
         lines = text.splitlines(keepends=True)
         before = "".join(lines[:line]) + lines[line][:column]
@@ -212,6 +216,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         tokens_saved.append(ctx.num_tokens_saved)
         used = used_identifiers(code_part(text, language, len(before), len(hidden)))
         prompt = "".join(s.text for s in ctx.segments)
+        names = resolver.names(path, language, before, hidden, text[len(before) + len(hidden) :])
+        shown = set(IDENT.findall("".join(
+            s.text for s in ctx.segments if s.kind in (Kind.RELATED, Kind.RETRIEVED)
+        )))
+        cross_names += len(names)
+        cross_defined += sum(1 for name in names if name in shown)
         if open_state(ctx.to_prompt_parts().prefix, language) != open_state(before, language):
             state_mismatch += 1
         window_above.extend(_lines_above(s) for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
@@ -273,6 +283,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if keystroke
         else 0.0,
         "keystroke_reprefill_tokens_p95": round(percentile([float(n) for n in keystroke], 0.95), 1),
+        # of the names the hidden text takes from other files (defined in 1-3 other files,
+        # not in this one: eval's cross-file rule), the share a related or retrieved part of
+        # the prompt shows (by name: a definition, or a skeleton's member list)
+        "cross_file_names": cross_names,
+        "cross_file_definition_recall": round(cross_defined / cross_names, 4)
+        if cross_names else 0.0,
         "identifiers_scored": total_used,
         "identifier_recall": round(found["nospin"] / total_used, 4) if total_used else 0.0,
         "identifier_recall_naive_full": round(found["naive_full"] / total_used, 4)
