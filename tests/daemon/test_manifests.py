@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from daemon.context.retrieve import related_definitions
+from daemon.imports import go_package_name
 from daemon.index import ProjectIndex
 from daemon.manifests import read_module_roots
-from daemon.parse import go_package_name, summarize
+from daemon.parse import summarize
 from daemon.symbols import ModuleRoot
 from tests.daemon.summaries import index_of, related_segments
 
