@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import replace
 
 from daemon.index import IndexSnapshot
 from daemon.languages import LANGUAGES, comment_leader
@@ -242,12 +243,15 @@ def render_entry(
     *,
     index: IndexSnapshot | None = None,
     only: Collection[str] | None = None,
+    exported_only: bool = False,
 ) -> str:
     """One definition of ``summary`` as a skeleton, a class with its members' signatures (those
     defined below the class, C++ ``Shape::area``, left out: the class declares them; in a Go
     package, also its methods declared in the package's other files, from ``index``).
     ``only``: the class's direct members so named are shown whole, the others by name in one
-    ``members:`` line (a class too long to show whole, with what the code at hand uses)."""
+    ``members:`` line (a class too long to show whole, with what the code at hand uses).
+    ``exported_only``: a Go type as another package sees it: its unexported (lower-case)
+    fields and methods left out."""
     spans = _class_spans(summary)
     members: dict[str, list[Definition]] = {}
     for d in summary.definitions:
@@ -259,6 +263,13 @@ def render_entry(
             for d in other.definitions if other is not None else ():
                 if d.parent == definition.qualname:
                     members.setdefault(d.parent, []).append(d)
+
+    if exported_only:
+        members = {k: [m for m in v if _exported(m.name)] for k, v in members.items()}
+        if definition.attributes:
+            definition = replace(
+                definition, attributes=tuple(a for a in definition.attributes if _exported(a))
+            )
 
     def nested(d: Definition, depth: int) -> str:
         children = members.get(d.qualname, [])
@@ -272,6 +283,11 @@ def render_entry(
         return text + "".join(nested(m, depth + 1) for m in children[:24])
 
     return nested(definition, 0)
+
+
+def _exported(name: str) -> bool:
+    """Go: a name other packages see starts with an upper-case letter."""
+    return name[:1].isupper()
 
 
 def render_skeleton(summary: FileSummary, *, index: IndexSnapshot | None = None) -> str:

@@ -288,13 +288,15 @@ def related_definitions(
                 continue
             declared.setdefault(key, bodiless)
         digests.add(d.body_digest)
-        text = _render_related(index, ref)
+        # a Go type of another package: what that package exports
+        outside = summary.language == "go" and ref.path not in index.package_of(path)
+        text = _render_related(index, ref, exported_only=outside)
         if text in texts:
             continue
         texts.add(text)
         compact = ""
         if d.kind is DefKind.CLASS and len(text) > COMPACT_OVER:
-            compact = _render_related(index, ref, only=used)
+            compact = _render_related(index, ref, only=used, exported_only=outside)
             compact = compact if len(compact) < len(text) else ""
         out.append(RelatedDefinition(ref.path, d, text, rank, at_cursor, compact))
     return out
@@ -416,12 +418,18 @@ def _namespace_only(index: IndexSnapshot, ref: SymbolRef) -> bool:
 
 
 def _render_related(
-    index: IndexSnapshot, ref: SymbolRef, *, only: Collection[str] | None = None
+    index: IndexSnapshot,
+    ref: SymbolRef,
+    *,
+    only: Collection[str] | None = None,
+    exported_only: bool = False,
 ) -> str:
     summary = index.files.get(ref.path)
     if summary is None:
         return render_definition(ref.definition, "text")
-    return render_entry(summary, ref.definition, index=index, only=only)
+    return render_entry(
+        summary, ref.definition, index=index, only=only, exported_only=exported_only
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,8 +90,10 @@ CHI = {
     "go.mod": "module github.com/go-chi/chi/v5\n\ngo 1.23\n",
     "chi.go": "package chi\n\n// NewRouter returns a new Mux.\n"
     "func NewRouter() *Mux { return NewMux() }\n",
-    "mux.go": "package chi\n\n// Mux is a router.\ntype Mux struct{ n int }\n\n"
-    "// Use appends a middleware.\nfunc (mx *Mux) Use(m ...Middleware) {}\n",
+    "mux.go": "package chi\n\n// Mux is a router.\n"
+    "type Mux struct {\n\tn int\n\tPrefix string\n}\n\n"
+    "// Use appends a middleware.\nfunc (mx *Mux) Use(m ...Middleware) {}\n\n"
+    "func (mx *Mux) handle() {}\n",
     "middleware/logger.go": "package middleware\n\n// Logger logs requests.\n"
     "func Logger(next Handler) Handler { return next }\n",
     "_examples/rest/go.mod": "module rest-example\n",
@@ -122,6 +124,13 @@ def test_a_go_import_by_the_module_path_finds_the_module_root_package() -> None:
     }
     mux = next(r for r in related if r.definition.name == "Mux")
     assert "func (mx *Mux) Use(m ...Middleware)" in mux.text
+    # another package sees what Mux exports only: no unexported field or method
+    assert "fields: Prefix\n" in mux.text and "handle" not in mux.text
+    inside = 'package chi\n\nfunc route() {\n\tr := NewRouter()\n\tr.handle()\n}\n'
+    summary = summarize("route.go", inside)
+    related = related_definitions(index.snapshot(), summary, inside, inside)
+    mux = next(r for r in related if r.definition.name == "Mux")
+    assert "fields: n, Prefix" in mux.text and "func (mx *Mux) handle()" in mux.text
 
 
 def test_a_renamed_go_module_is_looked_up_by_its_new_path() -> None:
