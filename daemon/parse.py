@@ -490,6 +490,8 @@ def _definition(
         body = node.child_by_field_name("type")
         if body is not None and body.type not in ("struct_type", "interface_type"):
             body, whole = None, True  # ``type ID int64``, ``type H func(w io.Writer) error``
+    if node.type == "type_alias_declaration":  # TS ``type H = (c: Context) => Response``
+        whole = True
     if body is not None and body.type == "ordered_field_declaration_list":
         body = None  # Rust ``struct P(i32, i32);``: shown as written
     typedef_body = False
@@ -533,7 +535,7 @@ def _definition(
             signature = f"{signature} {spec.elided_body} {trailer}".rstrip()
     if node.type == "type_spec" and body is not None:  # Go: "type Name struct"
         signature = f"type {name} {_text(data, body).split(None, 1)[0].split('{')[0]}"
-    elif whole:
+    elif whole and node.type == "type_spec":  # Go: the ``type`` keyword is the parent's
         signature = f"type {signature}"
     if len(signature) > 400:
         signature = signature[:400] + " …"
@@ -910,11 +912,13 @@ def _variables(spec: LanguageSpec, root: tree_sitter.Node, data: bytes) -> list[
         if len(first) > 120:
             first = first[:117] + " …"
         if child.end_point[0] > child.start_point[0]:  # multi-line: the first line, closed
-            first = close_open_line(
+            closed = close_open_line(
                 first.rstrip(),
                 "..." if spec.id == "python" else "…",
                 spec.id,
             )
+            # a first line that closes nothing and goes on (``const f = (x: T): R =>``)
+            first = closed if closed != first.rstrip() or spec.id == "python" else f"{closed} …"
         out.append(
             Definition(
                 name=name,

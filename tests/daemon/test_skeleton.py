@@ -79,6 +79,25 @@ def test_typescript_interfaces_show_their_members_and_exports_their_constants() 
     assert render_skeleton(js) == "// fields: count, defaults, #secret\nclass K { … }\n"
 
 
+def test_typescript_type_aliases_are_whole_and_arrow_constants_show_their_elided_body() -> None:
+    """In hono's modules, ``type Handler = (c: Context) => Response`` read ``… => Response {
+    … }`` (a body a type alias has not), and ``const isSite = (v: string): v is Site =>``
+    (its body on the next line) ended at ``=>`` with nothing after it."""
+    source = (
+        "type Site = (typeof sites)[number]\n"
+        "export type Handler<E extends Env = any> = (c: Context<E>) => Response\n"
+        "const isSite = (value: string): value is Site =>\n"
+        "  (sites as readonly string[]).includes(value)\n"
+    )
+    assert render_skeleton(summarize("csrf.ts", source)) == (
+        "type Site = (typeof sites)[number]\n"
+        "type Handler<E extends Env = any> = (c: Context<E>) => Response\n"
+        "const isSite = (value: string): value is Site => …\n"
+    )
+    # Python keeps its first lines as they were (a continued line closes nothing)
+    assert render_skeleton(summarize("a.py", "X = 1 + \\\n    2\n")) == "X = 1 + \\\n"
+
+
 def test_go_and_rust_types_list_their_fields_and_variants() -> None:
     """``type Order struct { … }`` hid ID and Total, what ``o.`` completes to (C structs, Java
     enums and TS interfaces listed theirs); a Go interface its methods, a Rust enum its
