@@ -492,6 +492,14 @@ def _definition(
             body, whole = None, True  # ``type ID int64``, ``type H func(w io.Writer) error``
     if node.type == "type_alias_declaration":  # TS ``type H = (c: Context) => Response``
         whole = True
+    # an expression for a body: Kotlin ``fun twice(x: Int) = x * 2``, C# ``int Twice(int x)
+    # => x * 2;``: shown ``= …`` / ``=> …``; Kotlin ``class Empty``, ``data class P(val x:
+    # Int)`` have no body to elide
+    arrow = b""
+    if body is not None and data[body.start_byte : body.start_byte + 1] == b"=":
+        arrow = b"=>" if data[body.start_byte : body.start_byte + 2] == b"=>" else b"="
+    if arrow or (spec.id == "kotlin" and body is None and kind is DefKind.CLASS):
+        whole = True
     if body is not None and body.type == "ordered_field_declaration_list":
         body = None  # Rust ``struct P(i32, i32);``: shown as written
     typedef_body = False
@@ -533,6 +541,8 @@ def _definition(
         if typedef_body and body is not None:  # the name follows the body
             trailer = _one_line(data[body.end_byte : node.end_byte].decode("utf-8", "replace"))
             signature = f"{signature} {spec.elided_body} {trailer}".rstrip()
+    if arrow:
+        signature = f"{signature} {arrow.decode()} …"
     if node.type == "type_spec" and body is not None:  # Go: "type Name struct"
         signature = f"type {name} {_text(data, body).split(None, 1)[0].split('{')[0]}"
     elif whole and node.type == "type_spec":  # Go: the ``type`` keyword is the parent's

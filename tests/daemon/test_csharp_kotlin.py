@@ -234,7 +234,9 @@ def test_csharp_types_members_and_xml_doc_summaries() -> None:
         "public async Task<Order> PlaceAsync(string customer, CancellationToken ct = default)"
     )
     sync = one(s, "OrderService.Place")  # an attribute is part of the signature
-    assert sync.signature == '[Obsolete("use PlaceAsync")] public Order Place(string customer)'
+    assert sync.signature == (
+        '[Obsolete("use PlaceAsync")] public Order Place(string customer) => …'
+    )
     assert one(s, "OrderService.Changed").signature == "internal event EventHandler? Changed;"
     page = one(s, "OrderService.Page")  # a nested record: its parameters are its params
     assert (page.kind.value, page.params, page.doc) == (
@@ -395,7 +397,9 @@ def test_kotlin_classes_objects_functions_and_kdoc() -> None:
         "Order",
         "A copy with [line] added.",
     )
-    assert one(s, "Order.compareTo").signature == "override fun compareTo(other: Order): Int"
+    assert one(s, "Order.compareTo").signature == (
+        "override fun compareTo(other: Order): Int = …"
+    )
     # a companion object's members are its class's: ``Order.empty(id)``
     empty = one(s, "Order.empty")
     assert (empty.parent, empty.doc, empty.return_type) == (
@@ -421,13 +425,13 @@ def test_kotlin_classes_objects_functions_and_kdoc() -> None:
     slug = one(s, "slug")
     assert (slug.kind.value, slug.signature, slug.return_type, slug.doc) == (
         "function",
-        "fun String.slug(): String",
+        "fun String.slug(): String = …",
         "String",
         "The text as a URL slug.",
     )
     largest = one(s, "largest")
     assert (largest.signature, largest.return_type) == (
-        "fun <T : Comparable<T>> List<T>.largest(): T?",
+        "fun <T : Comparable<T>> List<T>.largest(): T? = …",
         "T?",
     )
     assert one(s, "helper").signature == "private fun helper(x: Int): Int"
@@ -458,14 +462,39 @@ def test_kotlin_skeleton() -> None:
     skeleton = render_skeleton(summarize("Order.kt", KOTLIN))
     assert skeleton.startswith("package com.acme.shop.model\nimport java.time.Instant\n")
     assert (
-        "    // A copy with [line] added.\n    fun with(line: OrderLine): Order { … }\n"
+        "    // A copy with [line] added.\n    fun with(line: OrderLine): Order = …\n"
     ) in skeleton
-    assert "    // An order without lines.\n    fun empty(id: String): Order { … }\n" in skeleton
+    assert "    // An order without lines.\n    fun empty(id: String): Order = …\n" in skeleton
     assert "    // fields: OPEN, PAID\n    enum class Status { … }\n" in skeleton
-    assert "// The text as a URL slug.\nfun String.slug(): String { … }\n" in skeleton
+    assert "// The text as a URL slug.\nfun String.slug(): String = …\n" in skeleton
     assert "typealias Lines = List<OrderLine>\n" in skeleton
     assert "sumOf" not in skeleton and "require(" not in skeleton
     assert open_state(skeleton, "kotlin") == ([], "")
+
+
+def test_bodiless_classes_and_expression_bodies_are_not_shown_with_braces() -> None:
+    """``data class P(val x: Int)``, ``class Empty``, ``object Registry`` read ``{ … }`` (a
+    body they have not), and ``fun twice(x: Int) = x * 2`` (C# ``int Twice(int x) => x *
+    2;``) read ``fun twice(x: Int) { … }``: a block body, not the expression it has."""
+    kotlin = render_skeleton(summarize("P.kt", (
+        "/** A point. */\ndata class P(val x: Int, val y: Int)\nclass Empty\nobject Registry\n"
+        "fun twice(x: Int) = x * 2\nclass Box(val w: Int) {\n"
+        "    fun scaled(k: Int): Box = Box(w * k)\n    fun area(): Int {\n        return w * w\n"
+        "    }\n}\n"
+    )))
+    assert kotlin == (
+        "// A point.\ndata class P(val x: Int, val y: Int)\nclass Empty\nobject Registry\n"
+        "fun twice(x: Int) = …\nclass Box(val w: Int) { … }\n    fun scaled(k: Int): Box = …\n"
+        "    fun area(): Int { … }\n"
+    )
+    csharp = render_skeleton(summarize("A.cs", (
+        "class A {\n    int Twice(int x) => x * 2;\n    public A(int x) => _x = x;\n"
+        "    int Full(int x) { return x; }\n}\n"
+    )))
+    assert csharp == (
+        "class A { … }\n    int Twice(int x) => …\n    public A(int x) => …\n"
+        "    int Full(int x) { … }\n"
+    )
 
 
 def test_kotlin_raw_strings_and_kdoc_are_prose() -> None:
@@ -696,7 +725,7 @@ public static class Program
     text = "\n".join(related)
     assert (
         "// A service over repository.\n"
-        "public static OrderService Create(IOrderRepository repository) { … }\n"
+        "public static OrderService Create(IOrderRepository repository) => …\n"
     ) in text
     assert "// Stores orders.\npublic interface IOrderRepository { … }\n" in text
 
@@ -773,15 +802,15 @@ def test_kotlin_imported_functions_and_package_classes_come_with_their_kdoc(
     text = "\n".join(related)
     util = "src/main/kotlin/com/acme/shop/util/Text.kt"
     assert (
-        f"{util}:7-7\n// A short random id.\nfun shortId(length: Int = 8): String {{ … }}\n"
+        f"{util}:7-7\n// A short random id.\nfun shortId(length: Int = 8): String = …\n"
     ) in related  # a top-level function, imported by name
     assert (
         "// An order placed by a customer.\n"
         "data class Order(val id: String, val lines: List<OrderLine> = emptyList()) { … }\n"
         "    // A copy with [line] added.\n"
-        "    fun with(line: OrderLine): Order { … }\n"
+        "    fun with(line: OrderLine): Order = …\n"
         "    // An order without lines.\n"
-        "    fun empty(id: String): Order { … }\n"
+        "    fun empty(id: String): Order = …\n"
     ) in text  # through ``import com.acme.shop.model.*``
     assert "// A line of an order.\ndata class OrderLine(" in text
     # the file's own package: no import needed
@@ -969,7 +998,7 @@ def test_extension_methods_of_used_namespaces_are_found_for_their_calls(tmp_path
         "        return \"/\" + name.Slug();\n        <|>\n    }\n}\n",
     }
     text = "\n".join(related_segments(tmp_path / "cs", cs, "src/Shop.App/Program.cs"))
-    assert "public static string Slug(this string text) { … }" in text
+    assert "public static string Slug(this string text) => …" in text
     assert "Title(int n)" not in text
     kt = {
         "src/main/kotlin/shop/util/Text.kt": "package shop.util\n\n/** The text as a URL slug. */\n"
@@ -978,7 +1007,7 @@ def test_extension_methods_of_used_namespaces_are_found_for_their_calls(tmp_path
         "fun url(name: String): String {\n    val path = \"/\" + name.slug()\n    <|>\n}\n",
     }
     text = "\n".join(related_segments(tmp_path / "kt", kt, "src/main/kotlin/shop/App.kt"))
-    assert "// The text as a URL slug.\nfun String.slug(): String { … }\n" in text
+    assert "// The text as a URL slug.\nfun String.slug(): String = …\n" in text
 
 
 def test_the_eval_identifier_match_knows_csharp_and_kotlin_keywords() -> None:
