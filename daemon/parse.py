@@ -490,8 +490,12 @@ def _definition(
         body = node.child_by_field_name("type")
         if body is not None and body.type not in ("struct_type", "interface_type"):
             body, whole = None, True  # ``type ID int64``, ``type H func(w io.Writer) error``
-    if node.type == "type_alias_declaration":  # TS ``type H = (c: Context) => Response``
-        whole = True
+    if node.type == "type_alias_declaration":
+        value = node.child_by_field_name("value")
+        if value is not None and value.type == "object_type":
+            body = value  # ``type Options = { a?: string }``: an interface written as a type
+        else:
+            whole = True  # ``type H = (c: Context) => Response``: shown as written
     # an expression for a body: Kotlin ``fun twice(x: Int) = x * 2``, C# ``int Twice(int x)
     # => x * 2;``: shown ``= …`` / ``=> …``; Kotlin ``class Empty``, ``data class P(val x:
     # Int)`` have no body to elide

@@ -94,6 +94,14 @@ def test_typescript_type_aliases_are_whole_and_arrow_constants_show_their_elided
         "type Handler<E extends Env = any> = (c: Context<E>) => Response\n"
         "const isSite = (value: string): value is Site => …\n"
     )
+    # an object type is an interface written as a type: its properties listed, body elided
+    options = summarize("cors.ts", (
+        "/** CORS options. */\ntype CORSOptions = {\n  origin?: string | ((o: string) => string)\n"
+        "  maxAge?: number\n}\n"
+    ))
+    assert render_skeleton(options) == (
+        "// CORS options.\n// fields: origin, maxAge\ntype CORSOptions = { … }\n"
+    )
     # Python keeps its first lines as they were (a continued line closes nothing)
     assert render_skeleton(summarize("a.py", "X = 1 + \\\n    2\n")) == "X = 1 + \\\n"
 
