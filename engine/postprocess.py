@@ -37,6 +37,8 @@ _KEYWORD_CLOSER = re.compile(r"^(?:end|else|elsif|when|in|rescue|ensure)\b")
 _MIN_REPEAT_LINE = 3  # identical non-blank lines in a row that count as degenerate repetition
 _MIN_REPEAT_CHUNK = 6  # a short chunk repeated this often at the end is degenerate repetition
 _MAX_REPEAT_CHUNK = 12  # longest such chunk
+_MAX_PERIOD = 48  # longest chunk whose 3 copies at the end are degenerate repetition
+_MIN_PERIODIC_COPIES = 3
 # ``/* … */`` comments (none crossing another's ``*/``) at the end of a line
 _TRAILING_BLOCK_COMMENTS = re.compile(r"(?:\s*/\*(?:(?!\*/).)*\*/)+\s*$")
 _REPEATED_TAIL = re.compile(
@@ -242,6 +244,30 @@ def cut_repetition(text: str) -> str:
     match = _REPEATED_TAIL.search(tail) and _REPEATED_TAIL.search(text)
     if match and match.group(1).strip():
         return text[: match.start() + len(match.group(1))]
+    return _cut_periodic_tail(text)
+
+
+def _cut_periodic_tail(text: str) -> str:
+    """A longer chunk (13-48 characters) repeated 3+ times at the end, the last copy maybe
+    cut short by the token limit (``) func(r chi.Route) func(r chi.Route) func(r chi.Ro``):
+    the text up to the end of its first copy, ended at a word boundary; else ``text``."""
+    n = len(text)
+    for period in range(_MAX_REPEAT_CHUNK + 1, _MAX_PERIOD + 1):
+        if n < _MIN_PERIODIC_COPIES * period:
+            break
+        if text[-1] != text[-1 - period]:  # cheap test first: most texts fail here
+            continue
+        tail = text[-_MIN_PERIODIC_COPIES * period :]
+        if tail[period:] != tail[:-period] or not tail[:period].strip():
+            continue
+        start = n - _MIN_PERIODIC_COPIES * period
+        while start > 0 and text[start - 1] == text[start - 1 + period]:
+            start -= 1  # where the periodic run begins
+        end = start + period
+        if not text[end - 1].isspace():  # the first copy to the end of its last word
+            while end < min(n, start + 2 * period) and not text[end].isspace():
+                end += 1  # (``chi.Route)``, not ``chi.Ro``)
+        return text[:end].rstrip()
     return text
 
 

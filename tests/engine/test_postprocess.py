@@ -185,6 +185,27 @@ def test_saved_bad_outputs(case: dict[str, str]) -> None:
     assert out == case["expected"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # chi's router-walk example: ``r.Route("/road", func(r chi.Ro`` completed in a loop
+        ("ute) func(r chi.Route) func(r chi.Route) func(r chi.Route) func(r chi.Route) func(r",
+         "ute) func(r chi.Route)"),
+        ("foo()\n    bar()\n    foo()\n    bar()\n    foo()\n    bar()\n    foo()",
+         "foo()\n    bar()"),
+        # two copies, or similar calls: code, not a loop
+        ("x = pick(a_long_name_here, a_long_name_here, b)", None),
+        ("assert_equal(x, 1); assert_equal(y, 2); assert_equal(z, 3)", None),
+    ],
+)
+def test_a_longer_chunk_repeated_three_times_at_the_end_is_cut(
+    text: str, expected: str | None
+) -> None:
+    """Chunks of up to 12 characters needed 6 copies, and a longer one was never cut: the
+    0.5B's ``func(r chi.Route)`` loop ran to the token limit."""
+    assert cut_repetition(text) == (text if expected is None else expected)
+
+
 def test_cut_repetition_keeps_normal_text() -> None:
     text = "a = 1\nb = 2\nc = 3"
     assert cut_repetition(text) == text
