@@ -191,6 +191,18 @@ def summarize(
     )
 
 
+def _without_inner_comments(text: str, language: str) -> str:
+    """A signature written over several lines without the line comments that end its lines
+    but the last: put on one line, ``class Context< // eslint-disable…`` or ``def f(a,  #
+    first`` would comment out the rest of it."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines[:-1]):
+        cut = line_comment_start(line, language)
+        if cut is not None:
+            lines[i] = line[:cut]
+    return "\n".join(lines)
+
+
 def _names(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[str]:
     """Every name ``node`` declares (Go: ``ID, Ref int64``), by the first name field it has."""
     for field_name in spec.name_fields:
@@ -535,7 +547,7 @@ def _definition(
             sig_text = data[start : body.start_byte].decode("utf-8", "replace")
         else:
             sig_text = data[start : node.end_byte].decode("utf-8", "replace")
-        signature = _one_line(sig_text)
+        signature = _one_line(_without_inner_comments(sig_text, spec.id))
         if spec.block_end:
             pass  # ``def reset; end``: no declaration, a definition with an empty body
         elif body is None and kind is not DefKind.CLASS and not spec.doc_in_body:

@@ -57,6 +57,29 @@ def test_python_definitions_keep_name_params_return_type_and_doc() -> None:
     assert (init.start_line, init.end_line, init.body_start_line) == (12, 13, 13)
 
 
+def test_a_signature_has_no_comments_of_its_lines_or_of_the_body_top() -> None:
+    """Put on one line, a comment inside a signature commented out the rest of it
+    (``class Context< // eslint-disable…  E extends Env = any, …> {``), and in Python the
+    comment block opening a body was part of the signature (optparse's ``def
+    format_option(self, option): # The help for each option consists of two parts: …``, up
+    to 400 characters: a related class so rendered often found no room)."""
+    python = summarize("opt.py", (
+        "def format_option(self, option):\n    # The help for each option\n"
+        "    # consists of two parts.\n    return option\n\n"
+        "def f(a,  # first\n      b):  # second\n    return a\n"
+    ))
+    assert [d.signature for d in python.definitions] == [
+        "def format_option(self, option):", "def f(a, b):"
+    ]
+    ts = summarize("context.ts", (
+        "export class Context<\n  // eslint-disable-next-line\n  E extends Env = any,\n"
+        "  P extends string = any, // the path\n> {\n  x = 1\n}\n"
+    ))
+    assert ts.definitions[0].signature == (
+        "class Context< E extends Env = any, P extends string = any, >"
+    )
+
+
 def test_python_imports_bind_names() -> None:
     s = summarize("q.py", PY)
     assert [(i.module, i.names, i.alias) for i in s.imports] == [
