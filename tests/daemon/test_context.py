@@ -1166,3 +1166,36 @@ def test_a_class_too_long_for_the_budget_comes_compact_with_the_members_in_use(
     large = "\n".join(related(4096))  # room for the whole class: as before
     assert "def method_8(self, value: int, label: str = 'x') -> int:" in large
     assert "members:" not in large
+
+
+HONO = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "hono"
+
+
+def test_a_widened_window_adds_the_definitions_its_wider_part_names() -> None:
+    """hono's cookie helper, cursor at line 60, budget 896: the window widens to the file's
+    top (imports, interfaces); the related definitions were chosen from the first, narrower
+    window only and kept, so what only the top names had no definition while 300 tokens were
+    left (counted by the model's tokenizer: ``Context``, compact; here, by the character
+    estimate, ``SignedCookie`` and ``CookieOptions``)."""
+    from app.config import Config
+    from app.evaluation.corpus import build_index
+    from daemon.context import summarize_stable
+
+    index, _ = build_index(HONO, Config())
+    path = "src/helper/cookie/index.ts"
+    text = (HONO / path).read_text(encoding="utf-8")
+    ctx = assemble_context(
+        ContextRequest(path=path, text=text, line=59, column=4, budget_tokens=896),
+        index=index,
+        config=ContextConfig(budget_tokens=896, file_block_share=0.2),
+        summary=summarize_stable(path, text, 59, "typescript"),
+    )
+    window = next(s for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
+    assert window.source == f"{path}:1-60" and "(c: Context" in window.text
+    related = [s.source for s in ctx.segments if s.kind is Kind.RELATED]
+    assert "src/utils/cookie.ts:9-9" in related  # type SignedCookie: named at the top only
+    assert "src/utils/cookie.ts:17-28" in related  # type CookieOptions
+    assert related[:3] == [  # the first pass's choice first, as it was
+        "src/utils/cookie.ts:8-8", "src/utils/cookie.ts:29-29", "src/utils/cookie.ts:109-144",
+    ]
+    assert ctx.num_tokens <= 896
