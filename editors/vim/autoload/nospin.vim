@@ -74,16 +74,21 @@ function! s:ensure_server() abort
   endif
   let s:stderr = []
   let s:stopping = 0
+  " starting before job_status(): a server that is gone already has its exit_cb run from
+  " inside job_status(), which must see a start (one message, 'exited at start')
+  let s:state = 'starting'
+  let s:started_at = reltime()
   let s:job = job_start(cmd, {
         \ 'in_mode': 'lsp', 'out_mode': 'lsp', 'err_mode': 'nl', 'noblock': 1,
         \ 'out_cb': function('s:on_message'), 'err_cb': function('s:on_stderr'),
         \ 'exit_cb': function('s:on_exit')})
   if job_status(s:job) !=# 'run'
+    if s:state ==# 'failed'
+      return 0  " its exit was seen and said (s:on_exit)
+    endif
     return s:fail(printf("nospin: cannot start the language server '%s'", join(cmd)))
   endif
   let s:channel = job_getchannel(s:job)
-  let s:state = 'starting'
-  let s:started_at = reltime()
   let params = {
         \ 'processId': getpid(),
         \ 'clientInfo': {'name': 'vim', 'version': printf('%d.%d', v:version / 100, v:version % 100)},
