@@ -339,14 +339,15 @@ def _build_modules(
             packages.setdefault(joiner.join(parts[i:]), set()).add(folder)
     package_folders = {key: tuple(sorted(folders)) for key, folders in packages.items()}
     # a go.mod's module path names its folder, and that path plus a folder's below it
-    go_roots = _manifest_roots(files, "go.mod")
+    manifests = _manifest_roots(files)
+    go_roots = manifests.get("go.mod", {})
     for folder in package_files:
         found = _nearest_root(folder, go_roots)
         if found is not None:
             root, rel = found
             name = go_roots[root][0].name
             package_folders[f"{name}/{rel}" if rel else name] = (folder,)
-    _add_script_keys(files, modules)
+    _add_script_keys(files, modules, manifests)
     return (
         modules,
         package_folders,
@@ -355,16 +356,16 @@ def _build_modules(
 
 
 def _manifest_roots(
-    files: Mapping[str, FileSummary], kind: str
-) -> dict[str, tuple[ModuleRoot, ...]]:
-    """The folders (``"."`` for the root) holding a manifest of ``kind`` (``manifest_kind``)
-    that declares module roots, and those roots (several tsconfig files in one folder: all)."""
-    found: dict[str, tuple[ModuleRoot, ...]] = {}
-    for path in sorted(files):
-        roots = files[path].module_roots
-        if roots and manifest_kind(path) == kind:
-            folder = str(PurePosixPath(path).parent)
-            found[folder] = found.get(folder, ()) + roots
+    files: Mapping[str, FileSummary],
+) -> dict[str, dict[str, tuple[ModuleRoot, ...]]]:
+    """By manifest kind (``manifest_kind``): the folders (``"."`` for the root) holding such a
+    manifest that declares module roots, and those roots (several tsconfig files in one
+    folder: all). One pass over the files for every kind."""
+    found: dict[str, dict[str, tuple[ModuleRoot, ...]]] = {}
+    for path in sorted(p for p, summary in files.items() if summary.module_roots):
+        by_folder = found.setdefault(manifest_kind(path), {})
+        folder = str(PurePosixPath(path).parent)
+        by_folder[folder] = by_folder.get(folder, ()) + files[path].module_roots
     return found
 
 
@@ -378,15 +379,19 @@ def _nearest_root(folder: str, roots: Mapping[str, object]) -> tuple[str, str] |
     return None
 
 
-def _add_script_keys(files: Mapping[str, FileSummary], modules: dict[str, str]) -> None:
+def _add_script_keys(
+    files: Mapping[str, FileSummary],
+    modules: dict[str, str],
+    manifests: Mapping[str, Mapping[str, tuple[ModuleRoot, ...]]],
+) -> None:
     """Into ``modules``: the keys by which JS/TS code imports project files by name rather
     than by relative path: a workspace package's name (``@acme/ui`` its entry, else its
     index; ``@acme/ui/button``, ``@acme/ui/src/button``: a file of the package, not of a
     package nested in it) and tsconfig aliases (``@app/x`` -> src/app/x, ``config`` ->
     src/config.ts, ``utils/x`` below ``baseUrl``). Keys that name a project file from the root
     stay theirs; the first manifest (by path) to claim a key keeps it."""
-    packages = _manifest_roots(files, "package.json")
-    aliases = _manifest_roots(files, "tsconfig")
+    packages = manifests.get("package.json", {})
+    aliases = manifests.get("tsconfig", {})
     if not packages and not aliases:
         return
     scripts = [p for p in sorted(files) if p.endswith(_SCRIPT_SUFFIXES)]
