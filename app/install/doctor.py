@@ -4,7 +4,8 @@
 never raises, and says why it was skipped. All I/O goes through ``Probe`` (paths, commands,
 module lookups), so tests can point it at a temporary install and fake the rest.
 
-Checks: install (manifest), venv, config, model (file and sha256), gpu (torch and CUDA,
+Checks: install (manifest), venv, config, model (file and sha256), cpu_engine (a few tokens
+decoded in a child process: a llama.cpp build that crashes here), gpu (torch and CUDA,
 imported lazily), flash_attn, daemon (socket answers), service (registered, running), tray.
 """
 
@@ -29,8 +30,8 @@ from app.install.plan import MANIFEST_NAME, Host, venv_paths
 
 Status = Literal["ok", "warn", "fail", "skip"]
 FLASH_ATTN_MIN = (2, 5, 7)  # paged ExLlamaV2 generator (design.md §6)
-CHECKS = ("install", "venv", "config", "model", "gpu", "flash_attn", "daemon", "service",
-          "tray")  # in the order they run; each is the function check_<name>
+CHECKS = ("install", "venv", "config", "model", "cpu_engine", "gpu", "flash_attn", "daemon",
+          "service", "tray")  # in the order they run; each is the function check_<name>
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,65 @@ def check_model(probe: Probe) -> CheckResult:
                            f"delete {path}, then run `nospin install` (assembles it again)")
     return CheckResult("model", "ok", f"{path}, sha256 {model.sha256[:12]}... matches"
                        + _cpu_weights(e, path))
+
+
+def _cpu_model(probe: Probe, e: cfg.EngineConfig) -> Path | None:
+    """The GGUF file the CPU engine loads (its made Q8_0 weights for the embedded model);
+    None when there is none yet (check_model says why)."""
+    from engine.models import packaged_model
+    from engine.requantize import applies, describe
+
+    model = packaged_model(e.model)
+    if model is None:
+        path = Path(e.model).expanduser()
+        return path if path.is_file() else None
+    path = Path(probe.host.cache_dir) / "models" / model.filename
+    if not path.is_file():
+        return None
+    info = describe(path) if applies(e) else None
+    return Path(str(info["path"])) if info and info["made"] else path
+
+
+def check_cpu_engine(probe: Probe) -> CheckResult:
+    """Decode a few tokens with llama.cpp in a child process: a build that crashes on this CPU
+    (engine/cpu_build.py: AMX on a machine that lists it without enabling it) kills the
+    child, not the doctor, and is named with its fix."""
+    import signal
+
+    from engine.cpu_build import AMX_OFF, built_with_amx
+
+    try:
+        e = _load_config(probe).engine
+    except ConfigError:
+        return CheckResult("cpu_engine", "skip", "the config does not load (see config)")
+    if e.kind != "llamacpp":
+        return CheckResult("cpu_engine", "skip", f"engine.kind is {e.kind}, not llamacpp")
+    path = _cpu_model(probe, e)
+    if path is None:
+        return CheckResult("cpu_engine", "skip", "no model file to load (see model)")
+    venv = Path(probe.host.data_dir) / "venv"
+    python = Path(venv_paths(probe.host.platform, venv)[0])
+    exe = str(python) if probe.manifest is not None and python.exists() else sys.executable
+    result = probe.runner([exe, "-m", "engine.cpu_build", str(path)], timeout_s=180)
+    lines = result.output.strip().splitlines()
+    if result.returncode == 0:
+        return CheckResult("cpu_engine", "ok", f"{path.name}: {lines[-1] if lines else 'ok'}")
+    if result.returncode < 0:
+        try:
+            how = f"crashed ({signal.Signals(-result.returncode).name})"
+        except ValueError:
+            how = f"was killed by signal {-result.returncode}"
+    else:
+        how = f"failed (exit status {result.returncode}: {lines[-1] if lines else ''})"
+    summary = f"llama.cpp {how} decoding 4 tokens of {path.name}"
+    flags = " ".join(AMX_OFF)
+    rebuild = (f"CFLAGS='{flags}' CXXFLAGS='{flags}' pip install --force-reinstall "
+               "--no-deps --no-cache-dir llama-cpp-python (in nospin's venv)")
+    if built_with_amx(result.output):
+        return CheckResult("cpu_engine", "fail", summary + "; it was built with AMX, which "
+                           "this machine lists but may not enable", "rebuild it without AMX: "
+                           "`nospin install` again (it does), or " + rebuild)
+    return CheckResult("cpu_engine", "fail", summary, "reinstall llama-cpp-python: " + rebuild)
 
 
 def _cpu_weights(e: cfg.EngineConfig, path: Path) -> str:

@@ -25,6 +25,7 @@ from app.install.doctor import (
     CheckResult,
     Probe,
     check_config,
+    check_cpu_engine,
     check_daemon,
     check_flash_attn,
     check_gpu,
@@ -154,6 +155,52 @@ def test_a_value_that_would_break_the_daemon_fails_the_config_check(home: Path,
     config.write_text(text)
     result = check_config(probe(host))
     assert result.status == "fail" and text.split("]\n")[1].split(" ")[0] in result.summary
+
+
+class ChildRunner:
+    """Runs a real child process (``code``) in place of each command, recording the argv."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.calls: list[tuple[str, ...]] = []
+
+    def __call__(self, argv: Sequence[str], *, timeout_s: float | None = None
+                 ) -> CommandResult:
+        from app.install.apply import run_command
+
+        self.calls.append(tuple(argv))
+        return run_command([sys.executable, "-c", self.code], timeout_s=timeout_s)
+
+
+CRASH = ("import os, signal; print('CPU : AVX512 = 1 | {} = 1 |', flush=True); "
+         "os.kill(os.getpid(), signal.SIGSEGV)")
+
+
+def test_cpu_engine_names_a_crashing_llama_cpp_build_and_its_fix(home: Path) -> None:
+    """A llama.cpp built with AMX segfaulted on every prompt on a VM that lists AMX (2026-12-02):
+    the daemon died with it. doctor decodes in a child, so the crash is a verdict."""
+    host = detect_host("linux")
+    config = Path(host.config_dir) / "config.toml"
+    config.parent.mkdir(parents=True)
+    model = home / "m.gguf"
+    model.write_bytes(GGUF_HEAD)
+    config.write_text(f'[engine]\nmodel = "{model}"\n')
+    amx = ChildRunner(CRASH.format("AMX_INT8"))
+    crashed = check_cpu_engine(probe(host, runner=amx))
+    assert crashed.status == "fail" and "crashed (SIGSEGV)" in crashed.summary
+    assert "built with AMX" in crashed.summary and "-mno-amx-int8" in crashed.fix
+    assert amx.calls == [(sys.executable, "-m", "engine.cpu_build", str(model))]
+    other = check_cpu_engine(probe(host, runner=ChildRunner(CRASH.format("AVX_VNNI"))))
+    assert other.status == "fail" and "AMX" not in other.summary
+    assert other.fix.startswith("reinstall llama-cpp-python")
+    fine = ChildRunner("print('CPU : AVX2 = 1 |'); print('ok: 8 prompt tokens, 4 decoded')")
+    ok = check_cpu_engine(probe(host, runner=fine))
+    assert ok.status == "ok" and ok.summary.endswith("4 decoded")
+    config.write_text('[engine]\nkind = "remote"\nremote_url = "http://127.0.0.1:9/v1"\n')
+    assert check_cpu_engine(probe(host, runner=fine)).status == "skip"
+    model.unlink()
+    config.write_text(f'[engine]\nmodel = "{model}"\n')
+    assert check_cpu_engine(probe(host, runner=fine)).status == "skip"
 
 
 GGUF_HEAD = b"GGUF" + (3).to_bytes(4, "little") + bytes(16)  # version 3, no tensors, no keys
@@ -350,8 +397,8 @@ def test_cli_json_and_exit_status(home: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "app.cli", "doctor", "--json", "--quick"],
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     checks = json.loads(done.stdout)
-    assert [c["name"] for c in checks] == ["install", "venv", "config", "model", "gpu",
-                                           "flash_attn", "daemon", "service", "tray"]
+    assert [c["name"] for c in checks] == ["install", "venv", "config", "model", "cpu_engine",
+                                           "gpu", "flash_attn", "daemon", "service", "tray"]
     assert set(checks[0]) == {"name", "status", "summary", "fix"}
     assert done.returncode == 1  # the model is not there: a failure
 

@@ -538,6 +538,37 @@ def test_pip_builds_from_a_copy_not_in_the_checkout(sandbox: Path) -> None:
     assert not (sandbox.parent / "src" / "build").exists()
 
 
+def test_pip_builds_llama_cpp_without_amx_and_rebuilds_a_cached_amx_wheel(
+        sandbox: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pip's wheel cache ignores CFLAGS: a wheel cached from a native build with AMX comes
+    back whatever the flags say, so the install asks the venv's llama.cpp and rebuilds it."""
+    import app.install.apply as apply
+
+    flags = {"CFLAGS": "-mno-amx-tile", "CXXFLAGS": "-mno-amx-tile"}
+    monkeypatch.setattr(apply, "build_env_here", lambda: flags)
+
+    class AmxWheel(FakeRunner):
+        def __call__(self, argv: Sequence[str], *, timeout_s: float | None = None
+                     ) -> CommandResult:
+            if "-c" in argv:
+                self.calls.append(tuple(argv))
+                return CommandResult(0, "0.3.36\nCPU : AVX512 = 1 | AMX_INT8 = 1 |\n")
+            return super().__call__(argv, timeout_s=timeout_s)
+
+    runner = AmxWheel()
+    actions = install(sandbox_plan(sandbox), runner=runner)
+    pips = [c for c in runner.calls if "pip" in c]
+    env = ("env", "CFLAGS=-mno-amx-tile", "CXXFLAGS=-mno-amx-tile")
+    assert pips[0][:3] == env and pips[0][-1].endswith("nospin[tray]")
+    assert pips[1][-3:] == ("cache", "remove", "llama_cpp_python")
+    assert pips[2][:3] == env and pips[2][-3:] == ("--force-reinstall", "--no-deps",
+                                                     "llama-cpp-python==0.3.36")
+    assert any(a.detail == "llama-cpp-python built again without AMX" for a in actions)
+    plain = FakeRunner()  # a build without AMX (or no answer): nothing rebuilt
+    install(sandbox_plan(sandbox), runner=plain)
+    assert len([c for c in plain.calls if "pip" in c]) == 1
+
+
 def test_refuses_to_overwrite_a_foreign_file_unless_forced(sandbox: Path) -> None:
     from app.errors import NospinError
 

@@ -1,0 +1,114 @@
+"""How llama-cpp-python is compiled here, and a crash probe for the CPU engine.
+
+pip builds llama-cpp-python from source with ``-march=native``. On a CPU that lists AMX (Intel
+Xeon Sapphire Rapids and later) that compiles ggml's AMX matrix kernels, and a virtual machine
+that lists AMX without enabling its tile state makes their first ``ldtilecfg`` fault: every
+prompt crashed the process with SIGSEGV (seen here on 2026-12-02, a 2-core "Intel Xeon
+Processor" VM; ``dmesg``: general protection fault in ``ggml_backend_amx_mul_mat``). A segfault
+cannot be caught in Python, so it would take the daemon down with it.
+
+nospin therefore builds llama.cpp for this CPU without AMX: ``-mno-amx-*`` (GCC and Clang keep
+an explicit ``-mno-`` over what ``-march=native`` implies, whatever the order) in CFLAGS and
+CXXFLAGS, which CMake reads. AVX-512, VNNI and weight repacking stay. ``NOSPIN_LLAMA_AMX=1``
+keeps AMX, for a machine where it works. ``installers/install.sh`` does the same in shell.
+
+``python -m engine.cpu_build MODEL.gguf`` loads a model as the engine does and decodes a few
+tokens; ``nospin doctor`` runs it in a child process, so a crash is a verdict, not an exit.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+AMX_OFF = ("-mno-amx-tile", "-mno-amx-int8", "-mno-amx-bf16")
+KEEP_AMX = "NOSPIN_LLAMA_AMX"  # set (non-empty) to build llama.cpp with AMX
+PACKAGE = "llama-cpp-python"
+
+
+def build_env(environ: Mapping[str, str], machine: str, platform_name: str,
+              compiler_ok: bool) -> dict[str, str]:
+    """CFLAGS / CXXFLAGS to build llama-cpp-python with here; {} leaves the build as it is.
+
+    Only x86-64 with a GCC or Clang that knows the flags (GCC >= 11); not Windows (MSVC).
+    """
+    if environ.get(KEEP_AMX) or not compiler_ok or platform_name == "win32":
+        return {}
+    if machine.lower() not in ("x86_64", "amd64"):
+        return {}
+    flags = " ".join(AMX_OFF)
+    out: dict[str, str] = {}
+    for key in ("CFLAGS", "CXXFLAGS"):
+        old = environ.get(key, "").strip()
+        out[key] = flags if not old else old if flags in old else f"{old} {flags}"
+    return out
+
+
+def compiler_accepts_amx_off(compiler: str | None = None) -> bool:
+    """Whether the C compiler pip will use knows ``-mno-amx-*`` (GCC >= 11, Clang >= 12)."""
+    cc = compiler or os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return False
+    try:
+        proc = subprocess.run([cc, *AMX_OFF, "-x", "c", "-E", "-"], input="", text=True,
+                              capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return proc.returncode == 0
+
+
+def build_env_here() -> dict[str, str]:
+    """:func:`build_env` for this machine and process environment."""
+    machine = platform.machine()
+    if machine.lower() not in ("x86_64", "amd64") or sys.platform == "win32":
+        return {}
+    return build_env(os.environ, machine, sys.platform, compiler_accepts_amx_off())
+
+
+def built_with_amx(system_info: str) -> bool:
+    """Whether llama.cpp's ``llama_print_system_info()`` says its AMX kernels are compiled in."""
+    return "AMX_INT8 = 1" in system_info
+
+
+def system_info() -> str:
+    """This process's llama.cpp build, as ``llama_print_system_info()`` prints it."""
+    import llama_cpp
+
+    info: bytes = llama_cpp.llama_print_system_info()
+    return info.decode("utf-8", "replace").strip()
+
+
+def decode_probe(model: Path, tokens: int = 4) -> str:
+    """Load ``model`` as the CPU engine does and decode ``tokens`` tokens; a one-line report.
+
+    Run it in a child process (``python -m engine.cpu_build``): a broken build kills the
+    process rather than raising.
+    """
+    from engine.llamacpp_session import load_llama
+
+    llm = load_llama(model, n_ctx=128, n_threads=0, n_batch=32)
+    prompt = llm.tokenize(b"def add(a, b):\n    return", add_bos=False, special=False)
+    produced = 0
+    for _ in llm.generate(prompt, temp=0.0):
+        produced += 1
+        if produced >= tokens:
+            break
+    return f"ok: {len(prompt)} prompt tokens, {produced} decoded"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m engine.cpu_build MODEL.gguf", file=sys.stderr)
+        return 2
+    print(system_info(), flush=True)  # first: a crash below still leaves it in the output
+    print(decode_probe(Path(argv[0])))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - run as a child process by nospin doctor
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,76 @@
+"""engine/cpu_build.py: llama.cpp built without AMX, and the decode probe in a child process."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+import sys
+
+import pytest
+
+from engine.cpu_build import (
+    AMX_OFF,
+    build_env,
+    built_with_amx,
+    compiler_accepts_amx_off,
+    system_info,
+)
+
+FLAGS = " ".join(AMX_OFF)
+
+
+def test_build_env_adds_the_flags_on_x86_64_only() -> None:
+    assert build_env({}, "x86_64", "linux", True) == {"CFLAGS": FLAGS, "CXXFLAGS": FLAGS}
+    mine = build_env({"CFLAGS": "-O2", "CXXFLAGS": f"-g {FLAGS}"}, "AMD64", "darwin", True)
+    assert mine == {"CFLAGS": f"-O2 {FLAGS}", "CXXFLAGS": f"-g {FLAGS}"}  # once, theirs kept
+    assert build_env({}, "aarch64", "linux", True) == {}
+    assert build_env({}, "arm64", "darwin", True) == {}
+    assert build_env({}, "AMD64", "win32", True) == {}  # MSVC
+    assert build_env({}, "x86_64", "linux", False) == {}  # GCC 10 does not know the flags
+    assert build_env({"NOSPIN_LLAMA_AMX": "1"}, "x86_64", "linux", True) == {}
+
+
+def test_compiler_check() -> None:
+    assert not compiler_accepts_amx_off("/nonexistent/cc")
+    assert not compiler_accepts_amx_off("false")
+    if platform.machine() == "x86_64":
+        gcc = subprocess.run(["gcc", "-dumpversion"], capture_output=True, text=True)
+        if gcc.returncode == 0 and int(gcc.stdout.split(".")[0]) >= 11:
+            assert compiler_accepts_amx_off("gcc")
+
+
+def test_built_with_amx_reads_system_info() -> None:
+    assert built_with_amx("CPU : AVX512 = 1 | AMX_INT8 = 1 | REPACK = 1 |")
+    assert not built_with_amx("CPU : AVX512 = 1 | AVX512_VNNI = 1 | REPACK = 1 |")
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64" or not compiler_accepts_amx_off(),
+                    reason="AMX flags apply to x86-64 with GCC >= 11 or Clang")
+def test_the_installed_llama_cpp_has_no_amx() -> None:
+    """installers/install.sh builds llama-cpp-python without AMX, and rebuilds a cached wheel
+    that has it: on a VM that lists AMX without enabling it, every prompt would crash."""
+    import os
+
+    if os.environ.get("NOSPIN_LLAMA_AMX"):
+        pytest.skip("NOSPIN_LLAMA_AMX is set: AMX kept on purpose")
+    info = system_info()
+    assert info.startswith("CPU :") and not built_with_amx(info), info
+
+
+def test_decode_probe_in_a_child_process() -> None:
+    from app.errors import NospinError
+    from engine.models import embedded_model_path
+    from engine.requantize import cpu_weights
+
+    try:
+        path = cpu_weights(embedded_model_path())
+    except NospinError as exc:  # the model packages come with nospin; say so if not
+        pytest.skip(f"embedded model unavailable: {exc}")
+    proc = subprocess.run([sys.executable, "-m", "engine.cpu_build", str(path)],
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0].startswith("CPU :") and lines[-1].endswith("4 decoded"), lines
+    bad = subprocess.run([sys.executable, "-m", "engine.cpu_build"], capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "usage" in bad.stderr
