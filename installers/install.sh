@@ -23,16 +23,7 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 "${pip[@]}" install -q --upgrade pip
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
-# llama.cpp compiles for this CPU (-march=native) but without AMX: on a virtual machine that lists
-# AMX without enabling it, its AMX kernels crash the first prompt (engine/cpu_build.py says more;
-# `nospin install` does the same). NOSPIN_LLAMA_AMX=1 keeps AMX.
-amx_off="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
-if [ -z "${NOSPIN_LLAMA_AMX:-}" ] && [ "$(uname -m)" = x86_64 ] \
-    && echo | "${CC:-cc}" $amx_off -x c -E - >/dev/null 2>&1; then
-  export CFLAGS="${CFLAGS:+$CFLAGS }$amx_off" CXXFLAGS="${CXXFLAGS:+$CXXFLAGS }$amx_off"
-else
-  amx_off=""
-fi
+. "$here/installers/llama-flags.sh"  # sets CFLAGS/CXXFLAGS and amx_off
 if [ -n "$extras" ]; then
   "${pip[@]}" install -q -e "$here[$extras]"
 else

@@ -26,5 +26,6 @@ shutil.copytree(sys.argv[1], sys.argv[2], ignore=shutil.ignore_patterns(
 PY
   req="$boot/src"
 fi
+. "$here/installers/llama-flags.sh"  # llama.cpp without AMX, here and in `nospin install`
 "$boot/bin/python" -m pip install --disable-pip-version-check -q "$req"
 "$boot/bin/python" -I -m app.cli install --source "$source" "$@"
