@@ -302,9 +302,11 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str, language: str = "")
     """Drop closing brackets that close a prefix bracket the suffix already closes.
 
     The completion may close brackets it opened itself, and prefix brackets the suffix leaves
-    open; the first closer beyond that ends the completion. The suffix closes as many prefix
-    brackets as it has closers its own openers do not match (``foo(a,`` then a line ``b)``
-    below: the completion must not close the call), see ``_closed_by``.
+    open, innermost first and each with its own kind (``f("u`` then ``serID"))``: the second
+    ``)`` would close the function's ``{``); the first closer beyond that ends the completion.
+    The suffix closes as many prefix brackets as it has closers its own openers do not match
+    (``foo(a,`` then a line ``b)`` below: the completion must not close the call), see
+    ``_closed_by``.
     """
     open_in_prefix, quote = open_state(prefix[-4000:], language)
     if quote:
@@ -334,9 +336,9 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str, language: str = "")
         elif ch in _CLOSERS:
             if stack and stack[-1] == _CLOSERS[ch]:
                 stack.pop()
-            else:
+            else:  # closes a prefix bracket: the innermost one still open, of its kind
                 outer += 1
-                if outer > allowed:
+                if outer > allowed or open_in_prefix[-outer] != _CLOSERS[ch]:
                     return text[: i - len(lead)]
     return text
 

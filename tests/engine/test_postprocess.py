@@ -460,3 +460,20 @@ def test_ruby_completions_end_with_their_blocks_end(source: str, raw: str, expec
     prefix, suffix = split(source)
     multiline = decide_multiline(prefix, suffix, "ruby")
     assert postprocess(raw, prefix, suffix, "ruby", multiline) == expected
+
+
+@pytest.mark.parametrize("completion, prefix, kept, language", [
+    # chi eval: the second ")" would have closed the function's "{"
+    ('serID"))', 'func h(w http.ResponseWriter, r *http.Request) {\n\tuserID := r.PathValue("u',
+     'serID")', "go"),
+    # stdlib eval (test_dbm_gnu.py): ")" where the "[" of the subscript is open
+    ("code key'.encode())", "    def t(self):\n        db['Uni", "code key'.encode()", "python"),
+    # hono eval (utils/html.ts): one ")" for "(str", the next would close the "{" of the if
+    ("as Promise<string>).callbacks || [])", "  if (x) {\n    str = (str as unknown ",
+     "as Promise<string>).callbacks || []", "typescript"),
+    ("x]) + 1", "    y = f(a[", "x]) + 1", "python"),  # innermost first, each of its kind
+])
+def test_a_closer_of_the_wrong_kind_for_the_open_prefix_bracket_ends_the_completion(
+    completion: str, prefix: str, kept: str, language: str
+) -> None:
+    assert postprocess(completion, prefix, "\n", language, False) == kept
