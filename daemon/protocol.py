@@ -265,6 +265,9 @@ class StatusReply(_Message, frozen=True, tag="status"):
     indexing: bool = False  # a root's first index build is still running
     # root -> why changes on disk there are not (all) followed: an inotify limit
     root_problems: dict[str, str] = msgspec.field(default_factory=dict)
+    # how the previous daemon died, when it crashed (when, error, where, path:
+    # daemon/crashlog.py); {} when it exited cleanly
+    last_crash: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class ConfigReply(_Message, frozen=True, tag="config"):

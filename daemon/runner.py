@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import zmq
 
 from app.config import Config
 from app.errors import DaemonError
 from app.paths import state_dir
+from daemon.crashlog import CrashWatch, collect, describe
 from daemon.lifecycle import (
     DaemonLock,
     install_stop_signals,
@@ -42,12 +46,43 @@ async def run_daemon(
     handle_signals: bool = True,
     index_projects: bool = True,
     on_ready: Callable[[Service], None] | None = None,
+    crash_reports: bool = False,
 ) -> None:
     """Run one daemon until ``stop`` is set (or SIGTERM/SIGINT): take the per-user lock, bind
     the ipc socket (0600) and, when configured, tcp://127.0.0.1 with the token; serve; then
-    answer everything pending, stop the engine and release the lock and socket."""
+    answer everything pending, stop the engine and release the lock and socket.
+
+    ``crash_reports`` (the ``nospin daemon`` process only: faulthandler is process-wide)
+    reports the previous daemon's fatal crash and records this one's (daemon/crashlog.py)."""
     lock = DaemonLock()
     lock.acquire()  # AlreadyRunning says where the other one is
+    with contextlib.ExitStack() as stack:
+        last_crash = None
+        if crash_reports:
+            last_crash = collect(state_dir())
+            if last_crash is not None:
+                log.warning("the previous daemon crashed: %s; run `nospin doctor`",
+                            describe(last_crash.to_dict(), time.time()))
+            stack.enter_context(CrashWatch(state_dir()))
+        await _serve(config, lock, engine_factory=engine_factory, config_path=config_path,
+                     log_file=log_file, stop=stop, handle_signals=handle_signals,
+                     index_projects=index_projects, on_ready=on_ready,
+                     last_crash=last_crash.to_dict() if last_crash else {})
+
+
+async def _serve(
+    config: Config,
+    lock: DaemonLock,
+    *,
+    engine_factory: EngineFactory,
+    config_path: Path | None,
+    log_file: str,
+    stop: asyncio.Event | None,
+    handle_signals: bool,
+    index_projects: bool,
+    on_ready: Callable[[Service], None] | None,
+    last_crash: dict[str, Any],
+) -> None:
     stop = stop or asyncio.Event()
     path = prepare_socket_path()
     request_log = RequestLog(state_dir() / "requests.jsonl")
@@ -56,6 +91,7 @@ async def run_daemon(
         snapshots=SnapshotStore(), metrics=Metrics(log=request_log),
         log_file=log_file, index_projects=index_projects,
     )
+    service.last_crash = last_crash
     listeners = [Listener(ipc_endpoint(), on_bound=lambda _: secure_socket(path))]
     if config.daemon.tcp_port:
         listeners.append(Listener(tcp_endpoint(config.daemon.tcp_port),

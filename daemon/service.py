@@ -130,6 +130,7 @@ class Service:
         self._snapshots = snapshots
         self.metrics = metrics or Metrics()
         self._log_file = log_file
+        self.last_crash: dict[str, Any] = {}  # the previous daemon's (daemon/crashlog.py)
         self._docs = DocumentStore()
         # set while the engine is loaded and runs no editor's request: a root's first scan
         # waits for it (daemon/projects.py)
@@ -874,7 +875,7 @@ class Service:
             paused=self.config.completion.paused, num_documents=len(self._docs),
             num_clients=int(self.count_peers()), num_queued=self.scheduler.num_waiting,
             roots=self._projects.roots(), indexing=self._projects.busy(),
-            root_problems=self._projects.problems(),
+            root_problems=self._projects.problems(), last_crash=self.last_crash,
         )
 
     def _config_get(self, key: str | None) -> dict[str, Any]:

@@ -110,6 +110,8 @@ class DaemonView:
     indexing: bool = False  # projects being indexed
     # project root -> why its changes on disk are not (all) followed (an inotify limit)
     root_problems: Mapping[str, str] = field(default_factory=dict)
+    # how the daemon before this one died (error, where, path: daemon/crashlog.py); {} if not
+    last_crash: Mapping[str, Any] = field(default_factory=dict)
     last_tier: int = 0  # tier of the latest completion that ran (0: none yet)
     metrics: Mapping[str, Any] = field(default_factory=dict)  # the latest metrics snapshot
     config: Mapping[str, Any] = field(default_factory=dict)  # the daemon's configuration
@@ -161,6 +163,7 @@ def apply_status(view: DaemonView, status: Mapping[str, Any]) -> DaemonView:
         paused=bool(status.get("paused", view.paused)),
         metrics=dict(status.get("metrics") or {}),
         root_problems=dict(status.get("root_problems") or {}),
+        last_crash=dict(status.get("last_crash") or {}),
     )
 
 
@@ -364,6 +367,10 @@ def figures(view: DaemonView) -> list[Figure]:
     if view.root_problems:  # the index goes stale there: say so, and where to read why
         names = ", ".join(sorted(r.rstrip("/").rsplit("/", 1)[-1] for r in view.root_problems))
         rows.append(Figure("Watching", f"changes in {names} not followed · `nospin doctor`"))
+    if view.last_crash:  # a native fault ended the previous daemon: say how, and what to run
+        where = f" in {view.last_crash['where']}" if view.last_crash.get("where") else ""
+        rows.append(Figure("Last crash", f"{view.last_crash.get('error', 'crashed')}{where}"
+                           " · `nospin doctor`"))
     return rows
 
 

@@ -78,6 +78,6 @@ def run(args: argparse.Namespace) -> int:
     config = cfg.load(path, must_exist=bool(args.config))  # a typo is not "defaults"
     asyncio.run(run_daemon(
         config, engine_factory=engine_factory(config, args.engine_factory), config_path=path,
-        log_file=args.log_file, index_projects=not args.no_index,
+        log_file=args.log_file, index_projects=not args.no_index, crash_reports=True,
     ))
     return 0

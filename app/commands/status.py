@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from typing import Any
 
 import msgspec
@@ -11,6 +12,7 @@ import msgspec
 from app.client import Client
 from app.errors import DaemonError
 from daemon import lifecycle
+from daemon.crashlog import describe as describe_crash
 from engine.cpu_load import BUSY_CORES
 
 
@@ -63,6 +65,9 @@ def format_status(data: dict[str, Any]) -> str:
         f"  clients    {data['num_clients']}, documents {data['num_documents']}, "
         f"queued {data['num_queued']}",
     ]
+    if data.get("last_crash"):  # the daemon before this one died of a fatal signal
+        lines.append("  CRASHED    the previous daemon: "
+                     f"{describe_crash(data['last_crash'], time.time())}; `nospin doctor`")
     if data.get("roots"):
         lines.append(f"  projects   {', '.join(data['roots'])}"
                      + ("   (indexing...)" if data.get("indexing") else ""))

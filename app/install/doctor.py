@@ -337,6 +337,15 @@ def check_daemon(probe: Probe) -> CheckResult:
     engine = status.engine
     summary = (f"pid {info.pid} answers at {', '.join(info.endpoints)}"
                f"; engine {engine.get('kind')} {engine.get('state')}")
+    if status.last_crash:  # the daemon before this one died of a fatal signal
+        import time
+
+        from daemon.crashlog import describe
+
+        return CheckResult("daemon", "warn", f"{summary}; the previous daemon crashed: "
+                           f"{describe(status.last_crash, time.time())}",
+                           "see the cpu_engine check above (a llama.cpp build that crashes "
+                           "here), and the report it names")
     if status.root_problems:  # changes on disk not followed: an inotify limit
         root, problem = sorted(status.root_problems.items())[0]
         more = len(status.root_problems) - 1

@@ -102,6 +102,10 @@ class FakeEngine(Engine):
 
     def _run(self, req: GenerationRequest, sink: EventSink) -> bool:
         self.num_requests += 1
+        if os.environ.get("NOSPIN_FAKE_SEGFAULT") and not req.prefill_only:
+            import faulthandler  # a real fatal signal, as a native fault in llama.cpp raises
+
+            faulthandler._sigsegv()  # type: ignore[attr-defined]  # CPython test helper
         start = time.monotonic()
         stats = GenerationStats(num_prompt_tokens=100, prefill_ms=1.0)
         text = ""

@@ -178,3 +178,70 @@ def test_lock_file_json_names_endpoints(home: Path) -> None:
     raw = json.loads(lifecycle.lock_path().read_text())
     assert raw["endpoints"] == ["ipc:///a", "tcp://127.0.0.1:5"] and raw["pid"] == os.getpid()
     lock.release()
+
+
+def test_a_fatal_crash_is_reported_by_the_next_daemon(home: Path) -> None:
+    """A native fault ends the daemon before Python logs anything (2026-12-02: llama.cpp's AMX
+    kernels on a VM). faulthandler writes it to crash.txt; the next daemon reports it in its
+    status, keeps it as last-crash.txt, and a clean exit leaves nothing to report."""
+    from app.paths import state_dir
+    from daemon.crashlog import CRASH_FILE, LAST_CRASH_FILE
+
+    src = home / "a.py"
+    src.write_text("def f():\n    \n")
+    crashing = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
+                                cwd=REPO, env={**_daemon_env(home), "NOSPIN_FAKE_SEGFAULT": "1"},
+                                stderr=subprocess.DEVNULL)
+    try:
+        _wait_socket(crashing)
+        assert (state_dir() / CRASH_FILE).read_text() == ""  # armed, nothing yet
+        raw = RawClient()
+        raw.send({"type": "complete", "id": "c", "path": str(src), "line": 1, "col": 4,
+                  "options": {"deadline_ms": 60000}})
+        assert crashing.wait(30) == -signal.SIGSEGV
+        raw.close()
+    finally:
+        if crashing.poll() is None:
+            crashing.kill()
+            crashing.wait()
+    report = (state_dir() / CRASH_FILE).read_text()
+    assert "Fatal Python error: Segmentation fault" in report and "in _run" in report
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
+                            cwd=REPO, env=_daemon_env(home), stderr=subprocess.PIPE)
+    try:
+        _wait_socket(proc)
+        status = subprocess.run([sys.executable, "-m", "app.cli", "status", "--json"],
+                                cwd=REPO, env=_daemon_env(home), capture_output=True,
+                                text=True, timeout=60)
+        crash = json.loads(status.stdout)["last_crash"]
+        assert crash["error"] == "Segmentation fault"
+        assert crash["where"].startswith("daemon/fakes.py:") and crash["where"].endswith("_run")
+        assert Path(crash["path"]).read_text() == report
+        assert crash["path"] == str(state_dir() / LAST_CRASH_FILE)
+        text = subprocess.run([sys.executable, "-m", "app.cli", "status"], cwd=REPO,
+                              env=_daemon_env(home), capture_output=True, text=True, timeout=60)
+        assert "CRASHED    the previous daemon: Segmentation fault in daemon/fakes.py:" in \
+            text.stdout
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0
+        assert "the previous daemon crashed: Segmentation fault" in err.decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert not (state_dir() / CRASH_FILE).exists()  # a clean exit: nothing to report next time
+    again = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
+                             cwd=REPO, env=_daemon_env(home), stderr=subprocess.DEVNULL)
+    try:
+        _wait_socket(again)
+        raw = RawClient()
+        raw.send({"type": "status", "id": "s"})
+        assert "last_crash" not in raw.recv(10)  # empty: left out of the reply
+        raw.close()
+        again.send_signal(signal.SIGTERM)
+        assert again.wait(20) == 0
+    finally:
+        if again.poll() is None:
+            again.kill()
+            again.wait()

@@ -112,6 +112,12 @@ def test_status_and_metrics_make_figures_and_tooltip() -> None:
         "/home/u/big": "not watched (Too many open files): ..."}})
     assert {f.label: f.value for f in st.figures(unwatched)}["Watching"] == \
         "changes in big not followed · `nospin doctor`"
+    crashed = st.apply_status(view, {**status, "last_crash": {
+        "when": 1.0, "error": "Segmentation fault",
+        "where": "llama_cpp/_internals.py:329 in decode", "path": "/s/last-crash.txt"}})
+    assert {f.label: f.value for f in st.figures(crashed)}["Last crash"] == \
+        "Segmentation fault in llama_cpp/_internals.py:329 in decode · `nospin doctor`"
+    assert "Last crash" not in rows
     assert st.figures(DaemonView()) == [st.Figure("Daemon", "not running")]
 
 
