@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
+from daemon import grammar_fixes
 from daemon.imports import is_commonjs_require, read_imports
 from daemon.languages import (
     LANGUAGES,
@@ -50,6 +51,11 @@ def _parser(language: str) -> tree_sitter.Parser:
     return parser
 
 
+def _parse(language: str, data: bytes) -> tree_sitter.Tree:
+    """The tree of ``data``, with the grammar work-arounds (daemon/grammar_fixes.py)."""
+    return grammar_fixes.parse(_parser(language), language, data)
+
+
 def digest_text(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
@@ -69,7 +75,7 @@ def mask_prose(text: str, language: str) -> bytes:
         return bytes(data)
     from daemon.languages import prose_query
 
-    tree = _parser(language).parse(bytes(data))
+    tree = _parse(language, bytes(data))
     nodes = tree_sitter.QueryCursor(prose_query(language)).captures(tree.root_node)
     for node in nodes.get("prose", []):
         for i in range(node.start_byte, node.end_byte):
@@ -83,7 +89,7 @@ def top_level_spans(text: str, language: str) -> list[tuple[int, int, str]]:
     and inclusive, statements sharing a row merged; [] for a language without a grammar."""
     if language not in LANGUAGES:
         return []
-    root = _parser(language).parse(text.encode("utf-8", "surrogatepass")).root_node
+    root = _parse(language, text.encode("utf-8", "surrogatepass")).root_node
     spans: list[tuple[int, int, str]] = []
     for child in root.children:
         first, last = child.start_point[0], child.end_point[0]
@@ -148,7 +154,7 @@ def summarize(
             module_roots=read_module_roots(path, text),
             **base,  # type: ignore[arg-type]
         )
-    tree = _parser(language).parse(data)
+    tree = _parse(language, data)  # same byte offsets as data, whatever a work-around changed
     root = tree.root_node
     nodes = tree_sitter.QueryCursor(definitions_query(language)).captures(root).get("node", [])
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
