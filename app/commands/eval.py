@@ -64,6 +64,10 @@ def register(sub: Any) -> None:
                         help="take each point's result from an earlier run (same model) that "
                         "sent the engine the same prompt: only the points a change touched "
                         "are run")
+    parser.add_argument("--points-from", type=Path, default=None, metavar="OLD.json",
+                        help="the points of an earlier result instead of sampling (for a "
+                        "change to the index, which would draw other points; with "
+                        "--unchanged-from the same file)")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="do not save a configuration snapshot")
     parser.add_argument("--from", dest="from_result", type=Path, default=None,
@@ -92,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         against = _read_json(args.against)
     reuse = _read_json(args.reuse) if args.reuse is not None else None
     unchanged = _read_json(args.unchanged_from) if args.unchanged_from is not None else None
+    points_from = _read_json(args.points_from) if args.points_from is not None else None
     if args.from_result is not None:
         if unchanged is not None:
             raise InputError("--unchanged-from takes results into a run; --from runs nothing")
@@ -114,8 +119,10 @@ def run(args: argparse.Namespace) -> int:
     )
     result = run_eval(
         options, config, progress=lambda msg: print(f"eval: {msg}", file=sys.stderr),
-        unchanged_from=unchanged,
+        unchanged_from=unchanged, points_from=points_from,
     )
+    if points_from is not None:
+        result["points_from"] = str(args.points_from)
     if unchanged is not None:
         result["unchanged_from"] = {
             "path": str(args.unchanged_from),

@@ -31,7 +31,14 @@ from app.evaluation.metrics import CompileChecker, edit_similarity, exact_match,
 from app.evaluation.metrics import mean as _mean
 from app.evaluation.metrics import rate as _rate
 from app.evaluation.modes import MODES, build_prompt
-from app.evaluation.sampling import EvalPoint, SamplingPlan, sample_points, subset
+from app.evaluation.sampling import (
+    EvalPoint,
+    SamplingPlan,
+    SamplingReport,
+    sample_points,
+    subset,
+)
+from app.evaluation.sampling import points_from as points_from_result
 from daemon.history import EditHistory
 from daemon.index import ProjectIndex
 from daemon.tokens import LineCachedCounter
@@ -117,12 +124,14 @@ def run_eval(
     engine: Engine | None = None,
     progress: ProgressFn | None = None,
     unchanged_from: dict[str, Any] | None = None,
+    points_from: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run the evaluation; returns the result (JSON-ready). Loads the configured engine unless
     ``engine`` (started) is given, and closes only an engine it loaded itself.
     ``unchanged_from``: an earlier result; a point whose request is the same as there (same
     prompt digest, mode and point) takes that result instead of running (``reused``), so an
-    A/B of a context change costs only the points it changed."""
+    A/B of a context change costs only the points it changed. ``points_from``: an earlier
+    result whose points are used instead of sampling (a change to the index draws others)."""
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
     root = options.corpus.resolve()
@@ -133,8 +142,13 @@ def run_eval(
         num_samples=options.num_samples, seed=options.seed,
         block_share=options.block_share, cross_share=options.cross_share,
     )
-    points, sampling = sample_points(index, root, plan)
-    say(f"sampled {len(points)} points ({sampling.num_attempts} draws)")
+    if points_from is not None:
+        points = points_from_result(points_from.get("points") or [], root)
+        sampling = SamplingReport()
+        say(f"took the {len(points)} points of the earlier result")
+    else:
+        points, sampling = sample_points(index, root, plan)
+        say(f"sampled {len(points)} points ({sampling.num_attempts} draws)")
     own_engine = engine is None
     load_s = 0.0
     if engine is None:

@@ -20,9 +20,10 @@ enough to compare modes on; the same corpus, seed and count give the same points
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from app.evaluation.crossfile import CrossFileResolver
 from daemon.index import ProjectIndex
@@ -152,6 +153,39 @@ def sample_points(
     }
     points.sort(key=lambda p: (p.path, p.line))
     return points, report
+
+
+def points_from(stored: Sequence[Mapping[str, Any]], root: Path) -> list[EvalPoint]:
+    """The points an earlier result stored (its ``points``), cut again from the files under
+    ``root``: the same points whatever the index now finds (a change to the index changes what
+    sampling draws, its cross-file names among them). Raises InputError when a file is gone
+    or no longer holds the point's hidden text."""
+    from app.errors import InputError
+
+    texts: dict[str, list[str]] = {}
+    points: list[EvalPoint] = []
+    for item in stored:
+        path, line_s, col_s = str(item["id"]).rsplit(":", 2)
+        if path not in texts:
+            try:
+                texts[path] = (root / path).read_text(encoding="utf-8").splitlines(keepends=True)
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InputError(f"point {item['id']}: cannot read {root / path}: {exc}") from exc
+        lines = texts[path]
+        line, column = int(line_s) - 1, int(col_s) - 1
+        hidden = str(item["hidden"])
+        before = "".join(lines[:line]) + lines[line][:column] if line < len(lines) else ""
+        rest = "".join(lines[line:])[column:] if line < len(lines) else ""
+        if not rest.startswith(hidden):
+            raise InputError(f"point {item['id']}: {root / path} no longer holds its hidden "
+                             "text there (the corpus changed)")
+        points.append(EvalPoint(
+            id=str(item["id"]), path=path, language=str(item["language"]),
+            kind=str(item["kind"]), line=line, column=column, before=before, hidden=hidden,
+            after=rest[len(hidden):], num_hidden_lines=hidden.count("\n") + 1,
+            cross_names=tuple(item.get("cross_names") or ()),
+        ))
+    return points
 
 
 def subset(points: Sequence[EvalPoint], count: int, seed: int) -> list[EvalPoint]:

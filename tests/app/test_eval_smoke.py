@@ -155,6 +155,30 @@ def test_sampling_is_seeded_and_hides_the_ground_truth(tmp_path: Path) -> None:
             assert "\n" not in p.hidden and p.after.startswith("\n")
 
 
+def test_points_of_an_earlier_result_are_cut_again_from_the_files(tmp_path: Path) -> None:
+    """--points-from: a change to the index (a parse that now finds a file's definitions)
+    changes what sampling draws; an A/B needs the same points."""
+    from app.config import Config
+    from app.errors import InputError
+    from app.evaluation.corpus import build_index
+    from app.evaluation.sampling import points_from
+
+    corpus = write_corpus(tmp_path / "corpus")
+    index, _ = build_index(corpus, Config())
+    drawn, _ = sample_points(index, corpus, SamplingPlan(num_samples=8, seed=3))
+    stored = [{"id": p.id, "path": p.path, "language": p.language, "kind": p.kind,
+               "cross_file": p.cross_file, "cross_names": list(p.cross_names),
+               "hidden": p.hidden} for p in drawn]  # as a result stores them
+    assert points_from(stored, corpus) == drawn
+    assert {p.path for p in drawn} == {"shapes.py", "report.py", "counter.js"}  # seeded
+    (corpus / "shapes.py").write_text("# rewritten\n" + SHAPES, encoding="utf-8")
+    with pytest.raises(InputError, match="no longer holds its hidden text"):
+        points_from(stored, corpus)
+    (corpus / "counter.js").unlink()
+    with pytest.raises(InputError, match="cannot read"):
+        points_from([s for s in stored if s["path"] == "counter.js"], corpus)
+
+
 @pytest.mark.slow
 def test_smoke_eval_with_the_embedded_model(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
