@@ -209,11 +209,13 @@ def syntax_error_nodes(source: str, language: str) -> int | None:
         return None
     import tree_sitter
 
+    from daemon.grammar_fixes import parse
     from daemon.languages import ts_language
 
-    tree = tree_sitter.Parser(ts_language(language)).parse(
-        source.encode("utf-8", "surrogatepass")
-    )
+    # with the daemon's grammar work-arounds: a TypeScript file of generic call signatures
+    # without semicolons is valid, not an ERROR node (daemon/grammar_fixes.py)
+    parser = tree_sitter.Parser(ts_language(language))
+    tree = parse(parser, language, source.encode("utf-8", "surrogatepass"))
     if not tree.root_node.has_error:
         return 0
     count = 0

@@ -135,6 +135,14 @@ def test_tree_sitter_compile_pass_for_javascript() -> None:
     assert checker.check("n.js", "javascript", "function (", completed_ok) is None
 
 
+def test_typescript_overloads_without_semicolons_compile() -> None:
+    """tree-sitter-typescript#335: the metric parses as the daemon does (grammar_fixes), so
+    a completion in such a file is not failed for the grammar's bug."""
+    source = "interface Get {\n  <K extends Key>(key: K): V\n  <K extends Other>(key: K): W\n}\n"
+    assert syntax_error_nodes(source, "typescript") == 0
+    assert syntax_error_nodes(source.replace("(key: K): W", "(key: K: W"), "typescript")
+
+
 def test_rate_counts_skipped_points_apart() -> None:
     share, counted, skipped = rate([True, False, None, True])
     assert share == pytest.approx(2 / 3)
