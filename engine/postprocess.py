@@ -243,8 +243,14 @@ def cut_repetition(text: str) -> str:
     tail = text[-_MAX_REPEAT_CHUNK * _MIN_REPEAT_CHUNK :]
     match = _REPEATED_TAIL.search(tail) and _REPEATED_TAIL.search(text)
     if match and match.group(1).strip():
-        return text[: match.start() + len(match.group(1))]
+        return _cut_end(text[: match.start() + len(match.group(1))])
     return _cut_periodic_tail(text)
+
+
+def _cut_end(text: str) -> str:
+    """Where repetition was cut: no separator left dangling (``import a, b, b, b, b`` ->
+    ``import a, b``, not ``import a, b,``, a syntax error outside brackets)."""
+    return text.rstrip().rstrip(",").rstrip()
 
 
 def _cut_periodic_tail(text: str) -> str:
@@ -267,7 +273,7 @@ def _cut_periodic_tail(text: str) -> str:
         if not text[end - 1].isspace():  # the first copy to the end of its last word
             while end < min(n, start + 2 * period) and not text[end].isspace():
                 end += 1  # (``chi.Route)``, not ``chi.Ro``)
-        return text[:end].rstrip()
+        return _cut_end(text[:end])
     return text
 
 
