@@ -43,7 +43,7 @@ def render_definition(
         return f"{label}{doc}{indent}{sig}\n"
     lines: list[str] = []
     if spec is not None and spec.doc_in_body:  # Python: "def f(a) -> int:" + indented body
-        lines.append(f"{indent}{sig}")
+        lines.extend(f"{indent}{part}" for part in decorator_lines(sig))
         inner = indent + "    "
         if duplicate_of:
             lines.append(f"{inner}{comment} same as {duplicate_of}")
@@ -72,6 +72,48 @@ def render_definition(
     whole = sig.endswith(";") or definition.whole
     lines.append(f"{indent}{sig}" if whole else f"{indent}{sig} {elided}")
     return label + "\n".join(lines) + "\n"
+
+
+_OPENING = {"(": ")", "[": "]", "{": "}"}
+_DEF_KEYWORDS = ("def ", "async def ", "class ")
+
+
+def decorator_lines(signature: str) -> list[str]:
+    """A Python signature joined on one line, ``@property def name(self):``, as it is written:
+    each decorator on its own line, then the ``def`` (the model copies what it sees, and a
+    decorator on the line of its ``def`` is a syntax error). Splits only at top level, outside
+    brackets and strings; a signature without decorators is one line."""
+    if not signature.startswith("@"):
+        return [signature]
+    parts: list[str] = []
+    depth = 0
+    quote = ""
+    start = 0
+    i = 0
+    while i < len(signature):
+        ch = signature[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in _OPENING:
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif ch == " " and depth == 0 and i > start:
+            rest = signature[i + 1 :]
+            if (rest.startswith("@") and rest[1:2].strip()) or rest.startswith(_DEF_KEYWORDS):
+                parts.append(signature[start:i])
+                start = i + 1
+                if not rest.startswith("@"):
+                    break
+        i += 1
+    parts.append(signature[start:])
+    return parts
 
 
 def outline_entries(

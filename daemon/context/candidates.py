@@ -34,7 +34,7 @@ from daemon.context.window import (
 )
 from daemon.index import IndexSnapshot
 from daemon.languages import comment_leader
-from daemon.skeleton import Outline, fit_head, render_definition
+from daemon.skeleton import Outline, decorator_lines, fit_head, render_definition
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
 
@@ -619,7 +619,9 @@ def _class_notes(d: Definition, language: str, indent: str) -> str:
     rendered = render_definition(d, language)
     # the signature line is the header's own (first in Python, last below the doc comment in
     # the brace languages); the notes go into the body
-    notes = [n for n in rendered.splitlines(keepends=True) if not n.startswith(d.signature)]
+    header = set(decorator_lines(d.signature))  # Python decorators stand on their own lines
+    notes = [n for n in rendered.splitlines(keepends=True)
+             if not n.startswith(d.signature) and n.strip() not in header]
     kept = [n for n in notes if n.strip() not in ("...", "{ … }")]
     return "".join(indent + n.lstrip() for n in kept)
 
