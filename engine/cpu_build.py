@@ -18,13 +18,18 @@ tokens; ``nospin doctor`` runs it in a child process, so a crash is a verdict, n
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import os
 import platform
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 AMX_OFF = ("-mno-amx-tile", "-mno-amx-int8", "-mno-amx-bf16")
 KEEP_AMX = "NOSPIN_LLAMA_AMX"  # set (non-empty) to build llama.cpp with AMX
@@ -81,6 +86,60 @@ def system_info() -> str:
 
     info: bytes = llama_cpp.llama_print_system_info()
     return info.decode("utf-8", "replace").strip()
+
+
+PROBE_TIMEOUT_S = 180.0
+
+
+def extra_buffers_safe(
+    model: Path, folder: Path, *, info: str | None = None,
+    run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+) -> bool:
+    """Whether the CPU engine may load ``model`` with llama.cpp's extra buffer types (its AMX
+    kernels, repacked weights). Always for a build without AMX. For a build with AMX (a wheel
+    from before the installers left it out, or ``pip install`` by hand) a child process decodes
+    a few tokens once per build, CPU and model (the verdict is kept in ``folder``): when it
+    dies, the engine loads without them, which keeps the AMX kernels out and works (checked on
+    the VM of 2026-12-02) instead of crashing the daemon at its first completion. A probe that
+    cannot run or times out says yes and is not kept."""
+    info = system_info() if info is None else info
+    if not built_with_amx(info):
+        return True
+    key = hashlib.blake2b(f"{info}|{_cpu_name()}|{model.resolve()}".encode(),
+                          digest_size=8).hexdigest()
+    stamp = folder / f"llama-amx-check-{key}.json"
+    try:
+        return bool(json.loads(stamp.read_text(encoding="utf-8"))["ok"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        proc = run([sys.executable, "-m", "engine.cpu_build", str(model)], capture_output=True,
+                   text=True, timeout=PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("cannot check llama.cpp's AMX kernels here (%s): loading with them", exc)
+        return True
+    ok = proc.returncode >= 0  # killed by a signal: the kernels crash on this machine
+    if not ok:
+        log.warning("llama.cpp's AMX kernels crash on this machine (a probe decode died with "
+                    "signal %d): the CPU engine loads without llama.cpp's extra buffer types. "
+                    "Rebuild llama-cpp-python without AMX: `nospin doctor` says how.",
+                    -proc.returncode)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(json.dumps({"ok": ok, "returncode": proc.returncode}), encoding="utf-8")
+    except OSError as exc:  # a full disk: probe again next time
+        log.warning("cannot keep the AMX check's verdict in %s: %s", stamp, exc)
+    return ok
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor()
 
 
 def decode_probe(model: Path, tokens: int = 4) -> str:

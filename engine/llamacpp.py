@@ -42,6 +42,7 @@ from engine.base import (
     Priority,
     TextChunk,
 )
+from engine.cpu_build import extra_buffers_safe
 from engine.healing import constrained_argmax, split_heal
 from engine.llamacpp_session import KVSession, PrefillResult, ShouldStop, Tokenizer, load_llama
 from engine.llamacpp_spec import (
@@ -50,6 +51,7 @@ from engine.llamacpp_spec import (
     PromptLookupDrafter,
     verify_greedy,
 )
+from engine.models import models_dir
 from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
 from engine.speculation import SpeculationGovernor
@@ -112,6 +114,7 @@ class LlamaCppEngine(Engine):
         rule (None: one with ``config.speculation_min_acceptance``; benchmarks pass one that
         only observes)."""
         self._model_path = model_path
+        self._extra_buffers = True  # start() decides (engine/cpu_build.extra_buffers_safe)
         chunk = prefill_chunk or int(getattr(config, "prefill_chunk", 0) or PREFILL_CHUNK)
         self._prefill_chunk = max(1, chunk)
         self._profile = profile
@@ -160,7 +163,11 @@ class LlamaCppEngine(Engine):
         """Load the model (and draft model) on the caller's thread, then start the engine thread."""
         n_threads = self._config.n_threads
         before = cpu_load.sample()
-        llm = load_llama(self._model_path, n_ctx=self._config.n_ctx, n_threads=n_threads)
+        # a llama.cpp built with AMX whose kernels crash here loads without them (cpu_build)
+        extra = extra_buffers_safe(self._model_path, models_dir())
+        self._extra_buffers = extra
+        llm = load_llama(self._model_path, n_ctx=self._config.n_ctx, n_threads=n_threads,
+                         extra_buffers=extra)
         self._llms.append(llm)
         self._tokenizer = Tokenizer(llm, self._profile)
         self._session = KVSession(llm, state_slots=self._config.kv_state_slots)
@@ -169,7 +176,8 @@ class LlamaCppEngine(Engine):
                 self._drafter = PromptLookupDrafter()
             else:
                 draft = load_llama(
-                    self._draft_model_path, n_ctx=self._config.n_ctx, n_threads=n_threads
+                    self._draft_model_path, n_ctx=self._config.n_ctx, n_threads=n_threads,
+                    extra_buffers=extra,
                 )
                 self._llms.append(draft)
                 session = KVSession(draft, state_slots=self._config.kv_state_slots)
@@ -269,6 +277,8 @@ class LlamaCppEngine(Engine):
         s.speculation_note = g.note
         if self._session is not None:
             s.extra = {
+                # 0: loaded without llama.cpp's extra buffer types (its AMX kernels crash here)
+                "llama_extra_buffers": 1.0 if self._extra_buffers else 0.0,
                 "kv_tokens": float(len(self._session.tokens)),
                 "kv_states": float(len(self._session.states)),
                 "kv_states_bytes": float(self._session.states_bytes()),

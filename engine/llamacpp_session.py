@@ -11,6 +11,7 @@ n_batch x n_vocab score matrix that ``Llama.save_state`` copies.
 from __future__ import annotations
 
 import ctypes
+import importlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -48,10 +49,16 @@ class PrefillResult:
     complete: bool  # False when should_stop interrupted the prefill
 
 
+_PARAMS_LOCK = threading.Lock()  # load_llama patches llama-cpp-python's default params
+
+
 def load_llama(
-    path: Path, *, n_ctx: int, n_threads: int, n_batch: int = 512, logits_all: bool = False
+    path: Path, *, n_ctx: int, n_threads: int, n_batch: int = 512, logits_all: bool = False,
+    extra_buffers: bool = True,
 ) -> Any:
-    """Load a GGUF model with a Q8_0 KV cache and flash attention; raise ModelError on failure."""
+    """Load a GGUF model with a Q8_0 KV cache and flash attention; raise ModelError on failure.
+    ``extra_buffers`` False: without llama.cpp's extra buffer types (AMX, repacked weights;
+    ``use_extra_bufts``), which ``Llama`` does not expose (engine/cpu_build.py says when)."""
     try:
         import llama_cpp
     except ImportError as exc:  # pragma: no cover - installed with nospin
@@ -72,9 +79,24 @@ def load_llama(
             verbose=False,
         )
 
+    # the low-level module Llama.__init__ asks for its defaults (llama.py imports it whole)
+    low: Any = importlib.import_module("llama_cpp.llama_cpp")
+    defaults = low.llama_model_default_params
+
+    def without_extra_buffers() -> Any:
+        params = defaults()
+        params.use_extra_bufts = False
+        return params
+
     try:
-        with muted():  # its ~2,200 log lines would each wait for the GIL (engine/llama_log.py)
-            return load()
+        with _PARAMS_LOCK, muted():  # its ~2,200 log lines would each wait for the GIL
+            if extra_buffers:
+                return load()
+            low.llama_model_default_params = without_extra_buffers
+            try:
+                return load()
+            finally:
+                low.llama_model_default_params = defaults
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelError(f"cannot load model {path}", detail=str(exc)) from exc
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import platform
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +75,64 @@ def test_decode_probe_in_a_child_process() -> None:
     bad = subprocess.run([sys.executable, "-m", "engine.cpu_build"], capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "usage" in bad.stderr
+
+
+AMX_INFO = "CPU : AVX512 = 1 | AVX512_VNNI = 1 | AMX_INT8 = 1 | REPACK = 1 |"
+
+
+class Child:
+    """Runs a real child process (``code``) in place of the probe; counts the runs."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.runs = 0
+
+    def __call__(self, argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        assert argv[1:3] == ["-m", "engine.cpu_build"]
+        self.runs += 1
+        return subprocess.run([sys.executable, "-c", self.code], capture_output=True,
+                              text=True, timeout=60, check=False)
+
+
+def test_a_build_with_crashing_amx_kernels_loads_without_extra_buffers(tmp_path: Path) -> None:
+    """2026-12-02: a llama.cpp built with AMX faulted at every prompt on a VM listing AMX; loaded
+    without the extra buffer types (use_extra_bufts) it ran. The engine probes once per build,
+    CPU and model, in a child process, and keeps the verdict."""
+    from engine.cpu_build import extra_buffers_safe
+
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF")
+    never = Child("raise SystemExit('not run')")
+    assert extra_buffers_safe(model, tmp_path, info="CPU : AVX512 = 1 |", run=never)
+    assert never.runs == 0  # no AMX compiled in: nothing to check
+    crash = Child("import faulthandler; faulthandler._sigsegv()")
+    assert not extra_buffers_safe(model, tmp_path / "a", info=AMX_INFO, run=crash)
+    assert not extra_buffers_safe(model, tmp_path / "a", info=AMX_INFO, run=crash)
+    assert crash.runs == 1  # the verdict is kept
+    works = Child("print('ok')")
+    assert extra_buffers_safe(model, tmp_path / "b", info=AMX_INFO, run=works)
+
+    def hangs(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        raise subprocess.TimeoutExpired(argv, 1.0)
+
+    assert extra_buffers_safe(model, tmp_path / "c", info=AMX_INFO, run=hangs)
+    assert not (tmp_path / "c").exists()  # a probe that did not finish is no verdict
+
+
+def test_the_model_loads_and_decodes_without_extra_buffers() -> None:
+    from app.errors import NospinError
+    from engine.llamacpp_session import load_llama
+    from engine.models import embedded_model_path
+    from engine.requantize import cpu_weights
+
+    try:
+        path = cpu_weights(embedded_model_path())
+    except NospinError as exc:
+        pytest.skip(f"embedded model unavailable: {exc}")
+    llm = load_llama(path, n_ctx=128, n_threads=0, n_batch=32, extra_buffers=False)
+    assert llm.model_params.use_extra_bufts is False
+    prompt = llm.tokenize(b"def add(a, b):\n    return", add_bos=False, special=False)
+    produced = [t for _, t in zip(range(4), llm.generate(prompt, temp=0.0), strict=False)]
+    assert len(produced) == 4
+    again = load_llama(path, n_ctx=128, n_threads=0, n_batch=32)  # the defaults are restored
+    assert again.model_params.use_extra_bufts is True
