@@ -187,7 +187,7 @@ def test_cpu_engine_names_a_crashing_llama_cpp_build_and_its_fix(home: Path) -> 
     config.write_text(f'[engine]\nmodel = "{model}"\n')
     amx = ChildRunner(CRASH.format("AMX_INT8"))
     crashed = check_cpu_engine(probe(host, runner=amx))
-    assert crashed.status == "fail" and "crashed (SIGSEGV)" in crashed.summary
+    assert crashed.status == "warn" and "crashed (SIGSEGV)" in crashed.summary  # worked around
     assert "built with AMX" in crashed.summary and "-mno-amx-int8" in crashed.fix
     assert amx.calls == [(sys.executable, "-m", "engine.cpu_build", str(model))]
     other = check_cpu_engine(probe(host, runner=ChildRunner(CRASH.format("AVX_VNNI"))))
