@@ -65,6 +65,9 @@ def format_status(data: dict[str, Any]) -> str:
         f"  clients    {data['num_clients']}, documents {data['num_documents']}, "
         f"queued {data['num_queued']}",
     ]
+    if (engine.get("extra") or {}).get("llama_extra_buffers") == 0:  # engine/cpu_build.py
+        lines.append("  WARNING    llama.cpp runs without its extra buffer types: its AMX kernels "
+                     "crash on this machine; `nospin doctor` says how to rebuild it")
     if data.get("last_crash"):  # the daemon before this one died of a fatal signal
         lines.append("  CRASHED    the previous daemon: "
                      f"{describe_crash(data['last_crash'], time.time())}; `nospin doctor`")

@@ -123,6 +123,17 @@ def test_status_text_warns_about_roots_not_watched() -> None:
     assert "WARNING" not in _status({}, {}, roots=["/p"], root_problems={})
 
 
+def test_status_text_warns_when_llama_cpp_runs_without_extra_buffers() -> None:
+    """engine/cpu_build.py: a build whose AMX kernels crash here loads without them."""
+    text = _status({"extra": {"llama_extra_buffers": 0.0, "kv_tokens": 10.0}}, {})
+    assert "  WARNING    llama.cpp runs without its extra buffer types: its AMX kernels" in text
+    assert "WARNING" not in _status({"extra": {"llama_extra_buffers": 1.0}}, {})
+    crashed = _status({}, {}, last_crash={"when": 0.0, "error": "Segmentation fault",
+                                          "where": "llama_cpp/_internals.py:329 in decode"})
+    assert "  CRASHED    the previous daemon: Segmentation fault in llama_cpp/_internals.py:" \
+        "329 in decode, " in crashed and crashed.splitlines()[-2].endswith("`nospin doctor`")
+
+
 def test_status_text_says_where_the_time_went() -> None:
     metrics = {
         "num_requests": 4, "first_token_ms": {"p50": 80.0, "p95": 200.0},
