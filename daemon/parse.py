@@ -22,6 +22,7 @@ from daemon.languages import (
     LANGUAGES,
     TEXT,
     LanguageSpec,
+    comment_leader,
     definitions_query,
     detect_language,
 )
@@ -197,16 +198,44 @@ def summarize(
     )
 
 
+_MEMBER_END = re.compile(r"[\w)\]>'\"`?]$")  # a line that ends a member of an object type
+_MEMBER_START = re.compile(r"^[\w'\"\[]")  # a line that starts the next one
+_MEMBER_LANGUAGES = frozenset({"typescript", "tsx", "go"})  # members end with a line break
+
+
 def _without_inner_comments(text: str, language: str) -> str:
-    """A signature written over several lines without the line comments that end its lines
-    but the last: put on one line, ``class Context< // eslint-disable…`` or ``def f(a,  #
-    first`` would comment out the rest of it."""
+    """A signature written over several lines, ready to be put on one: without the line
+    comments that end its lines but the last (``class Context< // eslint-disable…`` or
+    ``def f(a,  # first`` would comment out the rest of it) and without the block comments
+    on lines of their own (``/** Transport protocol type */`` inside a TypeScript type); in
+    TypeScript and Go, members of an object type that end at a line break end with ``;`` (on
+    one line ``{ ctx: Context error: string }`` is no type)."""
     lines = text.split("\n")
-    for i, line in enumerate(lines[:-1]):
-        cut = line_comment_start(line, language)
-        if cut is not None:
-            lines[i] = line[:cut]
-    return "\n".join(lines)
+    block_comments = comment_leader(language) == "//"
+    kept: list[str] = []
+    in_comment = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if i and block_comments and (in_comment or stripped.startswith("/*")):
+            in_comment = "*/" not in stripped
+            rest = stripped.partition("*/")[2].strip()
+            if not rest:
+                continue
+            line = rest
+        if i < len(lines) - 1:
+            cut = line_comment_start(line, language)
+            if cut is not None:
+                line = line[:cut]
+        if i and not line.strip():
+            continue  # a blank line inside: nothing to keep, and no member between
+        kept.append(line)
+    if language in _MEMBER_LANGUAGES and len(kept) > 1:
+        for i in range(len(kept) - 1):
+            here, following = kept[i].rstrip(), kept[i + 1].lstrip()
+            if _MEMBER_END.search(here) and _MEMBER_START.match(following) and \
+                    open_state("\n".join(kept[: i + 1]), language)[0][-1:] == ["{"]:
+                kept[i] = here + ";"
+    return "\n".join(kept)
 
 
 def _names(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[str]:

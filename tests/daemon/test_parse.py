@@ -227,3 +227,40 @@ def test_literal_spans_are_the_bracketed_expressions_spanning_lines_nested_too()
     assert summarize("m.py", text).literal_spans == ()  # the index does not need them
     js = "const o = {\n  a: [\n    1,\n  ],\n};\nf(1,\n  2);\n"
     assert summarize("m.js", js, prose=True).literal_spans == ((0, 4), (1, 3), (5, 6))
+
+
+def test_typescript_object_types_keep_their_members_apart_without_doc_comments() -> None:
+    """hono: ``opts: { ctx: Context error: string }`` on one line is no type (members end with
+    a line break), and ``/** Transport protocol type */`` blocks filled a type alias."""
+    source = """\
+export type NetAddrInfo = {
+  /**
+   * Transport protocol type
+   */
+  transport?: 'tcp' | 'udp'
+  port?: number
+
+  address?: string
+} & ({ kind: 'a' } | { kind: 'b', extra: number })
+
+function unauthorizedResponse(opts: {
+  ctx: Context
+  error: string // shown to the user
+  realm?: string
+}) {
+  return opts
+}
+"""
+    defs = {d.name: d.signature for d in summarize("conninfo.ts", source).definitions}
+    assert defs["NetAddrInfo"] == ("type NetAddrInfo = { transport?: 'tcp' | 'udp'; port?: number;"
+                                   " address?: string } & ({ kind: 'a' } | { kind: 'b', extra:"
+                                   " number })")
+    assert defs["unauthorizedResponse"] == (
+        "function unauthorizedResponse(opts: { ctx: Context; error: string; realm?: string })")
+
+
+def test_go_struct_fields_in_a_signature_are_kept_apart() -> None:
+    source = "package p\n\nfunc Run(opts struct {\n\tName string\n\tSize int\n}) error {\n" \
+             "\treturn nil\n}\n"
+    (run,) = [d for d in summarize("run.go", source).definitions if d.name == "Run"]
+    assert run.signature == "func Run(opts struct { Name string; Size int }) error"
