@@ -201,6 +201,7 @@ def summarize(
 _MEMBER_END = re.compile(r"[\w)\]>'\"`?]$")  # a line that ends a member of an object type
 _MEMBER_START = re.compile(r"^[\w'\"\[]")  # a line that starts the next one
 _MEMBER_LANGUAGES = frozenset({"typescript", "tsx", "go"})  # members end with a line break
+_MEMBER_SCAN_CHARS = 4000  # lines past this are cut from the signature (400 characters) anyway
 
 
 def _without_inner_comments(text: str, language: str) -> str:
@@ -230,12 +231,42 @@ def _without_inner_comments(text: str, language: str) -> str:
             continue  # a blank line inside: nothing to keep, and no member between
         kept.append(line)
     if language in _MEMBER_LANGUAGES and len(kept) > 1:
+        stack: list[str] = []
+        seen = 0
         for i in range(len(kept) - 1):
+            seen += len(kept[i])
+            if seen > _MEMBER_SCAN_CHARS:  # the signature is cut at 400 characters anyway
+                break
+            _track_brackets(kept[i], stack)
             here, following = kept[i].rstrip(), kept[i + 1].lstrip()
-            if _MEMBER_END.search(here) and _MEMBER_START.match(following) and \
-                    open_state("\n".join(kept[: i + 1]), language)[0][-1:] == ["{"]:
+            if stack[-1:] == ["{"] and _MEMBER_END.search(here) and \
+                    _MEMBER_START.match(following):
                 kept[i] = here + ";"
     return "\n".join(kept)
+
+
+_CLOSING = {")": "(", "]": "[", "}": "{"}
+
+
+def _track_brackets(line: str, stack: list[str]) -> None:
+    """Update ``stack`` (open brackets, innermost last) with one line of code without
+    comments; quoted strings are skipped (a signature's lines: no string spans two)."""
+    quote = ""
+    escaped = False
+    for ch in line:
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"`":
+            quote = ch
+        elif ch in "([{":
+            stack.append(ch)
+        elif ch in _CLOSING and stack and stack[-1] == _CLOSING[ch]:
+            stack.pop()
 
 
 def _names(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[str]:
