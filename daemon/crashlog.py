@@ -15,6 +15,7 @@ from __future__ import annotations
 import faulthandler
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -112,7 +113,7 @@ class CrashWatch:
             self._file = None
 
 
-def describe(record: dict[str, Any], now: float) -> str:
+def describe(record: Mapping[str, Any], now: float) -> str:
     """One line for people: "Segmentation fault in llama_cpp/_internals.py:329 in decode,
     3 min ago (last-crash.txt)"."""
     ago = max(0.0, now - float(record.get("when", now)))
@@ -124,6 +125,11 @@ def describe(record: dict[str, Any], now: float) -> str:
         age = f"{ago / 3600:.0f} h ago"
     else:
         age = f"{ago / 86400:.0f} days ago"
-    where = f" in {record['where']}" if record.get("where") else ""
     kept = f" ({record['path']})" if record.get("path") else ""
-    return f"{record.get('error', 'crashed')}{where}, {age}{kept}"
+    return f"{summary(record)}, {age}{kept}"
+
+
+def summary(record: Mapping[str, Any]) -> str:
+    """"Segmentation fault in llama_cpp/_internals.py:329 in decode" (the tray's row)."""
+    where = f" in {record['where']}" if record.get("where") else ""
+    return f"{record.get('error', 'crashed')}{where}"

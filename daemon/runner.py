@@ -10,7 +10,6 @@ import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import zmq
 
@@ -56,77 +55,55 @@ async def run_daemon(
     reports the previous daemon's fatal crash and records this one's (daemon/crashlog.py)."""
     lock = DaemonLock()
     lock.acquire()  # AlreadyRunning says where the other one is
-    with contextlib.ExitStack() as stack:
-        last_crash = None
-        if crash_reports:
-            last_crash = collect(state_dir())
-            if last_crash is not None:
-                log.warning("the previous daemon crashed: %s; run `nospin doctor`",
-                            describe(last_crash.to_dict(), time.time()))
-            stack.enter_context(CrashWatch(state_dir()))
-        await _serve(config, lock, engine_factory=engine_factory, config_path=config_path,
-                     log_file=log_file, stop=stop, handle_signals=handle_signals,
-                     index_projects=index_projects, on_ready=on_ready,
-                     last_crash=last_crash.to_dict() if last_crash else {})
-
-
-async def _serve(
-    config: Config,
-    lock: DaemonLock,
-    *,
-    engine_factory: EngineFactory,
-    config_path: Path | None,
-    log_file: str,
-    stop: asyncio.Event | None,
-    handle_signals: bool,
-    index_projects: bool,
-    on_ready: Callable[[Service], None] | None,
-    last_crash: dict[str, Any],
-) -> None:
-    stop = stop or asyncio.Event()
-    path = prepare_socket_path()
-    request_log = RequestLog(state_dir() / "requests.jsonl")
-    service = Service(
-        config, engine_factory=engine_factory, config_path=config_path,
-        snapshots=SnapshotStore(), metrics=Metrics(log=request_log),
-        log_file=log_file, index_projects=index_projects,
-    )
-    service.last_crash = last_crash
-    listeners = [Listener(ipc_endpoint(), on_bound=lambda _: secure_socket(path))]
-    if config.daemon.tcp_port:
-        listeners.append(Listener(tcp_endpoint(config.daemon.tcp_port),
-                                  token=read_or_create_token()))
-    server = Server(service, listeners, max_message_bytes=config.daemon.max_message_bytes)
-    old_umask = os.umask(0o077)  # the socket is created private, then chmod'ed to be sure
-    try:
-        server.bind()
-    except zmq.ZMQError as exc:
-        server.close(linger_ms=0)
-        request_log.close()
-        lock.release()
-        raise DaemonError(f"cannot listen: {exc}") from exc
-    finally:
-        os.umask(old_umask)
-    service.endpoints = server.endpoints
-    service.count_peers = lambda: server.live_peers(60.0)
-    lock.write_info(server.endpoints, log_file)
-    loop = asyncio.get_running_loop()
-    if handle_signals:
-        install_stop_signals(loop, stop)
-    try:
-        await service.start()
-        log.info("nospin daemon pid %d serving on %s", os.getpid(), ", ".join(server.endpoints))
-        if on_ready is not None:
-            on_ready(service)
-        await server.serve(stop)
-    finally:
-        log.info("shutting down")
-        await service.close()
-        await asyncio.sleep(0)  # let queued sends go out before the sockets close
-        server.close()
+    last_crash = collect(state_dir()) if crash_reports else None
+    if last_crash is not None:
+        log.warning("the previous daemon crashed: %s; run `nospin doctor`",
+                    describe(last_crash.to_dict(), time.time()))
+    with CrashWatch(state_dir()) if crash_reports else contextlib.nullcontext():
+        stop = stop or asyncio.Event()
+        path = prepare_socket_path()
+        request_log = RequestLog(state_dir() / "requests.jsonl")
+        service = Service(
+            config, engine_factory=engine_factory, config_path=config_path,
+            snapshots=SnapshotStore(), metrics=Metrics(log=request_log),
+            log_file=log_file, index_projects=index_projects,
+        )
+        service.last_crash = last_crash.to_dict() if last_crash else {}
+        listeners = [Listener(ipc_endpoint(), on_bound=lambda _: secure_socket(path))]
+        if config.daemon.tcp_port:
+            listeners.append(Listener(tcp_endpoint(config.daemon.tcp_port),
+                                      token=read_or_create_token()))
+        server = Server(service, listeners, max_message_bytes=config.daemon.max_message_bytes)
+        old_umask = os.umask(0o077)  # the socket is created private, then chmod'ed to be sure
+        try:
+            server.bind()
+        except zmq.ZMQError as exc:
+            server.close(linger_ms=0)
+            request_log.close()
+            lock.release()
+            raise DaemonError(f"cannot listen: {exc}") from exc
+        finally:
+            os.umask(old_umask)
+        service.endpoints = server.endpoints
+        service.count_peers = lambda: server.live_peers(60.0)
+        lock.write_info(server.endpoints, log_file)
+        loop = asyncio.get_running_loop()
         if handle_signals:
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                loop.remove_signal_handler(sig)
-        request_log.close()
-        path.unlink(missing_ok=True)
-        lock.release()
+            install_stop_signals(loop, stop)
+        try:
+            await service.start()
+            log.info("nospin daemon pid %d serving on %s", os.getpid(), ", ".join(server.endpoints))
+            if on_ready is not None:
+                on_ready(service)
+            await server.serve(stop)
+        finally:
+            log.info("shutting down")
+            await service.close()
+            await asyncio.sleep(0)  # let queued sends go out before the sockets close
+            server.close()
+            if handle_signals:
+                for sig in (signal.SIGTERM, signal.SIGINT):
+                    loop.remove_signal_handler(sig)
+            request_log.close()
+            path.unlink(missing_ok=True)
+            lock.release()

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from daemon.crashlog import summary as crash_summary
 from daemon.metrics import percentile
 
 __all__ = [
@@ -368,9 +369,7 @@ def figures(view: DaemonView) -> list[Figure]:
         names = ", ".join(sorted(r.rstrip("/").rsplit("/", 1)[-1] for r in view.root_problems))
         rows.append(Figure("Watching", f"changes in {names} not followed · `nospin doctor`"))
     if view.last_crash:  # a native fault ended the previous daemon: say how, and what to run
-        where = f" in {view.last_crash['where']}" if view.last_crash.get("where") else ""
-        rows.append(Figure("Last crash", f"{view.last_crash.get('error', 'crashed')}{where}"
-                           " · `nospin doctor`"))
+        rows.append(Figure("Last crash", f"{crash_summary(view.last_crash)} · `nospin doctor`"))
     return rows
 
 
