@@ -45,7 +45,7 @@ BOUNDARY_SLACK = 1  # a token of slack where two current-file segments meet
 # prompt order of a stable layout's enclosing class headers: after the file block (0.5), before
 # the cross-file snippets (1 and up)
 STABLE_CLASS_ORDER = 0.75
-WIDER_RANK = 3000.0  # related definitions a widened window adds: after the first pass's
+WIDER_RANK = 3000.0  # related definitions a widened window adds rank after the first pass's
 CURSOR_LINE_SLACK = 24  # the cursor line is reserved in steps of this many tokens (typing room)
 
 
@@ -382,27 +382,25 @@ class CandidateBuilder:
         if self.index is None:
             return []
         lines, line = self.parts.lines, self.parts.line
-        headers = "".join(c.segment.text for c in enclosing.candidates)
-        near = "".join(lines[max(window.start, line - 3) : line])
-        if self._related is None:
-            self._related = related_definitions(
+        if self._related is None or window.start < self._related_from:
+            headers = "".join(c.segment.text for c in enclosing.candidates)
+            near = "".join(lines[max(window.start, line - 3) : line])
+            found = related_definitions(
                 self.index, self.summary, headers + "".join(lines[window.start : line]), near
             )
-            self._related_from = window.start
-        elif window.start < self._related_from:
-            # a widened pass keeps the first pass's choice, and adds after it what the lines
-            # the wider window shows name (a type used at the top of the file, in the first
-            # window's outline only: hono's ``Context``)
-            wider = related_definitions(
-                self.index, self.summary, headers + "".join(lines[window.start : line]), near
-            )
-            known = {(r.path, r.definition.qualname) for r in self._related}
-            self._related = self._related + [
-                replace(r, rank=WIDER_RANK + r.rank, at_cursor=False)
-                for r in wider
-                if (r.path, r.definition.qualname) not in known
-            ]
-            self._related_from = window.start
+            if self._related is not None:
+                # a widened pass keeps the first pass's choice, and adds after it what the
+                # lines the wider window shows name (a type used at the top of the file, in the
+                # first window's outline only: hono's ``Context``). The whole wider window is
+                # resolved again, not only its new lines: a name the first window binds stays
+                # no related definition there
+                known = {(r.path, r.definition.qualname) for r in self._related}
+                found = self._related + [
+                    replace(r, rank=WIDER_RANK + r.rank, at_cursor=False)
+                    for r in found
+                    if (r.path, r.definition.qualname) not in known
+                ]
+            self._related, self._related_from = found, window.start
         room = self.allow["related"]
         cands: list[Candidate] = []
         for rel in self._related:
