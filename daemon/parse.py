@@ -32,7 +32,7 @@ from daemon.nodes import IDENTIFIER as IDENTIFIER
 from daemon.nodes import node_text as _text
 from daemon.nodes import one_line as _one_line
 from daemon.symbols import Definition, DefKind, FileSummary, Import
-from engine.postprocess import line_comment_start, open_state
+from engine.postprocess import code_positions, line_comment_start, open_state
 
 _SELF_ATTR = re.compile(rb"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
 _local = threading.local()
@@ -231,42 +231,20 @@ def _without_inner_comments(text: str, language: str) -> str:
             continue  # a blank line inside: nothing to keep, and no member between
         kept.append(line)
     if language in _MEMBER_LANGUAGES and len(kept) > 1:
+        joined = "\n".join(kept)[:_MEMBER_SCAN_CHARS]  # the signature is cut at 400 anyway
+        row_at = {i: row for row, i in enumerate(m.start() for m in re.finditer("\n", joined))}
         stack: list[str] = []
-        seen = 0
-        for i in range(len(kept) - 1):
-            seen += len(kept[i])
-            if seen > _MEMBER_SCAN_CHARS:  # the signature is cut at 400 characters anyway
-                break
-            _track_brackets(kept[i], stack)
-            here, following = kept[i].rstrip(), kept[i + 1].lstrip()
-            if stack[-1:] == ["{"] and _MEMBER_END.search(here) and \
-                    _MEMBER_START.match(following):
-                kept[i] = here + ";"
+        for i, ch in code_positions(joined, language):
+            if ch in _CLOSERS:  # an opener (the map is opener -> closer)
+                stack.append(ch)
+            elif stack and ch == _CLOSERS[stack[-1]]:
+                stack.pop()
+            elif ch == "\n" and stack[-1:] == ["{"]:  # a line break inside an object type
+                row = row_at[i]
+                here, following = kept[row].rstrip(), kept[row + 1].lstrip()
+                if _MEMBER_END.search(here) and _MEMBER_START.match(following):
+                    kept[row] = here + ";"
     return "\n".join(kept)
-
-
-_CLOSING = {")": "(", "]": "[", "}": "{"}
-
-
-def _track_brackets(line: str, stack: list[str]) -> None:
-    """Update ``stack`` (open brackets, innermost last) with one line of code without
-    comments; quoted strings are skipped (a signature's lines: no string spans two)."""
-    quote = ""
-    escaped = False
-    for ch in line:
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"`":
-            quote = ch
-        elif ch in "([{":
-            stack.append(ch)
-        elif ch in _CLOSING and stack and stack[-1] == _CLOSING[ch]:
-            stack.pop()
 
 
 def _names(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> list[str]:

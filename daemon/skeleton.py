@@ -16,6 +16,7 @@ from daemon.languages import LANGUAGES, comment_leader
 from daemon.parse import first_doc_line, top_level_spans
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
+from engine.postprocess import code_positions
 
 _DOC_OPEN = re.compile(r"""^\s*([rRuUbB]{0,2})(\"\"\"|\'\'\')""")
 
@@ -74,7 +75,6 @@ def render_definition(
     return label + "\n".join(lines) + "\n"
 
 
-_OPENING = {"(": ")", "[": "]", "{": "}"}
 _DEF_KEYWORDS = ("def ", "async def ", "class ")
 
 
@@ -87,31 +87,19 @@ def decorator_lines(signature: str) -> list[str]:
         return [signature]
     parts: list[str] = []
     depth = 0
-    quote = ""
     start = 0
-    i = 0
-    while i < len(signature):
-        ch = signature[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch in _OPENING:
+    for i, ch in code_positions(signature, "python"):
+        if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth = max(0, depth - 1)
         elif ch == " " and depth == 0 and i > start:
             rest = signature[i + 1 :]
-            if (rest.startswith("@") and rest[1:2].strip()) or rest.startswith(_DEF_KEYWORDS):
-                parts.append(signature[start:i])
+            if rest.startswith(_DEF_KEYWORDS) or (rest.startswith("@") and rest[1:2].strip()):
+                parts.append(signature[start:i])  # a decorator ends here
                 start = i + 1
-                if not rest.startswith("@"):
-                    break
-        i += 1
+                if rest[0] != "@":
+                    break  # the def: the rest is one line
     parts.append(signature[start:])
     return parts
 

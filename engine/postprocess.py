@@ -400,8 +400,16 @@ def open_state(text: str, language: str = "") -> tuple[list[str], str]:
 def _code_chars(text: str, language: str, open_quote: list[str] | None = None) -> Iterator[str]:
     """Characters of ``language`` code outside string literals and comments; ``open_quote``
     gets the opening quote of a literal still open at the end."""
+    return (ch for _, ch in code_positions(text, language, open_quote))
+
+
+def code_positions(
+    text: str, language: str, open_quote: list[str] | None = None
+) -> Iterator[tuple[int, str]]:
+    """(position, character) of ``language`` code outside string literals and comments: the
+    scan ``open_state`` makes, for callers that need where a bracket or a blank is."""
     scan = _scan(text, comment_leaders(language), string_syntax(language), open_quote)
-    return (ch for _, ch in scan if ch)
+    return ((i, ch) for i, ch in scan if ch)
 
 
 def line_comment_start(line: str, language: str) -> int | None:
