@@ -37,14 +37,15 @@ PACKAGE = "llama-cpp-python"
 
 
 def build_env(environ: Mapping[str, str], machine: str, platform_name: str,
-              compiler_ok: bool) -> dict[str, str]:
+              compiler_ok: Callable[[], bool]) -> dict[str, str]:
     """CFLAGS / CXXFLAGS to build llama-cpp-python with here; {} leaves the build as it is.
 
-    Only x86-64 with a GCC or Clang that knows the flags (GCC >= 11); not Windows (MSVC).
+    Only x86-64 with a GCC or Clang that knows the flags (GCC >= 11; ``compiler_ok``, asked
+    last: it runs the compiler); not Windows (MSVC).
     """
-    if environ.get(KEEP_AMX) or not compiler_ok or platform_name == "win32":
+    if environ.get(KEEP_AMX) or platform_name == "win32":
         return {}
-    if machine.lower() not in ("x86_64", "amd64"):
+    if machine.lower() not in ("x86_64", "amd64") or not compiler_ok():
         return {}
     flags = " ".join(AMX_OFF)
     out: dict[str, str] = {}
@@ -69,10 +70,7 @@ def compiler_accepts_amx_off(compiler: str | None = None) -> bool:
 
 def build_env_here() -> dict[str, str]:
     """:func:`build_env` for this machine and process environment."""
-    machine = platform.machine()
-    if machine.lower() not in ("x86_64", "amd64") or sys.platform == "win32":
-        return {}
-    return build_env(os.environ, machine, sys.platform, compiler_accepts_amx_off())
+    return build_env(os.environ, platform.machine(), sys.platform, compiler_accepts_amx_off)
 
 
 def built_with_amx(system_info: str) -> bool:

@@ -21,14 +21,23 @@ FLAGS = " ".join(AMX_OFF)
 
 
 def test_build_env_adds_the_flags_on_x86_64_only() -> None:
-    assert build_env({}, "x86_64", "linux", True) == {"CFLAGS": FLAGS, "CXXFLAGS": FLAGS}
-    mine = build_env({"CFLAGS": "-O2", "CXXFLAGS": f"-g {FLAGS}"}, "AMD64", "darwin", True)
+    def yes() -> bool:
+        return True
+
+    def no() -> bool:
+        return False
+
+    def unasked() -> bool:
+        raise AssertionError("the compiler is asked only where the flags could apply")
+
+    assert build_env({}, "x86_64", "linux", yes) == {"CFLAGS": FLAGS, "CXXFLAGS": FLAGS}
+    mine = build_env({"CFLAGS": "-O2", "CXXFLAGS": f"-g {FLAGS}"}, "AMD64", "darwin", yes)
     assert mine == {"CFLAGS": f"-O2 {FLAGS}", "CXXFLAGS": f"-g {FLAGS}"}  # once, theirs kept
-    assert build_env({}, "aarch64", "linux", True) == {}
-    assert build_env({}, "arm64", "darwin", True) == {}
-    assert build_env({}, "AMD64", "win32", True) == {}  # MSVC
-    assert build_env({}, "x86_64", "linux", False) == {}  # GCC 10 does not know the flags
-    assert build_env({"NOSPIN_LLAMA_AMX": "1"}, "x86_64", "linux", True) == {}
+    assert build_env({}, "aarch64", "linux", unasked) == {}
+    assert build_env({}, "arm64", "darwin", unasked) == {}
+    assert build_env({}, "AMD64", "win32", unasked) == {}  # MSVC
+    assert build_env({}, "x86_64", "linux", no) == {}  # GCC 10 does not know the flags
+    assert build_env({"NOSPIN_LLAMA_AMX": "1"}, "x86_64", "linux", unasked) == {}
 
 
 def test_compiler_check() -> None:
