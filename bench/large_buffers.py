@@ -6,7 +6,11 @@ the buffer (a reformat: ``EditHistory.record_edit`` with the buffer's summary, w
 history's lock while it names the definitions touched).
 
 Buffers: 1 MB of ``x = 1`` lines (an outline of 166,666 entries), 1 MB of standard-library
-modules concatenated, one 1 MB line, and one ordinary module (``argparse.py``, 30 KB). CPU
+modules concatenated, one 1 MB line, and one ordinary module (``argparse.py``, 30 KB); and,
+summarised only, TypeScript: a 1 MB union type alias of object members (``typescript_union``:
+the signature join scans brackets once, over at most 4,000 characters; a first version
+rescanned from the start for each line) and 1 MB of interface overloads without semicolons
+(``typescript_overloads``: each such file is parsed twice, daemon/grammar_fixes.py). CPU
 seconds per call (``time.process_time``), the mean of ``--repeat`` runs; no project index. The
 figures of docs/context.md, "Large buffers", come from this (the "before" column: the same
 command run from a worktree of the code before).
@@ -57,6 +61,18 @@ def buffers() -> dict[str, str]:
     }
 
 
+def typescript_buffers() -> dict[str, str]:
+    """The TypeScript buffers, each about ``SIZE`` characters."""
+    member = "  field{}: string\n"
+    members = "".join(member.format(i) for i in range(SIZE // len(member.format(99999))))
+    overload = "  <K{0} extends keyof M>(key: K{0}): M[K{0}]\n"
+    overloads = "".join(overload.format(i) for i in range(SIZE // len(overload.format(9999))))
+    return {
+        "typescript_union": f"export type Big =\n  | {{\n{members}  }}\n  | string\n",
+        "typescript_overloads": f"interface Get<M> {{\n{overloads}}}\n",
+    }
+
+
 def _record_every_line(path: str, text: str, saved: FileSummary) -> None:
     """A fresh history records an edit of every line of ``text`` (a trailing space added)."""
     EditHistory().record_edit(
@@ -104,4 +120,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 row[f"tokens_{budget}"] = ctx.num_tokens
             rows[where] = row
         out[name] = rows
+    for name, text in typescript_buffers().items():
+        summarize_s, summary = _cpu_s(partial(summarize, f"{name}.ts", text), args.repeat)
+        out[name] = {"chars": len(text), "lines": text.count("\n"), "summarize_s": summarize_s,
+                     "definitions": len(summary.definitions),
+                     "syntax_errors": summary.has_syntax_errors}
     return out
