@@ -103,6 +103,8 @@ BACKSTOP_S = 2 * TICK_S
 WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
+# the engine stopped the completion before it ended: shown up to its last whole line
+_CUT_SHORT = frozenset({FinishReason.LENGTH.value, FinishReason.DEADLINE.value})
 
 
 def _scheduling_deadline(deadline_ms: float) -> float:
@@ -718,7 +720,8 @@ class Service:
             text = fin.text
             if live.kind == "complete":
                 text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
-                                   bool(live.multiline))
+                                   bool(live.multiline),
+                                   cut_short=finish_reason(ended, fin) in _CUT_SHORT)
             elif live.kind == "generate":
                 text = clean_generated(text)
         if live.kind == "warmup":
@@ -823,7 +826,7 @@ class Service:
             text = "".join(live.streamed)
             if live.kind == "complete":
                 text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
-                                   bool(live.multiline))
+                                   bool(live.multiline), cut_short=True)
             reply = done_reply(live, live.start.tier, FinishReason.DEADLINE.value,
                                GenerationStats(num_generated_tokens=len(live.streamed)),
                                text, now, self.config.tiers)

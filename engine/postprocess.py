@@ -98,13 +98,23 @@ def _strip_line_comment(line: str, language: str) -> str:
 # --- the post-processing pipeline ------------------------------------------------------------
 
 
-def postprocess(completion: str, prefix: str, suffix: str, language: str, multiline: bool) -> str:
+def postprocess(
+    completion: str,
+    prefix: str,
+    suffix: str,
+    language: str,
+    multiline: bool,
+    *,
+    cut_short: bool = False,
+) -> str:
     """Clean a finished completion for display at the cursor; returns the text to insert.
 
     Steps, in order: drop indentation added at a block body the editor indented
     (``drop_extra_indent``); keep the first non-empty line when single-line; cut degenerate
     repetition;
-    end a multi-line completion where it leaves the cursor's block (``block_end``); cut where
+    end a multi-line completion where it leaves the cursor's block (``block_end``), or, when
+    the engine stopped it before it ended (``cut_short``: the token cap, a deadline) and it
+    had not left the block, at its last whole line (``whole_lines``); cut where
     the completion starts repeating the line below the cursor; drop closing brackets
     the suffix already has; drop a tail that repeats the rest of the cursor line; trim trailing
     whitespace. Returns "" when nothing useful is left.
@@ -117,6 +127,8 @@ def postprocess(completion: str, prefix: str, suffix: str, language: str, multil
         end = block_end(text, block_scope(prefix, language))
         if end is not None:
             text = text[:end]
+        elif cut_short:
+            text = whole_lines(text, language)
         text = cut_line_below(text, suffix)
     text = drop_suffix_closers(text, prefix, suffix, language)
     text = cut_suffix_overlap(text, suffix)
@@ -224,6 +236,28 @@ def block_end(text: str, scope: BlockScope, resume: int = 0) -> int | None:
                     return start
         pos = nxt
     return None
+
+
+def whole_lines(text: str, language: str) -> str:
+    """A multi-line completion the engine stopped before it ended, cut at its last whole line.
+
+    The last line is cut off when a line ended before it (the next token might have gone on
+    with it: ``result.append(fo``), and so are the lines after the last line end that leaves
+    nothing the completion opened unfinished: no bracket or string literal open, and not a
+    line opening a block whose body did not come (``for item in items:``, ``if (ok) {``). When
+    no line end does that, the text up to the last line end; a text of one line is kept as it
+    is (the user may take it word by word).
+    """
+    ends = [i + 1 for i, ch in enumerate(text) if ch == "\n" and text[:i].strip()]
+    if not ends:
+        return text
+    for end in reversed(ends):
+        brackets, quote = open_state(text[:end], language)
+        if brackets or quote:
+            continue
+        if not _opens_block(text[:end].rstrip().rsplit("\n", 1)[-1], language):
+            return text[:end]
+    return text[: ends[-1]]
 
 
 def cut_repetition(text: str) -> str:
@@ -359,23 +393,6 @@ def cut_suffix_overlap(text: str, suffix: str) -> str:
     if stripped.endswith(rest):
         return stripped[: -len(rest)]
     return text
-
-
-def close_own_brackets(text: str, suffix: str) -> str:
-    """Append closers for brackets the completion opened and left open on a single line.
-
-    Used for single-line completions cut by length; never adds a closer the suffix starts with.
-    """
-    stack = _open_brackets(text)
-    rest = list(_leading_closers(suffix.split("\n", 1)[0]))
-    out = text
-    for opener in reversed(stack):
-        closer = _OPENERS[opener]
-        if rest and rest[0] == closer:
-            rest.pop(0)
-            continue
-        out += closer
-    return out
 
 
 def _open_brackets(text: str, language: str = "") -> list[str]:

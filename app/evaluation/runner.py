@@ -244,7 +244,7 @@ def _run_point(
     lines = None if line_point else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
     error = fin.error if fin.reason is FinishReason.ERROR else ""
-    prediction = _prediction(fin.text if not error else "", parts, point)
+    prediction = _prediction(fin.text if not error else "", parts, point, fin.reason)
     ids = identifier_f1(prediction, point.hidden, point.language)
     compiled = checker.check(
         point.path, point.language, point.original(), point.with_completion(prediction)
@@ -262,7 +262,7 @@ def _run_point(
                 speculation=False,
             )
             alt_fin, _ = generate(engine, alt, max_lines=lines, timeout_s=options.timeout_s)
-            text = _prediction(alt_fin.text, parts, point) if alt_fin.text else ""
+            text = _prediction(alt_fin.text, parts, point, alt_fin.reason) if alt_fin.text else ""
             alternatives.append(text)
             hits.append(exact_match(text, point.hidden))
         top_hit = any(hits)
@@ -352,11 +352,16 @@ def generate(
     return fin, stopped[0] and fin.reason is FinishReason.CANCELLED
 
 
-def _prediction(text: str, parts: PromptParts, point: EvalPoint) -> str:
-    """The post-processed completion as the daemon shows it; block points keep as many lines
-    as the ground truth has (the editor would show more; the score compares like with like)."""
+def _prediction(text: str, parts: PromptParts, point: EvalPoint, reason: FinishReason) -> str:
+    """The post-processed completion as the daemon shows it (``reason``: why the engine stopped:
+    one stopped at its token cap is cut at its last whole line); block points keep as many
+    lines as the ground truth has (the editor would show more; the score compares like with
+    like)."""
     multiline = point.kind == "block"
-    out = postprocess(text, parts.prefix, parts.suffix, point.language, multiline)
+    out = postprocess(
+        text, parts.prefix, parts.suffix, point.language, multiline,
+        cut_short=reason is FinishReason.LENGTH,
+    )
     if multiline:
         out = "\n".join(out.split("\n")[: point.num_hidden_lines])
     return out

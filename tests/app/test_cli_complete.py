@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -280,8 +281,37 @@ def test_complete_with_the_embedded_model(home: Path) -> None:
     assert done["text"].strip(), "the model produced nothing"
     assert done["context"]["num_prompt_tokens"] > 0
     print("embedded model:", json.dumps(done))
+    # a multi-line completion stopped by its token cap is shown up to its last whole line
+    # (the same request with room for more goes on after that line), and the file still parses
+    # with it in place
+    stats = home / "proj" / "stats.py"
+    stats.write_text(STATS)
+    shown = {}
+    for cap in ("20", "64"):
+        result = nospin(home, "complete", f"{stats}:4:5", "--json", "--multiline", "true",
+                        "--max-tokens", cap, fake=False, timeout=300)
+        assert result.returncode == 0, result.stderr
+        shown[cap] = json.loads(result.stdout)
+        print(f"max {cap} tokens:", json.dumps(shown[cap]))
+    short, longer = shown["20"]["text"], shown["64"]["text"]
+    assert shown["20"]["finish_reason"] == "length" and short.strip()
+    assert longer == short or longer.startswith(short + "\n"), (short, longer)
+    head, tail = STATS.split("    \n", 1)
+    ast.parse(f"{head}    {short}\n{tail}")
     status = json.loads(nospin(home, "status", "--json", fake=False).stdout)
     assert status["engine"]["state"] == "ready" and status["engine"]["name"] != "fake"
+
+
+STATS = (
+    "def summarize(rows):\n"
+    '    """Count, total and largest amount of the rows, as a dict."""\n'
+    "    count = 0\n"
+    "    \n"
+    "\n"
+    "\n"
+    "def report(rows):\n"
+    "    print(summarize(rows))\n"
+)
 
 
 def test_status_text_shows_the_fitted_fast_budget() -> None:

@@ -16,7 +16,6 @@ from engine.postprocess import (
     StreamFilter,
     block_end,
     block_scope,
-    close_own_brackets,
     cut_repetition,
     decide_multiline,
     filter_stream,
@@ -217,10 +216,44 @@ def test_cut_repetition_keeps_normal_text() -> None:
     assert cut_repetition("x\nx\nx\nx") == "x"
 
 
-def test_close_own_brackets() -> None:
-    assert close_own_brackets("foo(bar(1)", "") == "foo(bar(1))"
-    assert close_own_brackets("foo(bar(1", ")") == "foo(bar(1)"  # suffix closes bar(
-    assert close_own_brackets("a + b", ")") == "a + b"
+CUT_SHORT_CASES = [
+    # (source, language, raw output stopped by the token cap, what is shown)
+    # the last line is cut off: the next token might have gone on with it
+    ("def f(xs):\n    █\n", "python", "total = 0\n    for x in xs:\n        total += x\n    retu",
+     "total = 0\n    for x in xs:\n        total += x"),
+    # a block opened without its body, a bracket left open: back to the last whole statement
+    ("def f(xs):\n    █\n", "python", "total = 0\n    for x in xs:\n        total +",
+     "total = 0"),
+    ("def f(xs):\n    █\n", "python", "log(\n        'start',\n        len(xs),\n",
+     "log(\n        'start',\n        len(xs),"),
+    ("def f(xs):\n    █\n", "python", "a = 1\n    s = \"\"\"\n    text\n    more",
+     "a = 1"),
+    ("function f(xs) {\n  █\n}\n", "javascript",
+     "let t = 0;\n  if (xs) {\n    t = xs.length;\n    t",
+     "let t = 0;"),
+    ("function f(xs) {\n  █\n}\n", "javascript", "if (xs) {\n    t = xs.length;\n    t",
+     "if (xs) {\n    t = xs.length;"),
+    # one line: kept as it came (the user can take it word by word)
+    ("def f(xs):\n    █\n", "python", "return sum(x for x in x", "return sum(x for x in x"),
+    # it had left the block: cut there as always, nothing more
+    ("def f(xs):\n    █\n\ndef g():\n", "python", "return len(xs)\n\ndef h(", "return len(xs)"),
+]
+
+
+@pytest.mark.parametrize("source,language,raw,expected", CUT_SHORT_CASES)
+def test_a_multiline_completion_cut_short_ends_at_its_last_whole_line(
+    source: str, language: str, raw: str, expected: str
+) -> None:
+    prefix, suffix = split(source)
+    assert postprocess(raw, prefix, suffix, language, True, cut_short=True) == expected
+
+
+def test_a_completion_that_ended_by_itself_is_not_cut_back() -> None:
+    prefix, suffix = split("def f(xs):\n    █\n")
+    raw = "total = 0\n    for x in xs:\n        total += x\n    return total"
+    assert postprocess(raw, prefix, suffix, "python", True) == raw
+    # single-line: the line as it came, cut short or not
+    assert postprocess("retu", prefix, suffix, "python", False, cut_short=True) == "retu"
 
 
 def test_healing() -> None:
