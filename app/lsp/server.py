@@ -30,6 +30,8 @@ A daemon that hangs with its connection open (stopped, in a debugger, stuck: see
 meanwhile requests fail at once instead of waiting for it. It is neither restarted nor
 disconnected from: when it answers again, the documents are sent again in the same way (the
 updates that failed meanwhile are in that text) and the server reports ``connected``.
+A daemon that says the one before it crashed (``StatusReply.last_crash``) gets a warning
+(``window/showMessage``) once per crash.
 """
 
 from __future__ import annotations
@@ -68,10 +70,12 @@ from app.lsp.text import (
 )
 from daemon import lifecycle
 from daemon import protocol as p
+from daemon.crashlog import describe as describe_crash
 
 log = logging.getLogger(__name__)
 
 STATUS_NOTIFICATION = "nospin/status"
+CRASH_NOTICE_S = 3600.0  # a crash older than this is in nospin.status only, not a warning
 CMD_STATUS = "nospin.status"
 CMD_FAST_MODE = "nospin.fastMode"
 CMD_TOGGLE_FAST_MODE = "nospin.toggleFastMode"
@@ -159,6 +163,7 @@ class NospinLanguageServer(LanguageServer):
         self.fast_mode: bool | None = None
         self.last_status: StatusParams | None = None
         self._announce_task: asyncio.Future[None] | None = None
+        self._crash_shown: Any = None  # the ``when`` of the last crash reported
         self.feature(t.INITIALIZE)(_plain(self._on_initialize))
         self.feature(t.INITIALIZED)(_plain(self._on_initialized))
         self.feature(t.SHUTDOWN)(_plain(self._on_shutdown))
@@ -273,7 +278,29 @@ class NospinLanguageServer(LanguageServer):
             if self._joining is client:
                 self._joining = None
         self._client, self._synced_updates = client, synced
+        if resumed is None:
+            task = asyncio.ensure_future(self._report_crash(client))
+            self._reconnecting.add(task)
+            task.add_done_callback(self._reconnecting.discard)
         return client
+
+    async def _report_crash(self, client: AsyncClient) -> None:
+        """A new connection's daemon says the daemon before it died of a fatal signal (not
+        longer than CRASH_NOTICE_S ago): a warning the editor shows (``window/showMessage``),
+        once per crash. ``nospin.status`` carries it too, for as long as the daemon runs."""
+        try:
+            crash = (await client.status()).last_crash
+        except NospinError:
+            return  # the connection's own troubles are reported where they happen
+        when = crash.get("when")
+        if not crash or when == self._crash_shown or time.time() - float(when or 0) > \
+                CRASH_NOTICE_S:
+            return
+        self._crash_shown = when
+        self.window_show_message(t.ShowMessageParams(
+            type=t.MessageType.Warning,
+            message=f"the previous nospin daemon crashed: {describe_crash(crash, time.time())}."
+                    " Run `nospin doctor`."))
 
     def _connect_done(self, future: asyncio.Future[AsyncClient]) -> None:
         if self._connecting is future:
@@ -571,6 +598,8 @@ class NospinLanguageServer(LanguageServer):
             "total_ms": metrics.get("total_ms"), "first_token_ms": metrics.get("first_token_ms"),
             "num_cancelled": metrics.get("num_cancelled", 0),
             "num_documents": status.num_documents, "log_path": status.log_path,
+            "last_crash": describe_crash(status.last_crash, time.time())
+            if status.last_crash else "",
             "last": self.last_status.to_json() if self.last_status else None,
         }
 

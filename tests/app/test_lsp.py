@@ -112,6 +112,7 @@ class Session:
     result: t.InitializeResult
     statuses: list[dict[str, Any]] = field(default_factory=list)
     versions: dict[str, int] = field(default_factory=dict)
+    messages: list[t.ShowMessageParams] = field(default_factory=list)  # window/showMessage
 
     def open(self, path: Path, text: str) -> str:
         uri = path.as_uri()
@@ -165,6 +166,12 @@ async def lsp_session(home: Path, *, inline: bool = True, fake: bool = False,
     def on_status(params: Any) -> None:
         statuses.append(as_dict(params))
 
+    messages: list[t.ShowMessageParams] = []
+
+    @client.feature(t.WINDOW_SHOW_MESSAGE)  # type: ignore[untyped-decorator]
+    def on_message(params: t.ShowMessageParams) -> None:
+        messages.append(params)
+
     full_env = {**os.environ, "NOSPIN_HOME": str(home), "PYTHONPATH": str(REPO), **(env or {})}
     if fake:
         full_env["NOSPIN_ENGINE_FACTORY"] = "tests.daemon.fakes:make_engine"
@@ -180,7 +187,7 @@ async def lsp_session(home: Path, *, inline: bool = True, fake: bool = False,
         initialization_options={"deadlineMs": 120_000, **(options or {})})), 60)
     client.initialized(t.InitializedParams())
     try:
-        yield Session(client, result, statuses)
+        yield Session(client, result, statuses, messages=messages)
     finally:
         try:
             await asyncio.wait_for(client.shutdown_async(None), 10)
@@ -669,6 +676,42 @@ def test_a_stopped_daemon_is_noticed_at_once_and_started_again(fake_home: Path) 
             new = await s.command("nospin.status")
             assert new["pid"] != old["pid"] and new["num_documents"] == 1
             assert result is not None or (await s.inline(uri, 1, 4)) is not None
+
+    asyncio.run(main())
+
+
+def test_a_crashed_daemon_is_shown_as_a_warning_by_the_next_connection(fake_home: Path) -> None:
+    """The daemon dies of a fatal signal (the scripted engine's SIGSEGV at the first
+    completion; 2026-12-02: llama.cpp's AMX kernels did so on a VM). Connected to the daemon
+    started after it, the server shows the crash as a warning (``window/showMessage``: any LSP
+    editor shows it, nospin's plugins or not), once, and ``nospin.status`` carries it."""
+    src = fake_home / "proj" / "calc.py"
+    src.write_text("def add(a, b):\n    \n")
+
+    async def main() -> None:
+        async with lsp_session(fake_home, fake=True, options={"deadlineMs": 5000},
+                               env={"NOSPIN_FAKE_SEGFAULT": "1"}) as s:
+            uri = s.open(src, src.read_text())
+            assert await wait_for_status(s, 0, "connected", 30)
+            assert (await s.command("nospin.status"))["last_crash"] == ""
+            seen = len(s.statuses)
+            with contextlib.suppress(JsonRpcException):
+                await s.inline(uri, 1, 4)  # the daemon dies of it
+            assert await wait_for_status(s, seen, "error", 10), s.statuses[seen:]
+            assert not s.messages
+            s.edit(uri, 1, 4, "r")  # the next edit starts a daemon again
+            give_up = time.monotonic() + 60
+            while not s.messages and time.monotonic() < give_up:
+                await asyncio.sleep(0.1)
+            assert [m.type for m in s.messages] == [t.MessageType.Warning]
+            text = s.messages[0].message
+            assert text.startswith("the previous nospin daemon crashed: Segmentation fault in "
+                                   "daemon/fakes.py:"), text
+            assert "last-crash.txt" in text and "nospin doctor" in text
+            status = await s.command("nospin.status")
+            assert status["last_crash"].startswith("Segmentation fault in daemon/fakes.py:")
+            await asyncio.sleep(0.5)
+            assert len(s.messages) == 1
 
     asyncio.run(main())
 

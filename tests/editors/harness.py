@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 REPO = Path(__file__).parents[2]
 # the daemon's engine in the fast editor tests: scripted, always the same answer (fake_home)
 FAKE_ENGINE = "tests.daemon.fakes:make_engine"
@@ -67,3 +69,18 @@ def end_servers(home: Path, timeout_s: float = 10.0) -> None:
     for pid in servers():
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
+
+
+def seed_crash_report(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What faulthandler leaves of a daemon that died in llama.cpp: the next daemon reports it."""
+    from app.paths import state_dir
+    from daemon.crashlog import CRASH_FILE
+
+    monkeypatch.setenv("NOSPIN_HOME", str(home))
+    folder = state_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / CRASH_FILE).write_text(
+        "Fatal Python error: Segmentation fault\n\n"
+        "Current thread 0x00007f3a2b7fe6c0 (most recent call first):\n"
+        '  File "/venv/lib/python3.11/site-packages/llama_cpp/_internals.py", line 329 in decode\n'
+        '  File "/work/engine/llamacpp.py", line 512 in _run\n')

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.editors.harness import REPO, use_fake_engine, wait_for
+from tests.editors.harness import REPO, seed_crash_report, use_fake_engine, wait_for
 
 PLUGIN = REPO / "editors" / "nvim"
 
@@ -438,15 +438,25 @@ def test_toggle_off_drops_the_request_in_flight(fake_home: Path,
 
 def test_status_and_fast_mode_commands(fake_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """:NospinStatus before any completion shows "?" for the missing figures (not vim.NIL);
-    :NospinFastMode refuses an unknown argument and leaves fast mode as it was."""
+    :NospinFastMode refuses an unknown argument and leaves fast mode as it was. The daemon
+    before this one left a crash report: a warning says so, and :NospinStatus."""
+    seed_crash_report(fake_home, monkeypatch)
     with fake_nvim(fake_home, monkeypatch) as nvim:
         def messages() -> list[list[Any]]:
             msgs: list[list[Any]] = nvim.lua("return _G.MSGS")
             return msgs
 
+        warning = wait_for("the crash warning",
+                           lambda: [m for m in messages() if "crashed" in m[0]], 30)[0]
+        assert warning[0].startswith("LSP[nospin] the previous nospin daemon crashed: "
+                                     "Segmentation fault in llama_cpp/_internals.py:329 in "
+                                     "decode"), warning
+        assert warning[1] == nvim.lua("return vim.log.levels.WARN"), warning
         nvim.command("NospinStatus")
         status = wait_for("the status", lambda: [m for m in messages() if "p50" in m[0]], 30)[0]
         assert "vim.NIL" not in status[0] and "p50 ? ms, p95 ? ms" in status[0], status
+        assert "\nthe previous daemon crashed: Segmentation fault in llama_cpp/_internals.py:329" \
+            in status[0], status
         nvim.command("NospinFastMode bogus")
         err = [m for m in messages() if "bogus" in m[0]]
         assert err and err[0][1] == nvim.lua("return vim.log.levels.ERROR"), messages()

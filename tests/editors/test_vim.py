@@ -32,7 +32,13 @@ try:
 except ImportError:  # the dev extra
     pytest.skip("pyte is not installed (dev extra)", allow_module_level=True)
 
-from tests.editors.harness import FAKE_ENGINE, REPO, use_fake_engine, wait_for
+from tests.editors.harness import (
+    FAKE_ENGINE,
+    REPO,
+    seed_crash_report,
+    use_fake_engine,
+    wait_for,
+)
 
 PLUGIN = REPO / "editors" / "vim"
 TAB, ESC, CTRL_RBRACKET, M_RIGHT = "\t", "\x1b", "\x1d", "\x1b[1;3C"
@@ -343,7 +349,9 @@ def test_keys_without_a_suggestion_do_what_they_did(fake_home: Path,
 def test_status_fast_mode_toggle_and_statusline(fake_home: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """:NospinStatus shows the daemon's figures; :NospinFastMode refuses an unknown argument and
-    turns fast mode on (FAST in the statusline); :NospinToggle turns ghost text off and on."""
+    turns fast mode on (FAST in the statusline); :NospinToggle turns ghost text off and on. The
+    daemon before this one left a crash report: a warning says so, and :NospinStatus."""
+    seed_crash_report(fake_home, monkeypatch)
     with fake_vim(fake_home, monkeypatch,
                   options="set laststatus=2 statusline=%f%=%{nospin#statusline()}") as (vim, _):
         vim.type("Gox = ")
@@ -372,6 +380,11 @@ def test_status_fast_mode_toggle_and_statusline(fake_home: Path,
         assert "nospin: :NospinFastMode takes on, off or toggle, not 'bogus'" in messages
         assert "nospin: fast mode on" in messages
         assert any(line.startswith("fast mode on; ") for line in messages), messages
+        crashed = "the previous nospin daemon crashed: Segmentation fault in " \
+            "llama_cpp/_internals.py:329 in decode"
+        assert any(line.startswith(f"nospin: {crashed}") for line in messages), messages
+        assert any(line.startswith("the previous daemon crashed: Segmentation fault in ")
+                   for line in messages), messages
 
 
 @pytest.mark.parametrize("broken", ["missing", "exits"])

@@ -520,6 +520,9 @@ function! s:report_status(error, r) abort
         \ s:num(get(a:r, 'num_requests', v:null)), s:ms(get(a:r, 'total_ms', v:null)),
         \ s:ms(get(a:r, 'first_token_ms', v:null)))
   echomsg 'last: ' . (last ==# '' ? '-' : last)
+  if type(get(a:r, 'last_crash', v:null)) == v:t_string && a:r.last_crash !=# ''
+    echomsg 'the previous daemon crashed: ' . a:r.last_crash
+  endif
 endfunction
 
 " :NospinStatus

@@ -32,6 +32,7 @@ export interface DaemonSummary {
   num_cancelled: number;
   num_documents: number;
   log_path: string;
+  last_crash?: string; // how the daemon before this one died ("" or absent: it did not)
 }
 
 export interface StatusBarView {
@@ -78,5 +79,6 @@ export function statusReport(summary: DaemonSummary): string {
     `nospin ${summary.version}, daemon pid ${summary.pid}, engine ${summary.engine} ${summary.engine_state}`,
     `fast mode ${summary.fast_mode ? "on" : "off"}${summary.paused ? ", paused" : ""}`,
     `${summary.num_requests} requests: total ${pct(summary.total_ms)}; first token ${pct(summary.first_token_ms)}`,
+    ...(summary.last_crash ? [`the previous daemon crashed: ${summary.last_crash}`] : []),
   ].join(" · ");
 }

@@ -55,6 +55,13 @@ void test("status report summarises the daemon", () => {
   assert.match(text, /daemon pid 42/);
   assert.match(text, /fast mode on/);
   assert.match(text, /p50 300 ms, p95 1100 ms/);
+  assert.doesNotMatch(text, /crashed/);
+  const crashed = statusReport({
+    version: "0.1.0", pid: 43, fast_mode: false, paused: false, engine_state: "ready",
+    engine: "llamacpp", num_requests: 0, total_ms: null, first_token_ms: null, num_cancelled: 0,
+    num_documents: 0, log_path: "", last_crash: "Segmentation fault in ggml.c:12, 3 min ago",
+  });
+  assert.match(crashed, / · the previous daemon crashed: Segmentation fault in ggml.c:12, 3 min ago$/);
 });
 
 void test("settings are read with defaults and clamped", () => {

@@ -111,6 +111,9 @@ function M.show_status()
         ms(r.total_ms), ms(r.first_token_ms)),
       'last: ' .. (status.statusline() ~= '' and status.statusline() or '-'),
     }
+    if type(r.last_crash) == 'string' and r.last_crash ~= '' then
+      table.insert(lines, 'the previous daemon crashed: ' .. r.last_crash)
+    end
     vim.notify(table.concat(lines, '\n'))
   end)
 end
