@@ -253,11 +253,26 @@ def whole_lines(text: str, language: str) -> str:
         return text
     for end in reversed(ends):
         brackets, quote = open_state(text[:end], language)
-        if brackets or quote:
+        if brackets or quote or _open_keyword_blocks(text[:end], language):
             continue
         if not _opens_block(text[:end].rstrip().rsplit("\n", 1)[-1], language):
             return text[:end]
     return text[: ends[-1]]
+
+
+def _open_keyword_blocks(text: str, language: str) -> int:
+    """Ruby: how many blocks ``text`` opens (``def``, ``if``, ``do |x|``) without their
+    ``end``; 0 for other languages (brackets close theirs)."""
+    if language not in _KEYWORD_BLOCK:
+        return 0
+    depth = 0
+    for line in text.split("\n"):
+        body = _strip_line_comment(line, language).strip()
+        if _KEYWORD_CLOSER.match(body):  # ``end`` closes; ``else``, ``rescue`` go on
+            depth -= body.startswith("end") and not body[3:4].isalnum()
+        elif _opens_block(line, language):
+            depth += 1
+    return max(0, depth)
 
 
 def cut_repetition(text: str) -> str:

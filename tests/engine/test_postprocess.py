@@ -233,6 +233,12 @@ CUT_SHORT_CASES = [
      "let t = 0;"),
     ("function f(xs) {\n  █\n}\n", "javascript", "if (xs) {\n    t = xs.length;\n    t",
      "if (xs) {\n    t = xs.length;"),
+    # Ruby: a block is open until its ``end``
+    ("def f(xs)\n  █\nend\n", "ruby", "total = 0\n  xs.each do |x|\n    total += x\n    lo",
+     "total = 0"),
+    ("def f(xs)\n  █\n  log(xs)\nend\n", "ruby",
+     "total = 0\n  if xs.empty?\n    return 0\n  else\n    1\n  end\n  tot",
+     "total = 0\n  if xs.empty?\n    return 0\n  else\n    1\n  end"),
     # one line: kept as it came (the user can take it word by word)
     ("def f(xs):\n    █\n", "python", "return sum(x for x in x", "return sum(x for x in x"),
     # it had left the block: cut there as always, nothing more
