@@ -49,6 +49,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--line-tokens", type=int, default=32, help="max new tokens, line points")
     parser.add_argument("--block-tokens", type=int, default=96,
                         help="max new tokens, block points")
+    parser.add_argument("--as-shown", action="store_true",
+                        help="run block points to their end as the editor shows them and "
+                        "compile-check them so too (compile_pass_shown); slower")
     parser.add_argument("--json", action="store_true",
                         help="print the result (without per-point lists) as JSON")
     parser.add_argument("--report", type=Path, default=None, help="write a markdown report")
@@ -115,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         corpus=corpus, num_samples=args.samples, seed=args.seed, modes=modes,
         top_k=args.top_k, temperature=args.temperature, naive_full_max=args.naive_full_max,
         exclude=tuple(args.exclude), line_max_tokens=args.line_tokens,
-        block_max_tokens=args.block_tokens,
+        block_max_tokens=args.block_tokens, as_shown=args.as_shown,
     )
     result = run_eval(
         options, config, progress=lambda msg: print(f"eval: {msg}", file=sys.stderr),

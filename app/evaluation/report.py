@@ -175,6 +175,13 @@ def render_markdown(
                 f"{_num(s['latency_ms_p95'])} | {_pct(s['empty'])} |"
             )
             lines.append(row)
+        shown = [(mode, figures[group]["compile_pass_shown"])
+                 for mode, figures in result["summary"].items()
+                 if figures.get(group, {}).get("compile_pass_shown") is not None]
+        if shown:  # --as-shown
+            lines += ["", "compile-pass of the completions as the editor shows them (block "
+                      "points run to their end): " + ", ".join(
+                          f"{mode} {_pct(rate)}" for mode, rate in shown)]
     lines += ["", "## targets (issue 5)", ""]
     lines += [f"- {t}" for t in targets(result)] or ["- (needs the nospin and naive modes)"]
     lines += ["", "## run time per mode", "", "| mode | points | run s | top-k extra s |",

@@ -76,6 +76,10 @@ class EvalOptions:
     block_share: float = 0.4
     cross_share: float = 0.3
     timeout_s: float = 300.0  # per generation
+    # block points run to their end (the block's end or the token cap) as the editor shows
+    # them, and are also compile-checked so (``compile_pass_shown``); their scores stay on the
+    # first lines as many as the ground truth has
+    as_shown: bool = False
 
 
 @dataclass(slots=True)
@@ -108,6 +112,10 @@ class PointResult:
     # whether the result was taken from an earlier run that sent the same (``--unchanged-from``)
     prompt_digest: str = ""
     reused: bool = False
+    # ``--as-shown``: the completion as the editor shows it (block points; line points: the
+    # prediction) and whether the file compiles with it in place of the ground truth
+    shown: str = ""
+    compile_pass_shown: bool | None = None
 
 
 # (mode, point id) -> an earlier run's result of that point, as stored (``unchanged_results``)
@@ -241,7 +249,7 @@ def _run_point(
     if earlier is not None and earlier.get("prompt_digest") == digest:
         stored = {k: v for k, v in earlier.items() if k in _RESULT_FIELDS}
         return replace(PointResult(**stored), build_ms=built.build_ms, reused=True), 0.0
-    lines = None if line_point else point.num_hidden_lines
+    lines = None if line_point or options.as_shown else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
     error = fin.error if fin.reason is FinishReason.ERROR else ""
     prediction = _prediction(fin.text if not error else "", parts, point, fin.reason)
@@ -249,6 +257,15 @@ def _run_point(
     compiled = checker.check(
         point.path, point.language, point.original(), point.with_completion(prediction)
     )
+    shown, compiled_shown = "", None
+    if options.as_shown:
+        shown = prediction if line_point else postprocess(
+            fin.text if not error else "", parts.prefix, parts.suffix, point.language, True,
+            cut_short=fin.reason is FinishReason.LENGTH,
+        )
+        compiled_shown = compiled if shown == prediction else checker.check(
+            point.path, point.language, point.original(), point.with_completion(shown)
+        )
     top_hit: bool | None = None
     alternatives: list[str] = []
     alt_s = 0.0
@@ -280,7 +297,7 @@ def _run_point(
         latency_ms=built.build_ms + stats.total_ms,
         finish_reason="lines" if enough else fin.reason.value, error=error,
         leak_suspect=_leak_suspect(point, parts), alternatives=alternatives,
-        prompt_digest=digest,
+        prompt_digest=digest, shown=shown, compile_pass_shown=compiled_shown,
     ), alt_s
 
 
@@ -318,8 +335,10 @@ def unchanged_results(
     for key in ("token_healing", "n_ctx"):
         if old_engine.get(key) != getattr(config.engine, key):
             differs.append(f"engine.{key}")
-    for key in ("top_k", "temperature", "seed"):
-        if old.get("options", {}).get(key) != getattr(options, key):
+    for key in ("top_k", "temperature", "seed", "as_shown"):
+        if old.get("options", {}).get(key, False if key == "as_shown" else None) != getattr(
+            options, key
+        ):
             differs.append(f"--{key.replace('_', '-')}")
     if differs:
         raise InputError("--unchanged-from: the earlier result differs in " + ", ".join(differs))
@@ -431,6 +450,7 @@ def reuse_modes(result: dict[str, Any], old: dict[str, Any]) -> list[str]:
 def summarize_results(results: Sequence[PointResult]) -> dict[str, Any]:
     """Aggregate figures of a group of results (one mode, one breakdown)."""
     compile_rate, compile_n, compile_skipped = _rate([r.compile_pass for r in results])
+    shown_flags = [r.compile_pass_shown for r in results]
     tops = [r.top_k_hit for r in results if r.top_k_hit is not None]
     latency = [r.latency_ms for r in results]
     first = [r.first_token_ms for r in results if r.first_token_ms]
@@ -443,6 +463,9 @@ def summarize_results(results: Sequence[PointResult]) -> dict[str, Any]:
         "compile_pass": compile_rate,
         "compile_counted": compile_n,
         "compile_skipped": compile_skipped,
+        # ``--as-shown`` only: compile-pass of the completions as the editor shows them
+        "compile_pass_shown": _rate(shown_flags)[0] if any(
+            f is not None for f in shown_flags) else None,
         "top_k_hit": _mean(float(t) for t in tops) if tops else None,
         "prompt_tokens_mean": _mean(float(r.num_prompt_tokens) for r in results),
         "cached_tokens_mean": _mean(float(r.num_cached_tokens) for r in results),

@@ -260,6 +260,30 @@ def test_smoke_eval_with_the_embedded_model(
     assert all(r["reused"] == (r["prompt_digest"] == first[r["point"]]["prompt_digest"])
                for r in changed["results"])
 
+    # --as-shown: block points run to their end and are compile-checked as the editor shows
+    # them; their scored prediction is the shown completion's first lines; an earlier result
+    # run without it cannot stand in for this one
+    shown_out = tmp_path / "shown.json"
+    assert main([
+        "eval", "--corpus", str(corpus), "--samples", "3", "--seed", "1", "--modes", "nospin",
+        "--config", str(config), "--line-tokens", "16", "--block-tokens", "40", "--as-shown",
+        "--no-snapshot", "--out", str(shown_out), "--report", str(tmp_path / "shown.md"),
+    ]) == 0
+    capsys.readouterr()
+    shown = json.loads(shown_out.read_text(encoding="utf-8"))
+    for r in shown["results"]:
+        assert r["compile_pass_shown"] is not None and r["shown"].startswith(r["prediction"])
+        if r["kind"] == "line":
+            assert r["shown"] == r["prediction"]
+            assert r["compile_pass_shown"] == r["compile_pass"]
+    rate = shown["summary"]["nospin"]["all"]["compile_pass_shown"]
+    assert 0.0 <= rate <= 1.0 and result["summary"]["nospin"]["all"]["compile_pass_shown"] is None
+    assert "as the editor shows them" in (tmp_path / "shown.md").read_text(encoding="utf-8")
+    assert main(["eval", "--corpus", str(corpus), "--samples", "3", "--seed", "1", "--top-k",
+                 "2", "--modes", "nospin", "--config", str(config), "--as-shown",
+                 "--no-snapshot", "--unchanged-from", str(out)]) != 0
+    assert "the earlier result differs in --as-shown" in capsys.readouterr().err
+
     # --against: an earlier result 10 points better in exact match -> exit 3, named in stderr
     doctored = json.loads(out.read_text(encoding="utf-8"))
     doctored["summary"]["nospin"]["all"]["exact_match"] += 0.10
