@@ -86,7 +86,7 @@ from engine.base import (
     TextChunk,
     TokenCounter,
 )
-from engine.postprocess import decide_multiline, postprocess
+from engine.postprocess import CUT_SHORT, decide_multiline, postprocess
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 # the engine stopped the completion before it ended: shown up to its last whole line
-_CUT_SHORT = frozenset({FinishReason.LENGTH.value, FinishReason.DEADLINE.value})
+_CUT_SHORT = frozenset(reason.value for reason in CUT_SHORT)
 
 
 def _scheduling_deadline(deadline_ms: float) -> float:

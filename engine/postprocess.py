@@ -19,6 +19,8 @@ from engine.profiles import StringSyntax, comment_leaders, string_syntax
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
+# why an engine stopped a completion before it ended: its last line may be cut mid-way
+CUT_SHORT = frozenset({FinishReason.LENGTH, FinishReason.DEADLINE, FinishReason.REPETITION})
 # Line endings after which a new block starts, per language family.
 _COLON_BLOCK = {"python"}
 # Languages whose blocks end with the keyword ``end`` (Ruby): a line opens one when it starts
@@ -113,7 +115,8 @@ def postprocess(
     (``drop_extra_indent``); keep the first non-empty line when single-line; cut degenerate
     repetition;
     end a multi-line completion where it leaves the cursor's block (``block_end``), or, when
-    the engine stopped it before it ended (``cut_short``: the token cap, a deadline) and it
+    the engine stopped it before it ended (``cut_short``: the token cap, a deadline,
+    degenerate repetition: ``CUT_SHORT``) and it
     had not left the block, at its last whole line (``whole_lines``); cut where
     the completion starts repeating the line below the cursor; drop closing brackets
     the suffix already has; drop a tail that repeats the rest of the cursor line; trim trailing

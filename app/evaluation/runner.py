@@ -53,7 +53,7 @@ from engine.base import (
     TokenCounter,
     generate_sync,
 )
-from engine.postprocess import postprocess
+from engine.postprocess import CUT_SHORT, postprocess
 
 SCHEMA = 1  # version of the result JSON
 LEAK_MIN_CHARS = 16  # hidden texts at least this long are looked for in prompts
@@ -248,7 +248,11 @@ def _run_point(
     earlier = (previous or {}).get((mode, point.id))
     if earlier is not None and earlier.get("prompt_digest") == digest:
         stored = {k: v for k, v in earlier.items() if k in _RESULT_FIELDS}
-        return replace(PointResult(**stored), build_ms=built.build_ms, reused=True), 0.0
+        taken = replace(PointResult(**stored), build_ms=built.build_ms, reused=True)
+        if options.as_shown:  # the check is cheap and may have changed since: made again
+            taken.compile_pass_shown = _compiles_shown(
+                checker, point, taken.shown, taken.prediction, taken.compile_pass)
+        return taken, 0.0
     lines = None if line_point or options.as_shown else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
     error = fin.error if fin.reason is FinishReason.ERROR else ""
@@ -261,11 +265,9 @@ def _run_point(
     if options.as_shown:
         shown = prediction if line_point else postprocess(
             fin.text if not error else "", parts.prefix, parts.suffix, point.language, True,
-            cut_short=fin.reason is FinishReason.LENGTH,
+            cut_short=fin.reason in CUT_SHORT,
         )
-        compiled_shown = compiled if shown == prediction else checker.check(
-            point.path, point.language, point.original(), point.with_completion(shown)
-        )
+        compiled_shown = _compiles_shown(checker, point, shown, prediction, compiled)
     top_hit: bool | None = None
     alternatives: list[str] = []
     alt_s = 0.0
@@ -379,11 +381,23 @@ def _prediction(text: str, parts: PromptParts, point: EvalPoint, reason: FinishR
     multiline = point.kind == "block"
     out = postprocess(
         text, parts.prefix, parts.suffix, point.language, multiline,
-        cut_short=reason is FinishReason.LENGTH,
+        cut_short=reason in CUT_SHORT,
     )
     if multiline:
         out = "\n".join(out.split("\n")[: point.num_hidden_lines])
     return out
+
+
+def _compiles_shown(
+    checker: CompileChecker, point: EvalPoint, shown: str, prediction: str, compiled: bool | None
+) -> bool | None:
+    """Whether the file compiles with the completion as the editor shows it: a line point's
+    prediction in place of the ground truth; a block point's in place of the block's whole body
+    from the cursor on (``EvalPoint.with_block``: the lines below the ground truth were not
+    written yet either, and a ground truth cut mid-statement would leave its end behind)."""
+    if point.kind == "line" and shown == prediction:
+        return compiled
+    return checker.check(point.path, point.language, point.original(), point.with_block(shown))
 
 
 def _seed(seed: int, point_id: str, k: int) -> int:
