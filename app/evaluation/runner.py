@@ -391,13 +391,15 @@ def _prediction(text: str, parts: PromptParts, point: EvalPoint, reason: FinishR
 def _compiles_shown(
     checker: CompileChecker, point: EvalPoint, shown: str, prediction: str, compiled: bool | None
 ) -> bool | None:
-    """Whether the file compiles with the completion as the editor shows it: a line point's
-    prediction in place of the ground truth; a block point's in place of the block's whole body
-    from the cursor on (``EvalPoint.with_block``: the lines below the ground truth were not
-    written yet either, and a ground truth cut mid-statement would leave its end behind)."""
-    if point.kind == "line" and shown == prediction:
+    """Whether the file compiles with the completion as the editor shows it inserted at the
+    cursor: the buffer is the file without the ground truth, the lines below it included (a
+    body's later lines, the rest of a statement a 5-line ground truth cut). Tried and not
+    kept: replacing the body's later lines too (``--as-shown`` at 238ab66), which judged
+    another edit than the buffer's and passed bodies that left the buffer broken."""
+    if shown == prediction:
         return compiled
-    return checker.check(point.path, point.language, point.original(), point.with_block(shown))
+    return checker.check(point.path, point.language, point.original(),
+                         point.with_completion(shown))
 
 
 def _seed(seed: int, point_id: str, k: int) -> int:

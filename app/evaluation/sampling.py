@@ -65,21 +65,6 @@ class EvalPoint:
         """The file with ``completion`` in place of the ground truth."""
         return self.before + completion + self.after
 
-    def with_block(self, completion: str) -> str:
-        """The file with ``completion`` in place of the ground truth and of the lines below it
-        that belong to the same block (blank, or indented at least as far as the cursor): the
-        block's body as when it is being written, the rest of the file as it is. A line point:
-        ``with_completion``."""
-        if self.kind != "block":
-            return self.with_completion(completion)
-        lines = self.after.split("\n")  # [rest of the last hidden line, the lines below...]
-        below = 1
-        while below < len(lines) and (
-            not lines[below].strip() or _indent(lines[below]) >= self.column
-        ):
-            below += 1
-        return self.before + completion + "\n".join([lines[0], *lines[below:]])
-
     def __repr__(self) -> str:  # never print source text
         return f"EvalPoint({self.id}, {self.kind}, cross_file={self.cross_file})"
 

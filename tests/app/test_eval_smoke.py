@@ -180,25 +180,6 @@ def test_points_of_an_earlier_result_are_cut_again_from_the_files(tmp_path: Path
 
 
 @pytest.mark.slow
-def test_a_block_shown_whole_replaces_the_body_below_the_cursor() -> None:
-    """``--as-shown`` checks a block completion in place of the whole body from the cursor on:
-    a ground truth cut mid-statement (5 lines of a longer body) left its end behind, and the
-    N-line check then failed a whole body, or passed an open ``if x {`` that the leftover
-    ``}`` happened to close."""
-    from app.evaluation.sampling import EvalPoint
-
-    before = "func f() {\n\tfn := func() {\n\t\t"
-    hidden = "a()\n\t\tb()\n\t\tc()\n\t\td()\n\t\te()"
-    after = "\n\t\tg()\n\n\t}\n\treturn\n}\n"
-    point = EvalPoint(id="f.go:3:3", path="f.go", language="go", kind="block", line=2,
-                      column=2, before=before, hidden=hidden, after=after, num_hidden_lines=5)
-    assert point.with_block("x()") == "func f() {\n\tfn := func() {\n\t\tx()\n\t}\n\treturn\n}\n"
-    assert point.with_block(hidden + "\n\t\tg()") == point.original().replace("\n\n\t}", "\n\t}")
-    line = EvalPoint(id="f.go:3:4", path="f.go", language="go", kind="line", line=2, column=3,
-                     before=before + "a", hidden="()", after=after, num_hidden_lines=1)
-    assert line.with_block("(1)") == line.with_completion("(1)")
-
-
 def test_smoke_eval_with_the_embedded_model(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
