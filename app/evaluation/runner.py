@@ -116,6 +116,7 @@ class PointResult:
     # prediction) and whether the file compiles with it in place of the ground truth
     shown: str = ""
     compile_pass_shown: bool | None = None
+    raw: str = ""  # ``--as-shown``, block points: the engine's text before post-processing
 
 
 # (mode, point id) -> an earlier run's result of that point, as stored (``unchanged_results``)
@@ -256,7 +257,15 @@ def _run_point(
     lines = None if line_point or options.as_shown else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
     error = fin.error if fin.reason is FinishReason.ERROR else ""
-    prediction = _prediction(fin.text if not error else "", parts, point, fin.reason)
+    raw = fin.text if not error else ""
+    scored, reason = raw, fin.reason
+    if options.as_shown and not line_point:
+        # scored as a run without --as-shown would have: the text up to where it would have
+        # been stopped for having the ground truth's lines (cancelled: not cut short)
+        stop = line_end(raw, point.num_hidden_lines)
+        if stop is not None:
+            scored, reason = raw[:stop], FinishReason.CANCELLED
+    prediction = _prediction(scored, parts, point, reason)
     ids = identifier_f1(prediction, point.hidden, point.language)
     compiled = checker.check(
         point.path, point.language, point.original(), point.with_completion(prediction)
@@ -264,7 +273,7 @@ def _run_point(
     shown, compiled_shown = "", None
     if options.as_shown:
         shown = prediction if line_point else postprocess(
-            fin.text if not error else "", parts.prefix, parts.suffix, point.language, True,
+            raw, parts.prefix, parts.suffix, point.language, True,
             cut_short=fin.reason in CUT_SHORT,
         )
         compiled_shown = _compiles_shown(checker, point, shown, prediction, compiled)
@@ -300,6 +309,7 @@ def _run_point(
         finish_reason="lines" if enough else fin.reason.value, error=error,
         leak_suspect=_leak_suspect(point, parts), alternatives=alternatives,
         prompt_digest=digest, shown=shown, compile_pass_shown=compiled_shown,
+        raw=raw if options.as_shown and not line_point else "",
     ), alt_s
 
 
@@ -366,11 +376,23 @@ def generate(
     stopped = [False]
 
     def enough(text: str) -> bool:
-        stopped[0] = text.lstrip("\r\n").count("\n") >= limit
+        stopped[0] = line_end(text, limit) is not None
         return stopped[0]
 
     fin, _ = generate_sync(engine, request, timeout_s=timeout_s, stop_when=enough)
     return fin, stopped[0] and fin.reason is FinishReason.CANCELLED
+
+
+def line_end(text: str, lines: int) -> int | None:
+    """Where ``text`` has ``lines`` complete lines (leading line breaks not counted): the end
+    of its ``lines``-th line break; None when it has fewer."""
+    start = len(text) - len(text.lstrip("\r\n"))
+    pos = start - 1
+    for _ in range(lines):
+        pos = text.find("\n", pos + 1)
+        if pos == -1:
+            return None
+    return pos + 1 if lines else start
 
 
 def _prediction(text: str, parts: PromptParts, point: EvalPoint, reason: FinishReason) -> str:
