@@ -115,10 +115,9 @@ def postprocess(
     (``drop_extra_indent``); keep the first non-empty line when single-line; cut degenerate
     repetition;
     end a multi-line completion where it leaves the cursor's block (``block_end``), or, when
-    the engine stopped it before it ended (``cut_short``: the token cap, a deadline,
-    degenerate repetition: ``CUT_SHORT``) and it
-    had not left the block, at its last whole line (``whole_lines``); cut where
-    the completion starts repeating the line below the cursor; drop closing brackets
+    it had not and the engine stopped it before it ended (``cut_short``: the token cap, a
+    deadline, degenerate repetition: ``CUT_SHORT``), at its last whole line (``whole_lines``);
+    cut where the completion starts repeating the line below the cursor; drop closing brackets
     the suffix already has; drop a tail that repeats the rest of the cursor line; trim trailing
     whitespace. Returns "" when nothing useful is left.
     """
