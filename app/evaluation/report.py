@@ -14,6 +14,8 @@ from typing import Any
 
 MAX_DROP = 0.02  # 2 points of compile-pass or exact match
 GUARDED = ("compile_pass", "exact_match")
+# guarded too when both results have it (``--as-shown`` runs)
+GUARDED_WHEN_BOTH = ("compile_pass_shown",)
 GROUPS = ("all", "line", "block", "cross_file", "full_subset")
 
 
@@ -62,13 +64,13 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> Comparison:
         before = old.get("summary", {}).get(mode)
         if not isinstance(before, dict):
             continue
-        for metric in (*GUARDED, "edit_similarity", "identifier_f1", "prompt_tokens_mean",
-                       "latency_ms_p50"):
+        for metric in (*GUARDED, *GUARDED_WHEN_BOTH, "edit_similarity", "identifier_f1",
+                       "prompt_tokens_mean", "latency_ms_p50"):
             a, b = before.get("all", {}).get(metric), figures.get("all", {}).get(metric)
             if not isinstance(a, int | float) or not isinstance(b, int | float):
                 continue
             rows.append((mode, metric, float(a), float(b)))
-            if metric in GUARDED and a - b > MAX_DROP + 1e-9:
+            if metric in (*GUARDED, *GUARDED_WHEN_BOTH) and a - b > MAX_DROP + 1e-9:
                 regressions.append(Regression(mode, metric, float(a), float(b)))
     if not rows:
         notes.append("no mode in common: nothing compared")

@@ -165,6 +165,13 @@ def test_compare_flags_drops_of_more_than_two_points() -> None:
     both = compare(_result(0.30, 0.90), _result(0.25, 0.80))
     assert {r.metric for r in both.regressions} == {"exact_match", "compile_pass"}
     assert compare(_result(0.30, 0.90), _result(0.40, 0.95)).ok  # gains are fine
+    # compile-pass as shown (--as-shown) is guarded where both results have it
+    shown_old, shown_new = _result(0.30, 0.90), _result(0.30, 0.90)
+    shown_old["summary"]["nospin"]["all"]["compile_pass_shown"] = 0.95  # type: ignore[index]
+    assert compare(shown_old, shown_new).ok  # the new run has none: not compared
+    shown_new["summary"]["nospin"]["all"]["compile_pass_shown"] = 0.92  # type: ignore[index]
+    drop = compare(shown_old, shown_new)
+    assert [(r.mode, r.metric) for r in drop.regressions] == [("nospin", "compile_pass_shown")]
 
 
 def test_compare_counts_the_points_a_step_changed() -> None:
