@@ -246,35 +246,48 @@ def whole_lines(text: str, language: str) -> str:
     The last line is cut off when a line ended before it (the next token might have gone on
     with it: ``result.append(fo``), and so are the lines after the last line end that leaves
     nothing the completion opened unfinished: no bracket or string literal open, and not a
-    line opening a block whose body did not come (``for item in items:``, ``if (ok) {``). When
-    no line end does that, the text up to the last line end; a text of one line is kept as it
-    is (the user may take it word by word).
+    line opening a block whose body did not come (``for item in items:``, ``if (ok) {``, a
+    Ruby block without its ``end``). When no line end does that, the text up to the last line
+    end; a text of one line is kept as it is (the user may take it word by word). One scan.
     """
-    ends = [i + 1 for i, ch in enumerate(text) if ch == "\n" and text[:i].strip()]
-    if not ends:
-        return text
-    for end in reversed(ends):
-        brackets, quote = open_state(text[:end], language)
-        if brackets or quote or _open_keyword_blocks(text[:end], language):
-            continue
-        if not _opens_block(text[:end].rstrip().rsplit("\n", 1)[-1], language):
-            return text[:end]
-    return text[: ends[-1]]
+    closed_at: set[int] = set()  # line breaks in code with no bracket open
+    stack: list[str] = []
+    for i, ch in code_positions(text, language):  # breaks inside a string are not listed
+        if ch in _OPENERS:
+            stack.append(ch)
+        elif ch in _CLOSERS:
+            if stack and stack[-1] == _CLOSERS[ch]:
+                stack.pop()
+        elif ch == "\n" and not stack:
+            closed_at.add(i)
+    whole = last_end = None
+    last_line = ""  # the last non-blank line so far
+    depth = 0  # Ruby blocks open
+    pos = 0
+    for line in text.split("\n")[:-1]:  # the lines that ended
+        end = pos + len(line) + 1
+        pos = end
+        depth += _keyword_step(line, language)
+        last_line = line if line.strip() else last_line
+        if not last_line:
+            continue  # nothing before this break yet
+        last_end = end
+        if end - 1 in closed_at and depth <= 0 and not _opens_block(last_line, language):
+            whole = end
+    cut = whole if whole is not None else last_end
+    return text if cut is None else text[:cut]
 
 
-def _open_keyword_blocks(text: str, language: str) -> int:
-    """Ruby: how many blocks ``text`` opens (``def``, ``if``, ``do |x|``) without their
-    ``end``; 0 for other languages (brackets close theirs)."""
+def _keyword_step(line: str, language: str) -> int:
+    """Ruby: +1 for a line that opens a block (``def``, ``if``, ``do |x|``), -1 for its
+    ``end``, 0 otherwise (``else`` and ``rescue`` go on with one); 0 for other languages
+    (brackets close theirs)."""
     if language not in _KEYWORD_BLOCK:
         return 0
-    depth = 0
-    for line in text.split("\n"):
-        body = _strip_line_comment(line, language).strip()
-        if _KEYWORD_CLOSER.match(body):  # ``end`` closes; ``else``, ``rescue`` go on
-            depth -= body.startswith("end") and not body[3:4].isalnum()
-        elif _opens_block(line, language):
-            depth += 1
-    return max(0, depth)
+    body = _strip_line_comment(line, language).strip()
+    if _KEYWORD_CLOSER.match(body):
+        return -1 if body.startswith("end") else 0
+    return 1 if _opens_block(line, language) else 0
 
 
 def cut_repetition(text: str) -> str:
