@@ -347,10 +347,9 @@ def unchanged_results(
     for key in ("token_healing", "n_ctx"):
         if old_engine.get(key) != getattr(config.engine, key):
             differs.append(f"engine.{key}")
+    old_options = {"as_shown": False, **old.get("options", {})}  # (older results: without)
     for key in ("top_k", "temperature", "seed", "as_shown"):
-        if old.get("options", {}).get(key, False if key == "as_shown" else None) != getattr(
-            options, key
-        ):
+        if old_options.get(key) != getattr(options, key):
             differs.append(f"--{key.replace('_', '-')}")
     if differs:
         raise InputError("--unchanged-from: the earlier result differs in " + ", ".join(differs))

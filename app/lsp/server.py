@@ -159,11 +159,12 @@ class NospinLanguageServer(LanguageServer):
         self._sync_tail: asyncio.Future[None] | None = None
         self._num_updates = 0  # document notifications received (each queued update's number)
         self._synced_updates = 0  # how many of them the current connection's opens contain
-        self._reconnecting: set[asyncio.Future[None]] = set()
+        # background work (reconnecting, crash reports): cancelled at shutdown
+        self._tasks: set[asyncio.Future[None]] = set()
         self.fast_mode: bool | None = None
         self.last_status: StatusParams | None = None
         self._announce_task: asyncio.Future[None] | None = None
-        self._crash_shown: Any = None  # the ``when`` of the last crash reported
+        self._crash_shown = 0.0  # the ``when`` of the last crash reported
         self.feature(t.INITIALIZE)(_plain(self._on_initialize))
         self.feature(t.INITIALIZED)(_plain(self._on_initialized))
         self.feature(t.SHUTDOWN)(_plain(self._on_shutdown))
@@ -209,7 +210,7 @@ class NospinLanguageServer(LanguageServer):
             self._notify(StatusParams(state="error", message=str(exc)))
 
     async def _on_shutdown(self, params: None) -> None:
-        for task in list(self._reconnecting):
+        for task in list(self._tasks):
             task.cancel()
         if self._client is not None:
             await self._client.close()
@@ -279,9 +280,7 @@ class NospinLanguageServer(LanguageServer):
                 self._joining = None
         self._client, self._synced_updates = client, synced
         if resumed is None:
-            task = asyncio.ensure_future(self._report_crash(client))
-            self._reconnecting.add(task)
-            task.add_done_callback(self._reconnecting.discard)
+            self._background(self._report_crash(client))
         return client
 
     async def _report_crash(self, client: AsyncClient) -> None:
@@ -292,15 +291,20 @@ class NospinLanguageServer(LanguageServer):
             crash = (await client.status()).last_crash
         except NospinError:
             return  # the connection's own troubles are reported where they happen
-        when = crash.get("when")
-        if not crash or when == self._crash_shown or time.time() - float(when or 0) > \
-                CRASH_NOTICE_S:
+        when = float(crash.get("when") or 0.0)
+        if not crash or when == self._crash_shown or time.time() - when > CRASH_NOTICE_S:
             return
         self._crash_shown = when
         self.window_show_message(t.ShowMessageParams(
             type=t.MessageType.Warning,
             message=f"the previous nospin daemon crashed: {describe_crash(crash, time.time())}."
                     " Run `nospin doctor`."))
+
+    def _background(self, work: Awaitable[None]) -> None:
+        """Run ``work`` as a task kept until it ends (cancelled at shutdown)."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _connect_done(self, future: asyncio.Future[AsyncClient]) -> None:
         if self._connecting is future:
@@ -338,10 +342,7 @@ class NospinLanguageServer(LanguageServer):
             state="error", fast_mode=self.fast_mode,
             message=f"{client.lost}; " + ("it starts again with the next edit or completion"
                                           if starting else "reconnecting")))
-        task = asyncio.ensure_future(
-            client.close() if starting else self._reconnect(client, attempt))
-        self._reconnecting.add(task)
-        task.add_done_callback(self._reconnecting.discard)
+        self._background(client.close() if starting else self._reconnect(client, attempt))
 
     async def _reconnect(self, lost: AsyncClient, attempt: asyncio.Future[AsyncClient] | None
                          ) -> None:
@@ -389,9 +390,7 @@ class NospinLanguageServer(LanguageServer):
         self._client = None
         self._connecting = asyncio.ensure_future(self._connect(client))
         self._connecting.add_done_callback(self._connect_done)
-        task = asyncio.ensure_future(self._announce_connection())
-        self._reconnecting.add(task)
-        task.add_done_callback(self._reconnecting.discard)
+        self._background(self._announce_connection())
 
     # ------------------------------------------------------------------ documents
     def _on_did_open(self, params: t.DidOpenTextDocumentParams) -> None:
