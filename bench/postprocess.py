@@ -2,8 +2,11 @@
 
 The engine thread runs ``StreamFilter.push`` once per generated token, so its cost must not grow
 with the completion: the figure to watch is ``growth`` (cost per piece at the longest length over
-the shortest; about 1 when linear). The completion is real code: a method body of this
-repository's own source, streamed in 4-character pieces as a tokenizer would cut it.
+the shortest; about 1 when linear). ``postprocess_ms_N`` is the final clean-up of the whole
+completion, ``cut_short_ms_N`` the same for one the engine stopped at its cap inside a call its
+first line opened (``whole_lines``' worst case: no line end is whole). The completion is real
+code: a method body of this repository's own source, streamed in 4-character pieces as a
+tokenizer would cut it.
 """
 
 from __future__ import annotations
@@ -55,6 +58,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         started = time.perf_counter()
         postprocess("".join(pieces), prefix, "\n", "python", True)
         out[f"postprocess_ms_{n}"] = round((time.perf_counter() - started) * 1e3, 2)
+        # stopped at the token cap inside a call opened on its first line: every line end is
+        # unfinished (whole_lines' worst case)
+        held = "log(\n" + "".join(pieces)
+        started = time.perf_counter()
+        postprocess(held, prefix, "\n", "python", True, cut_short=True)
+        out[f"cut_short_ms_{n}"] = round((time.perf_counter() - started) * 1e3, 2)
     out["growth"] = round(
         out[f"push_us_per_piece_{LENGTHS[-1]}"] / out[f"push_us_per_piece_{LENGTHS[0]}"], 2
     )

@@ -14,5 +14,5 @@ def test_bench_postprocess_prints_json_for_every_length() -> None:
     )
     data = json.loads(out.stdout)
     for n in data["lengths"]:
-        assert data[f"push_us_per_piece_{n}"] > 0
+        assert data[f"push_us_per_piece_{n}"] > 0 and data[f"cut_short_ms_{n}"] > 0
     assert data["growth"] > 0
