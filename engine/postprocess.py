@@ -33,6 +33,7 @@ _KEYWORD_OPENS = re.compile(
 )
 _ENDLESS_DEF = re.compile(r"^\s*def\s+[^=(\s]+(?:\s*\([^)]*\))?\s*=[^=~>]")
 _DO_BLOCK = re.compile(r"(?:\bdo|\{)\s*(?:\|[^|]*\|)?$")
+_BRACE_BLOCK = re.compile(r"\{\s*(?:\|[^|]*\|)?$")
 _ONE_LINE_END = re.compile(r"[;\s]end$")
 # a line at the block's column that ends the block (``end``) or goes on with it (``else``)
 _KEYWORD_CLOSER = re.compile(r"^(?:end|else|elsif|when|in|rescue|ensure)\b")
@@ -60,12 +61,16 @@ def decide_multiline(prefix: str, suffix: str, language: str) -> bool:
     a statement) single line. Called before a request is sent to the engine.
     """
     line_before = prefix.rsplit("\n", 1)[-1]
-    line_after = suffix.split("\n", 1)[0]
-    if line_after.strip() and line_after.strip().strip(")]}'\"`;,") != "":
+    if _mid_line(suffix):
         return False
     if line_before.strip() == "":
         return True
     return _opens_block(line_before, language)
+
+
+def _mid_line(suffix: str) -> bool:
+    """Code after the cursor on its line, other than closing brackets, quotes, ``;`` and ``,``."""
+    return bool(suffix.split("\n", 1)[0].strip().strip(")]}'\"`;,"))
 
 
 def _opens_block(line: str, language: str) -> bool:
@@ -123,6 +128,8 @@ def postprocess(
     """
     text = drop_extra_indent(completion.replace("\r\n", "\n"), prefix, language)
     if not multiline:
+        if _mid_line(suffix) and text.lstrip(" \t").startswith("\n"):
+            return ""  # the model ended the cursor's line; the text after the cursor goes on
         text = first_line(text)
     text = cut_repetition(text)
     if multiline:
@@ -131,7 +138,7 @@ def postprocess(
             text = text[:end]
         elif cut_short:
             text = whole_lines(text, language)
-        text = cut_line_below(text, suffix)
+        text = cut_line_below(text, suffix, language)
     text = drop_suffix_closers(text, prefix, suffix, language)
     text = cut_suffix_overlap(text, suffix)
     text = text.rstrip() if not multiline else _rstrip_lines(text)
@@ -261,18 +268,21 @@ def whole_lines(text: str, language: str) -> str:
         elif ch == "\n" and not stack:
             closed_at.add(i)
     whole = last_end = None
-    last_line = ""  # the last non-blank line so far
+    seen = False  # a non-blank line so far
+    last_code = ""  # the last line with code (a comment is no block's body)
     depth = 0  # Ruby blocks open
     pos = 0
     for line in text.split("\n")[:-1]:  # the lines that ended
         end = pos + len(line) + 1
         pos = end
         depth += _keyword_step(line, language)
-        last_line = line if line.strip() else last_line
-        if not last_line:
+        seen = seen or bool(line.strip())
+        if _strip_line_comment(line, language).strip():
+            last_code = line
+        if not seen:
             continue  # nothing before this break yet
         last_end = end
-        if end - 1 in closed_at and depth <= 0 and not _opens_block(last_line, language):
+        if end - 1 in closed_at and depth <= 0 and not _opens_block(last_code, language):
             whole = end
     cut = whole if whole is not None else last_end
     return text if cut is None else text[:cut]
@@ -287,6 +297,8 @@ def _keyword_step(line: str, language: str) -> int:
     body = _strip_line_comment(line, language).strip()
     if _KEYWORD_CLOSER.match(body):
         return -1 if body.startswith("end") else 0
+    if _BRACE_BLOCK.search(body):
+        return 0  # ``items.map { |x|``: its ``}`` closes it, a bracket
     return 1 if _opens_block(line, language) else 0
 
 
@@ -341,20 +353,26 @@ def _cut_periodic_tail(text: str) -> str:
     return text
 
 
-def cut_line_below(text: str, suffix: str) -> str:
+def cut_line_below(text: str, suffix: str, language: str = "") -> str:
     """Cut a multi-line completion at the first line that repeats the next non-blank suffix line.
 
-    A lone closing bracket is only cut when the completion did not open a bracket that it closes.
+    A lone closing bracket is only cut when the completion did not open a bracket that it
+    closes, and a Ruby ``end`` only when the completion has no block of its own open.
     """
     below = _next_nonblank_line(suffix)
     if not below:
         return text
     lines = text.split("\n")
+    depth = 0  # Ruby blocks the completion opened and has not ended
     for i, line in enumerate(lines):
         if i == 0 or line.strip() != below:
+            depth += _keyword_step(line, language)
             continue
         kept = "\n".join(lines[:i])
         if len(below) == 1 and below in _CLOSERS and _open_brackets(kept):
+            continue
+        if depth > 0 and _KEYWORD_CLOSER.match(below) and below.startswith("end"):
+            depth -= 1  # its own block's end
             continue
         return kept
     return text

@@ -90,6 +90,10 @@ POSTPROCESS_CASES = [
     ("foo(bar(█\n)\n", "x)", False, "x)"),  # one ) below: one of the two is the completion's
     ("x = f(\n    '█\n)\n", "a)'", False, "a)'"),  # inside a string: its ) is text
     ("if x█:\n", " > 0:", False, " > 0"),  # repeats the rest of the line
+    # mid-line, the model ended the line: the text after the cursor goes on, nothing to add
+    ("x = compute(a█, b)\n", "\n    y = 2", False, ""),
+    ("x = compute(a█, b)\n", "  \n", False, ""),
+    ("x = compute(█)\n", "\n    a, b", False, "\n    a, b"),  # only closers after it: kept
     (
         "def f():\n    █\n    return 1\n",
         "x = 1\n    return 1\n",
@@ -243,6 +247,14 @@ CUT_SHORT_CASES = [
     # a line that ends inside a string it opened is no whole line either
     ("function f(xs) {\n  █\n}\n", "javascript", "let t = 0;\n  log('a\n  t",
      "let t = 0;"),
+    # a comment is no block's body: ``if x:\n    # note`` does not compile (stdlib eval)
+    ("def f(xs):\n    █\n", "python", "n = 0\n    if xs:\n        # count them\n        n",
+     "n = 0"),
+    ("def f(xs):\n    █\n", "python", "# start\n    n = len(xs)\n    retu",
+     "# start\n    n = len(xs)"),
+    # a Ruby block in braces ends at its ``}`` (a bracket), not at an ``end``
+    ("def f(xs)\n  █\nend\n", "ruby", "ys = xs.map { |x|\n    x * 2\n  }\n  log(ys,\n      xs",
+     "ys = xs.map { |x|\n    x * 2\n  }"),
     # one line: kept as it came (the user can take it word by word)
     ("def f(xs):\n    █\n", "python", "return sum(x for x in x", "return sum(x for x in x"),
 ]
@@ -280,6 +292,28 @@ def test_a_completion_that_ended_by_itself_is_not_cut_back() -> None:
     assert postprocess(raw, prefix, suffix, "python", True) == raw
     # single-line: the line as it came, cut short or not
     assert postprocess("retu", prefix, suffix, "python", False, cut_short=True) == "retu"
+
+
+@pytest.mark.parametrize(
+    ("source", "raw", "expected"),
+    [
+        # the completion's own ``if`` ends with an ``end`` like the line below: kept
+        ("def f(xs)\n  █\nend\n", "n = 0\n  if xs.any?\n    n = 1\n  end\n  n",
+         "n = 0\n  if xs.any?\n    n = 1\n  end\n  n"),
+        ("def f(xs)\n  █\nend\n", "n = 0\n  if xs.any?\n    n = 1\n  end\nend\n\ndef g",
+         "n = 0\n  if xs.any?\n    n = 1\n  end"),
+        # a block in braces is no keyword block: the ``end`` repeating the line below goes
+        ("def f(xs)\n  █\nend\n", "ys = xs.map { |x| x }\n  ys\nend\n",
+         "ys = xs.map { |x| x }\n  ys"),
+    ],
+)
+def test_a_ruby_completion_keeps_the_end_of_its_own_block(
+    source: str, raw: str, expected: str
+) -> None:
+    """The line below the cursor is the enclosing ``end``: the completion was cut at the first
+    ``end``, its own ``if``'s, and shown without it (a syntax error in place)."""
+    prefix, suffix = split(source)
+    assert postprocess(raw, prefix, suffix, "ruby", True) == expected
 
 
 def test_healing() -> None:
