@@ -116,7 +116,9 @@ class PointResult:
     # prediction) and whether the file compiles with it in place of the ground truth
     shown: str = ""
     compile_pass_shown: bool | None = None
-    raw: str = ""  # ``--as-shown``, block points: the engine's text before post-processing
+    # ``--as-shown``: the engine's text before post-processing (line points since 2026-12-02):
+    # a later run with --unchanged-from post-processes and scores it again
+    raw: str = ""
 
 
 # (mode, point id) -> an earlier run's result of that point, as stored (``unchanged_results``)
@@ -250,7 +252,11 @@ def _run_point(
     if earlier is not None and earlier.get("prompt_digest") == digest:
         stored = {k: v for k, v in earlier.items() if k in _RESULT_FIELDS}
         taken = replace(PointResult(**stored), build_ms=built.build_ms, reused=True)
-        if options.as_shown:  # the check is cheap and may have changed since: made again
+        if options.as_shown and (taken.raw or not (taken.prediction or taken.shown)):
+            # the engine's text is kept: post-processing and checks as they are now
+            reason = FinishReason(taken.finish_reason)
+            taken = replace(taken, **_scores(taken.raw, reason, parts, point, checker, True))
+        elif options.as_shown:  # the check is cheap and may have changed since: made again
             taken.compile_pass_shown = _compiles_shown(
                 checker, point, taken.shown, taken.prediction, taken.compile_pass)
         return taken, 0.0
@@ -258,25 +264,8 @@ def _run_point(
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
     error = fin.error if fin.reason is FinishReason.ERROR else ""
     raw = fin.text if not error else ""
-    scored, reason = raw, fin.reason
-    if options.as_shown and not line_point:
-        # scored as a run without --as-shown would have: the text up to where it would have
-        # been stopped for having the ground truth's lines (cancelled: not cut short)
-        stop = line_end(raw, point.num_hidden_lines)
-        if stop is not None:
-            scored, reason = raw[:stop], FinishReason.CANCELLED
-    prediction = _prediction(scored, parts, point, reason)
-    ids = identifier_f1(prediction, point.hidden, point.language)
-    compiled = checker.check(
-        point.path, point.language, point.original(), point.with_completion(prediction)
-    )
-    shown, compiled_shown = "", None
-    if options.as_shown:
-        shown = prediction if line_point else postprocess(
-            raw, parts.prefix, parts.suffix, point.language, True,
-            cut_short=fin.reason in CUT_SHORT,
-        )
-        compiled_shown = _compiles_shown(checker, point, shown, prediction, compiled)
+    scores = _scores(raw, fin.reason, parts, point, checker, options.as_shown)
+    prediction = scores["prediction"]
     top_hit: bool | None = None
     alternatives: list[str] = []
     alt_s = 0.0
@@ -298,19 +287,46 @@ def _run_point(
     stats = fin.stats
     return PointResult(
         point=point.id, mode=mode, kind=point.kind, cross_file=point.cross_file,
-        prediction=prediction, exact_match=exact_match(prediction, point.hidden),
-        edit_similarity=edit_similarity(prediction, point.hidden),
-        identifier_f1=ids.f1, identifier_em=ids.exact, compile_pass=compiled,
-        top_k_hit=top_hit, num_prompt_tokens=stats.num_prompt_tokens,
+        **scores, top_k_hit=top_hit, num_prompt_tokens=stats.num_prompt_tokens,
         num_budgeted_tokens=built.num_tokens_budgeted, num_cached_tokens=stats.num_cached_tokens,
         num_snippets=len(parts.snippets), build_ms=built.build_ms,
         first_token_ms=stats.first_token_ms,
         latency_ms=built.build_ms + stats.total_ms,
         finish_reason="lines" if enough else fin.reason.value, error=error,
         leak_suspect=_leak_suspect(point, parts), alternatives=alternatives,
-        prompt_digest=digest, shown=shown, compile_pass_shown=compiled_shown,
-        raw=raw if options.as_shown and not line_point else "",
+        prompt_digest=digest, raw=raw if options.as_shown else "",
     ), alt_s
+
+
+def _scores(
+    raw: str, reason: FinishReason, parts: PromptParts, point: EvalPoint,
+    checker: CompileChecker, as_shown: bool,
+) -> dict[str, Any]:
+    """The PointResult fields that follow from the engine's text ``raw`` and why it stopped:
+    the prediction and its scores, and with ``as_shown`` the text shown and its check."""
+    scored, scored_reason = raw, reason
+    if as_shown and point.kind == "block":
+        # scored as a run without --as-shown would have: the text up to where it would have
+        # been stopped for having the ground truth's lines (cancelled: not cut short)
+        stop = line_end(raw, point.num_hidden_lines)
+        if stop is not None:
+            scored, scored_reason = raw[:stop], FinishReason.CANCELLED
+    prediction = _prediction(scored, parts, point, scored_reason)
+    ids = identifier_f1(prediction, point.hidden, point.language)
+    compiled = checker.check(
+        point.path, point.language, point.original(), point.with_completion(prediction)
+    )
+    shown, compiled_shown = "", None
+    if as_shown:
+        shown = prediction if point.kind == "line" else postprocess(
+            raw, parts.prefix, parts.suffix, point.language, True, cut_short=reason in CUT_SHORT)
+        compiled_shown = _compiles_shown(checker, point, shown, prediction, compiled)
+    return {
+        "prediction": prediction, "exact_match": exact_match(prediction, point.hidden),
+        "edit_similarity": edit_similarity(prediction, point.hidden),
+        "identifier_f1": ids.f1, "identifier_em": ids.exact, "compile_pass": compiled,
+        "shown": shown, "compile_pass_shown": compiled_shown,
+    }
 
 
 _RESULT_FIELDS = frozenset(PointResult.__dataclass_fields__)

@@ -274,7 +274,7 @@ def test_smoke_eval_with_the_embedded_model(
     for r in shown["results"]:
         assert r["compile_pass_shown"] is not None
         if r["kind"] == "line":
-            assert r["shown"] == r["prediction"] and r["raw"] == ""
+            assert r["shown"] == r["prediction"] and r["prediction"].strip() in r["raw"]
             assert r["compile_pass_shown"] == r["compile_pass"]
         else:  # scored as without --as-shown: the same prediction as the first run's
             assert r["shown"].split("\n", 1)[0].strip() in r["raw"]
@@ -282,6 +282,27 @@ def test_smoke_eval_with_the_embedded_model(
     rate = shown["summary"]["nospin"]["all"]["compile_pass_shown"]
     assert 0.0 <= rate <= 1.0 and result["summary"]["nospin"]["all"]["compile_pass_shown"] is None
     assert "as the editor shows them" in (tmp_path / "shown.md").read_text(encoding="utf-8")
+    # with --unchanged-from an --as-shown result's engine text is post-processed and scored
+    # again (here: doctored so that the change shows), the requests not run again
+    doctored_shown = json.loads(shown_out.read_text(encoding="utf-8"))
+    for r in doctored_shown["results"]:
+        r["raw"] = "zq_doctored(1)\n" if r["kind"] == "line" else "zq_doctored(1)\nzq(2)\nzq(3"
+        r["finish_reason"] = "length"
+    (tmp_path / "doctored_shown.json").write_text(json.dumps(doctored_shown), encoding="utf-8")
+    again_out = tmp_path / "again.json"
+    assert main([
+        "eval", "--corpus", str(corpus), "--samples", "3", "--seed", "1", "--modes", "nospin",
+        "--config", str(config), "--line-tokens", "16", "--block-tokens", "40", "--as-shown",
+        "--no-snapshot", "--out", str(again_out),
+        "--unchanged-from", str(tmp_path / "doctored_shown.json"),
+    ]) == 0
+    capsys.readouterr()
+    again = json.loads(again_out.read_text(encoding="utf-8"))
+    assert again["unchanged_from"]["reused"] == {"nospin": 3}
+    for r in again["results"]:
+        assert r["prediction"].startswith("zq_doctored(1)")
+        if r["kind"] == "block":  # cut short by the cap: its open last line goes
+            assert r["shown"].startswith("zq_doctored(1)") and "zq(3" not in r["shown"]
     assert main(["eval", "--corpus", str(corpus), "--samples", "3", "--seed", "1", "--top-k",
                  "2", "--modes", "nospin", "--config", str(config), "--as-shown",
                  "--no-snapshot", "--unchanged-from", str(out)]) != 0
