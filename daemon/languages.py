@@ -80,6 +80,9 @@ class LanguageSpec:
     # node types of access labels in a class body (C++ ``private:``): kept with the member
     # that follows them (``Definition.access``)
     access_nodes: tuple[str, ...] = ()
+    # where an access label is a word, not a node of its own (Ruby ``private`` on its line, a
+    # bare call, or ``private def x``): the words; shown as written, at the member's indent
+    access_words: tuple[str, ...] = ()
     # node types that open or name a namespace (C++ ``namespace geom {``, ``namespace fs =
     # std::filesystem;``, ``using namespace geom;``): no definitions; a qualifier naming one
     # (``geom::Shape geom::make_shape()``) makes a function of that namespace, not a method
@@ -123,6 +126,9 @@ class LanguageSpec:
     # node types that are definitions only directly inside these (Kotlin: a ``val`` in a class
     # body or a file; in a function, an ``init`` block or a lambda it is a local)
     definition_parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # node types that are definitions only when their name matches this pattern (Ruby: an
+    # assignment in a class body defines a constant, ``TAX = 0.2``; ``@x = 1`` does not)
+    definition_names: dict[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -402,6 +408,7 @@ LANGUAGES["ruby"] = LanguageSpec(
         "class": DefKind.CLASS,
         "method": DefKind.FUNCTION,
         "singleton_method": DefKind.FUNCTION,  # ``def self.build``: a method of its class
+        "assignment": DefKind.VARIABLE,  # a constant of a class or module (top level: below)
     },
     # ``require``, ``require_relative``, ``load``: calls (parse._ruby_requires keeps those)
     imports=("call",),
@@ -426,6 +433,12 @@ LANGUAGES["ruby"] = LanguageSpec(
     ),
     import_syntax="ruby",
     scoped_names=("scope_resolution",),
+    name_fields=("name", "left"),
+    # top-level assignments are ``variable_nodes``; in a method they are locals
+    definition_parents={"assignment": ("body_statement",)},
+    definition_names={"assignment": r"[A-Z][A-Za-z0-9_]*"},
+    access_nodes=("identifier", "call"),
+    access_words=("private", "protected", "public"),
     block_end="end",
     member_calls=("attr_accessor", "attr_reader", "attr_writer"),
     attribute_pattern=r"@([A-Za-z_][A-Za-z0-9_]*)\s*=(?![=~>])",

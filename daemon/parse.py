@@ -513,6 +513,9 @@ def _definition(
         name = _text(data, declared.name) if declared is not None else ""
     if not name:
         return None
+    pattern = spec.definition_names.get(node.type)
+    if pattern and not re.fullmatch(pattern, name):
+        return None  # Ruby: ``@x = 1`` in a class body, no constant
     if kind is DefKind.VARIABLE and declared is not None and declared.function is not None:
         kind = DefKind.FUNCTION  # a prototype: ``int f(void);``
     in_class = bool(stack) and stack[-1][2] is DefKind.CLASS
@@ -603,6 +606,8 @@ def _definition(
             signature = f"{signature} {spec.elided_body} {trailer}".rstrip()
     if arrow:
         signature = f"{signature} {arrow.decode()} …"
+    if inline := _inline_access(spec, node, data):
+        signature = f"{inline} {signature}"  # Ruby ``private def x``: x's alone
     if node.type == "type_spec" and body is not None:  # Go: "type Name struct"
         signature = f"type {name} {_text(data, body).split(None, 1)[0].split('{')[0]}"
     elif whole and node.type == "type_spec":  # Go: the ``type`` keyword is the parent's
@@ -755,12 +760,41 @@ def _access(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
         target = node.parent  # ``template <…>`` above the member
     prev = target.prev_named_sibling
     while prev is not None:
-        if prev.type in spec.access_nodes:
-            return _text(data, prev)
-        if prev.type in spec.definitions or prev.type in spec.wrapper_nodes:
+        if prev.type in spec.access_nodes and (
+            not spec.access_words or _text(data, prev) in spec.access_words
+        ):
+            return _text(data, prev)  # Ruby: ``private`` alone on its line
+        if prev.type in spec.wrapper_nodes or _defines(spec, prev, data):
             return ""
+        if spec.access_words and prev.type == "call" and _access_word(spec, prev, data):
+            return ""  # ``private def x``: a definition with its own label comes first
         prev = prev.prev_named_sibling
     return ""
+
+
+def _defines(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> bool:
+    """Whether ``node`` is of a definition's type and, where names decide (Ruby constants),
+    named so."""
+    if node.type not in spec.definitions:
+        return False
+    pattern = spec.definition_names.get(node.type)
+    return not pattern or bool(re.fullmatch(pattern, _name(spec, node, data)))
+
+
+def _access_word(spec: LanguageSpec, call: tree_sitter.Node, data: bytes) -> str:
+    """The access word ``call`` calls (Ruby ``private def x``, ``private :x``), or ""."""
+    word = call.child_by_field_name("method")
+    text = _text(data, word) if word is not None else ""
+    return text if text in spec.access_words else ""
+
+
+def _inline_access(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
+    """Ruby ``private def x``: the word that labels this one definition, or ""."""
+    holder = node.parent
+    if not spec.access_words or holder is None or holder.type != "argument_list":
+        return ""
+    call = holder.parent
+    return _access_word(spec, call, data) if call is not None else ""
 
 
 def _named_inner_type(spec: LanguageSpec, node: tree_sitter.Node) -> tree_sitter.Node | None:

@@ -36,9 +36,13 @@ def render_definition(
     comment = comment_leader(language)
     elided = spec.elided_body if spec else "..."
     sig = definition.signature
-    # a member's access label (C++ ``private:``) at its class's indentation; none for a member
-    # shown without its class
-    label = f"{indent[:-4]}{definition.access}:\n" if definition.access and indent else ""
+    # a member's access label (C++ ``private:``) at its class's indentation, Ruby's
+    # (``private``) at its own; none for a member shown without its class
+    label = ""
+    if definition.access and indent:
+        ruby_style = spec is not None and bool(spec.access_words)
+        label = (f"{indent}{definition.access}\n" if ruby_style
+                 else f"{indent[:-4]}{definition.access}:\n")
     if definition.kind is DefKind.VARIABLE:  # one line, under its doc comment if it has one
         doc = f"{indent}{comment} {definition.doc}\n" if definition.doc else ""
         return f"{label}{doc}{indent}{sig}\n"

@@ -407,13 +407,14 @@ def _autoloaded(candidate: str, name: str) -> bool:
 
 
 def _namespace_only(index: IndexSnapshot, ref: SymbolRef) -> bool:
-    """Whether ``ref`` is a class (a Ruby module) whose members are all classes: a namespace,
-    whose classes are looked up by their own names."""
+    """Whether ``ref`` is a class (a Ruby module) whose members are all classes (its
+    constants aside): a namespace, whose classes are looked up by their own names."""
     d = ref.definition
     summary = index.files.get(ref.path)
     if d.kind is not DefKind.CLASS or summary is None:
         return False
-    members = [m for m in summary.definitions if m.parent == d.qualname]
+    members = [m for m in summary.definitions
+               if m.parent == d.qualname and m.kind is not DefKind.VARIABLE]
     return bool(members) and all(m.kind is DefKind.CLASS for m in members)
 
 

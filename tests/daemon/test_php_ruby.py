@@ -276,6 +276,7 @@ def test_ruby_modules_classes_methods_and_attributes() -> None:
     assert list(defs) == [
         "Shop",
         "Shop.Cart",
+        "Shop.Cart.MAX_ITEMS",  # a constant of the class
         "Shop.Cart.initialize",
         "Shop.Cart.add",
         "Shop.Cart.guest",
@@ -318,6 +319,7 @@ def test_ruby_skeleton_elides_bodies_with_end() -> None:
         "    # Items a customer is about to buy.\n"
         "    # fields: items, owner, created_at, discount\n"
         "    class Cart < Base … end\n"
+        "        MAX_ITEMS = 50\n"
         "        def initialize(owner) … end\n"
         "        # Adds an item with its price.\n"
         "        def add(name, price) … end\n"
@@ -332,6 +334,60 @@ def test_ruby_skeleton_elides_bodies_with_end() -> None:
         "def helper(x) … end\n"
     ), skeleton
     assert "items << " not in skeleton
+
+
+def test_ruby_constants_and_access_sections_of_a_class() -> None:
+    """A class's constants are its definitions (``Cart::TAX``; an ``@x =`` or a local in its
+    body is none, nor a constant assigned in a method), and ``private`` / ``protected`` on
+    their own line are shown where they stand; ``private def x`` keeps its word."""
+    source = (
+        "class Cart\n"
+        "  TAX = 0.2\n"
+        "  Shop::LIMIT = 3\n"
+        "  @registry = {}\n"
+        "  x = 1\n"
+        "  A, B = 1, 2\n"
+        "\n"
+        "  def total\n"
+        "    subtotal * (1 + TAX)\n"
+        "  end\n"
+        "\n"
+        "  protected\n"
+        "\n"
+        "  # For other carts.\n"
+        "  def weight; end\n"
+        "\n"
+        "  private\n"
+        "  attr_reader :log\n"
+        "\n"
+        "  def subtotal\n"
+        "    @items.sum\n"
+        "  end\n"
+        "  private def round(x) = x.round(2)\n"
+        "  def audit; end\n"
+        "end\n"
+    )
+    s = summarize("lib/cart.rb", source)
+    assert not s.has_syntax_errors
+    defs = _defs(s)
+    assert list(defs) == ["Cart", "Cart.TAX", "Cart.LIMIT", "Cart.total", "Cart.weight",
+                          "Cart.subtotal", "Cart.round", "Cart.audit"]
+    assert [defs[q].access for q in defs] == ["", "", "", "", "protected", "private", "", ""]
+    assert defs["Cart.TAX"].kind.value == "variable"
+    assert render_skeleton(s) == (
+        "# fields: log, registry\n"
+        "class Cart … end\n"
+        "    TAX = 0.2\n"
+        "    Shop::LIMIT = 3\n"
+        "    def total … end\n"
+        "    protected\n"
+        "    # For other carts.\n"
+        "    def weight … end\n"
+        "    private\n"
+        "    def subtotal … end\n"
+        "    private def round(x) … end\n"
+        "    def audit … end\n"
+    )
 
 
 def test_ruby_requires_and_prose() -> None:
@@ -545,6 +601,7 @@ RUBY_PROJECT = {
     "lib/shop/money.rb": """module Shop
   # An amount in cents, never a float.
   class Money
+    CURRENCIES = %w[EUR USD].freeze
     attr_reader :cents, :currency
 
     def initialize(cents, currency = "EUR")
@@ -560,6 +617,12 @@ RUBY_PROJECT = {
     # Nothing, in a currency.
     def self.zero(currency = "EUR")
       new(0, currency)
+    end
+
+    private
+
+    def pad(n)
+      n.to_s.rjust(2, "0")
     end
   end
 end
@@ -634,6 +697,9 @@ def test_ruby_required_classes_come_from_the_load_path_and_relative_requires(
     assert f"{lead}    # Adds an item with its price.\n{lead}    def add(name, price) … end" in text
     assert f"{lead}class Money … end" in text
     assert f"{lead}    def self.zero(currency = \"EUR\") … end" in text
+    # its constants and its private section (since 2026-12-02)
+    assert f"{lead}class Money … end\n{lead}    CURRENCIES = %w[EUR USD].freeze\n" in text
+    assert f"{lead}    private\n{lead}    def pad(n) … end" in text
     assert "items << " not in text
     assert f"{lead}module Shop … end\n{lead}    # Items" not in text
     assert sum(f"{lead}class Cart … end" in r for r in related) == 1
