@@ -594,6 +594,26 @@ def test_php_parameter_types_are_looked_up_and_same_namespace_classes_need_no_us
     assert f"{lead}    // Delivers a message to a user; false when it bounced.\n" in text
 
 
+@pytest.mark.parametrize("layout", ["stable", "cursor"])
+def test_a_php_class_imported_under_another_name_is_looked_up_by_its_own(
+    tmp_path: Path, layout: str
+) -> None:
+    """``use App\\Models\\User as Customer;``: the code says Customer, the file defines
+    User (a grouped ``use`` renames the same way)."""
+    files = dict(LARAVEL)
+    files["app/Services/Report.php"] = (
+        "<?php\n\nnamespace App\\Services;\n\nuse App\\Models\\User as Customer;\n"
+        "use App\\Models\\{Order as Purchase};\n\n"
+        "class Report\n{\n    public function line(Customer $c, Purchase $p): string\n"
+        "    {\n        <|>\n    }\n}\n"
+    )
+    related = related_segments(tmp_path, files, "app/Services/Report.php", layout)
+    text = "\n".join(related)
+    lead = "// " if layout == "stable" else ""
+    assert f"{lead}class User extends Model {{ … }}" in text, related
+    assert f"{lead}final class Order {{ … }}" in text, related
+
+
 RUBY_PROJECT = {
     "Gemfile": 'source "https://rubygems.org"\ngem "rails"\n',
     "lib/shop.rb": 'require_relative "shop/cart"\n\n# The shop.\nmodule Shop\n'
