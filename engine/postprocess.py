@@ -507,10 +507,27 @@ def _scan(
     block comments; (position, "") where a line comment starts."""
     firsts = {start[0] for start, _ in strings.delimiters}
     opening = closing = ""
+    heredocs: list[tuple[str, str]] = []  # opened on this line: (opener, terminator)
     i = 0
     n = len(text)
     while i < n:
         ch = text[i]
+        if ch == "\n" and heredocs and not closing:
+            yield i, ch
+            i = _heredocs_end(text, i + 1, [end for _, end in heredocs])
+            if i == -1:  # the text ends inside one
+                if open_quote is not None:
+                    open_quote.append(heredocs[0][0])
+                return
+            heredocs = []
+            continue
+        if ch == "<" and strings.heredoc is not None and not closing:
+            found = strings.heredoc.match(text, i)
+            if found is not None:
+                ids = found.groupdict()
+                heredocs.append((found.group(0), ids.get("id") or ids.get("id2") or ""))
+                i = found.end()
+                continue
         if closing:
             if ch == "\\" and opening not in strings.raw:
                 i += 2
@@ -550,6 +567,27 @@ def _scan(
         i += 1
     if closing and open_quote is not None:
         open_quote.append(opening)
+
+
+def _heredocs_end(text: str, start: int, terminators: list[str]) -> int:
+    """Where the code goes on after heredoc bodies starting at ``start``, one after another,
+    each up to the line holding its terminator (indented, and followed by nothing or by ``;``,
+    ``,``, ``)``, ``]`` or ``.``): right after the last terminator; -1 when the text ends
+    inside a body."""
+    pos = start
+    for terminator in terminators:
+        while True:
+            end = text.find("\n", pos)
+            line = text[pos:] if end == -1 else text[pos:end]
+            body = line.lstrip(" \t")
+            rest = body[len(terminator):].strip()
+            if body.startswith(terminator) and (not rest or rest[0] in ";,)]."):
+                pos += len(line) - len(body) + len(terminator)
+                break
+            if end == -1:
+                return -1
+            pos = end + 1
+    return pos
 
 
 def _closed_by(text: str, open_before: list[str], language: str = "") -> int:

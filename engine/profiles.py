@@ -19,6 +19,8 @@ not kept").
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -88,6 +90,10 @@ class StringSyntax:
     # an opening that starts a literal only as a one-character literal ('x', '\n'): elsewhere
     # it is code (Rust lifetimes ``&'a str``, Haskell primes ``foldl'``)
     char_only: str = ""
+    # a heredoc opener (group "id": its terminator): the literal is the lines below the
+    # opener's line up to the line holding the terminator alone (indented, and in PHP
+    # followed by ``;``, ``,`` or ``)``); the rest of the opener's line is code
+    heredoc: re.Pattern[str] | None = None
 
 
 def _pairs(*quotes: str) -> tuple[tuple[str, str], ...]:
@@ -127,6 +133,13 @@ _CSHARP_STRINGS = StringSyntax(
 _KOTLIN_STRINGS = StringSyntax(
     _pairs('"""', '"', "'"), frozenset({'"""'}), raw=frozenset({'"""'}), char_only="'"
 )
+# Ruby ``<<~SQL``, ``<<-EOS``, ``<<'EOS'`` (a bare ``<<ID`` only in capitals: ``a <<b`` shifts);
+# PHP ``<<<EOT``, ``<<<'EOT'`` (nowdoc), ``<<<"EOT"``; shell ``<<EOF``, ``<<-'EOF'`` (not the
+# here-string ``<<<``)
+_RUBY_HEREDOC = re.compile(r"<<(?:[~-](?P<q>[\"'`]?)(?P<id>[A-Za-z_]\w*)(?P=q)|"
+                           r"(?P<q2>[\"'`]?)(?P<id2>[A-Z_][A-Z0-9_]*)(?P=q2)(?!\w))")
+_PHP_HEREDOC = re.compile(r"<<<[ \t]*(?P<q>[\"']?)(?P<id>[A-Za-z_]\w*)(?P=q)")
+_SHELL_HEREDOC = re.compile(r"(?<!<)<<-?[ \t]*(?P<q>[\"']?)(?P<id>[A-Za-z_]\w*)(?P=q)")
 _STRINGS: dict[str, StringSyntax] = {
     "python": StringSyntax(_pairs('"""', "'''", '"', "'"), _TRIPLE),
     "javascript": StringSyntax(_pairs('"', "'", "`"), frozenset({"`"})),
@@ -140,11 +153,11 @@ _STRINGS: dict[str, StringSyntax] = {
     "kotlin": _KOTLIN_STRINGS,
     "scala": _JVM_STRINGS,
     "swift": _JVM_STRINGS,
-    "ruby": _MULTILINE_STRINGS,
-    "php": _MULTILINE_STRINGS,
+    "ruby": dataclasses.replace(_MULTILINE_STRINGS, heredoc=_RUBY_HEREDOC),
+    "php": dataclasses.replace(_MULTILINE_STRINGS, heredoc=_PHP_HEREDOC),
     "r": _MULTILINE_STRINGS,
-    "shell": _SHELL_STRINGS,
-    "bash": _SHELL_STRINGS,
+    "shell": dataclasses.replace(_SHELL_STRINGS, heredoc=_SHELL_HEREDOC),
+    "bash": dataclasses.replace(_SHELL_STRINGS, heredoc=_SHELL_HEREDOC),
     "lua": StringSyntax(
         (("[[", "]]"), ('"', '"'), ("'", "'")), frozenset({"[["}), raw=frozenset({"[["})
     ),

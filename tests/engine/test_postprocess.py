@@ -255,6 +255,13 @@ CUT_SHORT_CASES = [
     # a Ruby block in braces ends at its ``}`` (a bracket), not at an ``end``
     ("def f(xs)\n  █\nend\n", "ruby", "ys = xs.map { |x|\n    x * 2\n  }\n  log(ys,\n      xs",
      "ys = xs.map { |x|\n    x * 2\n  }"),
+    # a heredoc's body is a string: its apostrophe opens nothing (Ruby, PHP)
+    ("def f(db)\n  █\nend\n", "ruby",
+     "sql = <<~SQL\n    SELECT name FROM users -- don't (yet\n  SQL\n  rows = db.query(sql)\n  ro",
+     "sql = <<~SQL\n    SELECT name FROM users -- don't (yet\n  SQL\n  rows = db.query(sql)"),
+    ("function f($db) {\n    █\n}\n", "php",
+     "$sql = <<<EOT\n        It's (here\n        EOT;\n    $rows = $db->query($sql);\n    $",
+     "$sql = <<<EOT\n        It's (here\n        EOT;\n    $rows = $db->query($sql);"),
     # one line: kept as it came (the user can take it word by word)
     ("def f(xs):\n    █\n", "python", "return sum(x for x in x", "return sum(x for x in x"),
 ]
@@ -314,6 +321,27 @@ def test_a_ruby_completion_keeps_the_end_of_its_own_block(
     ``end``, its own ``if``'s, and shown without it (a syntax error in place)."""
     prefix, suffix = split(source)
     assert postprocess(raw, prefix, suffix, "ruby", True) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        ("ruby", "sql = <<~SQL\n  SELECT (a, 'b\nSQL\nfoo(", (["("], "")),
+        ("ruby", "sql = <<-'EOS'\n  don't\n  EOS\n", ([], "")),
+        ("ruby", "sql = <<~SQL\n  SELECT (a\n", ([], "<<~SQL")),  # the text ends inside it
+        ("ruby", "BANNER = <<~EOS", ([], "")),  # no body yet: the opener's line is code
+        ("ruby", "x = a << b\nfoo(", (["("], "")),  # a shift, no heredoc
+        ("ruby", "f(<<~A, <<~B)\n  a(\nA\n  b'\nB\ng(", (["("], "")),  # two, one after another
+        ("php", "$s = <<<'EOT'\n  It's (\n  EOT;\nfoo(", (["("], "")),
+        ("php", "$s = <<<EOT\n  It's\nEOTX\n", ([], "<<<EOT")),  # EOTX does not end it
+        ("bash", "cat <<-EOF\n\tit's (\n\tEOF\nx <<< 'y'\n(", (["("], "")),
+        ("python", "x = a <<b\n'", ([], "'")),  # no heredocs in Python
+    ],
+)
+def test_heredocs_are_strings_to_the_scans(
+    language: str, text: str, expected: tuple[list[str], str]
+) -> None:
+    assert open_state(text, language) == expected
 
 
 def test_healing() -> None:
