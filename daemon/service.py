@@ -86,7 +86,7 @@ from engine.base import (
     TextChunk,
     TokenCounter,
 )
-from engine.postprocess import CUT_SHORT, decide_multiline, postprocess
+from engine.postprocess import CUT_SHORT, decide_multiline, mid_line, postprocess
 
 log = logging.getLogger(__name__)
 
@@ -569,6 +569,8 @@ class Service:
                 gen = GenerationRequest(
                     request_id=live.key, prompt=parts, max_new_tokens=max(1, s.max_new_tokens),
                     single_line=not live.multiline, deadline=s.deadline,
+                    # mid-line, a line break ends it (postprocess shows nothing after one)
+                    stop=("\n",) if not live.multiline and mid_line(parts.suffix) else (),
                     priority=Priority.BACKGROUND if live.kind == "warmup"
                     else Priority.INTERACTIVE,
                     speculation=s.speculation and self.config.engine.speculation,

@@ -61,15 +61,16 @@ def decide_multiline(prefix: str, suffix: str, language: str) -> bool:
     a statement) single line. Called before a request is sent to the engine.
     """
     line_before = prefix.rsplit("\n", 1)[-1]
-    if _mid_line(suffix):
+    if mid_line(suffix):
         return False
     if line_before.strip() == "":
         return True
     return _opens_block(line_before, language)
 
 
-def _mid_line(suffix: str) -> bool:
-    """Code after the cursor on its line, other than closing brackets, quotes, ``;`` and ``,``."""
+def mid_line(suffix: str) -> bool:
+    """Code after the cursor on its line, other than closing brackets, quotes, ``;`` and ``,``:
+    a completion there ends with the line (a line break first adds nothing)."""
     return bool(suffix.split("\n", 1)[0].strip().strip(")]}'\"`;,"))
 
 
@@ -128,7 +129,7 @@ def postprocess(
     """
     text = drop_extra_indent(completion.replace("\r\n", "\n"), prefix, language)
     if not multiline:
-        if _mid_line(suffix) and text.lstrip(" \t").startswith("\n"):
+        if mid_line(suffix) and text.lstrip(" \t").startswith("\n"):
             return ""  # the model ended the cursor's line; the text after the cursor goes on
         text = first_line(text)
     text = cut_repetition(text)
@@ -700,8 +701,8 @@ class StreamFilter:
         cut, reason = len(self.text), None
         for s in self.stop:
             i = self.text.find(s, start)
-            if i != -1 and i < cut:
-                cut, reason = i, FinishReason.STOP
+            if i != -1 and i < cut:  # a line break asked for is a line's end
+                cut, reason = i, FinishReason.NEWLINE if s == "\n" else FinishReason.STOP
         if self.single_line:
             end = len(first_line(self.text[:cut]))
             if end < cut:

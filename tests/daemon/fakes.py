@@ -132,6 +132,9 @@ class FakeEngine(Engine):
             if req.single_line and "\n" in piece and text.strip():
                 reason = FinishReason.NEWLINE
                 break
+            if any(stop in text + piece for stop in req.stop):  # as the engines' StreamFilter
+                reason = FinishReason.STOP
+                break
             time.sleep(self.token_delay_s)
             text += piece
             stats.num_generated_tokens += 1

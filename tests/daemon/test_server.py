@@ -124,6 +124,32 @@ def test_single_line_completion_is_postprocessed(raw: RawClient, home: Path) -> 
     assert done["type"] == "done" and done["text"] == "return a + b"
 
 
+def test_a_completion_mid_line_ends_at_a_line_break(home: Path) -> None:
+    """Code after the cursor on its line: a line break ends the completion in the engine (a
+    model that thinks the line is done wrote the next line; shown, it went before the code
+    after the cursor). At the end of a line, a completion may start with one."""
+    src = home / "proj" / "calc.py"
+    src.parent.mkdir(parents=True)
+    src.write_text("def add(a, b):\n    return compute(a, b)\n")
+    pieces = ("\n", "    total = 0", "\n")
+    with running_daemon(engine_factory=lambda: FakeEngine(pieces=pieces)) as daemon:
+        raw = RawClient(daemon.endpoint)
+        try:
+            raw.send(complete_msg("c1", src, line=1, col=19, options={"multiline": False}))
+            done = raw.until_final("c1")[-1]
+            assert done["type"] == "done" and done["text"] == ""
+            engine = daemon.engines[0]
+            assert isinstance(engine, FakeEngine)
+            mid = engine.submitted[-1]
+            assert mid.stop == ("\n",) and mid.single_line
+            raw.send(complete_msg("c2", src, line=1, col=24, options={"multiline": False}))
+            done = raw.until_final("c2")[-1]
+            assert done["type"] == "done" and done["text"] == "\n    total = 0"
+            assert engine.submitted[-1].stop == ()
+        finally:
+            raw.close()
+
+
 def test_unsaved_buffer_overrides_disk(raw: RawClient, daemon: DaemonHandle, home: Path) -> None:
     src = write_project(home / "proj")
     buffer = "def mul(a, b):\n    \n"

@@ -344,6 +344,14 @@ def test_heredocs_are_strings_to_the_scans(
     assert open_state(text, language) == expected
 
 
+def test_a_line_break_asked_for_as_a_stop_ends_the_line() -> None:
+    """The daemon asks for a stop at "\n" mid-line: a leading line break ends the stream too
+    (single-line mode alone goes on to the end of the next line), as the end of a line."""
+    f = StreamFilter(stop=("\n",), single_line=True)
+    assert f.push("\n    total") == ("", FinishReason.NEWLINE)
+    assert StreamFilter(single_line=True).push("\n    total") == ("\n    total", None)
+
+
 def test_healing() -> None:
     assert split_trailing_blanks("    return ") == ("    return", " ")
     assert split_trailing_blanks("x\n    ") == ("x\n", "    ")
