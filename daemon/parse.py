@@ -766,7 +766,7 @@ def _access(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
             return _text(data, prev)  # Ruby: ``private`` alone on its line
         if prev.type in spec.wrapper_nodes or _defines(spec, prev, data):
             return ""
-        if spec.access_words and prev.type == "call" and _access_word(spec, prev, data):
+        if spec.access_words and prev.type == "call" and _labels_a_definition(spec, prev, data):
             return ""  # ``private def x``: a definition with its own label comes first
         prev = prev.prev_named_sibling
     return ""
@@ -786,6 +786,13 @@ def _access_word(spec: LanguageSpec, call: tree_sitter.Node, data: bytes) -> str
     word = call.child_by_field_name("method")
     text = _text(data, word) if word is not None else ""
     return text if text in spec.access_words else ""
+
+
+def _labels_a_definition(spec: LanguageSpec, call: tree_sitter.Node, data: bytes) -> bool:
+    """Whether ``call`` is Ruby's ``private def x`` (not ``private :x``)."""
+    args = call.child_by_field_name("arguments")
+    return bool(_access_word(spec, call, data)) and args is not None and any(
+        c.type in spec.definitions for c in args.named_children)
 
 
 def _inline_access(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:

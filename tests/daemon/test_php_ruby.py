@@ -388,6 +388,9 @@ def test_ruby_constants_and_access_sections_of_a_class() -> None:
         "    private def round(x) … end\n"
         "    def audit … end\n"
     )
+    # ``private :x`` names methods (no definition of its own): the section above goes on
+    other = summarize("lib/b.rb", "class B\n  private\n  private :zz\n  def c; end\nend\n")
+    assert [d.access for d in other.definitions] == ["", "private"]
 
 
 def test_ruby_requires_and_prose() -> None:
