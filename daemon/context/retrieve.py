@@ -66,9 +66,20 @@ _COMMON = frozenset(keyword.kwlist) | {
 # names the window binds itself (assignment targets, loop and ``as`` variables, parameters):
 # looking them up in the symbol table finds unrelated definitions of the same name
 _ASSIGNED = re.compile(  # ``val`` (Kotlin): ``val line: String = …``
-    rf"(?m)^\s*(?:(?:let|const|var|mut|val)\s+)*({ID})\s*(?::(?!:)[^=\n]*)?=(?!=)"
-)
+    rf"(?m)^\s*(?:(?:let|const|var|mut|val)\s+)*({ID})\s*(?::(?!:)[^=\n]*)?=(?![=>~])"
+)  # (not ``=>``: a Ruby hash's pair, ``rescue Error => e``; not ``=~``, a Ruby match)
 _LOOP_AS = re.compile(rf"\b(?:for|as)\s+({ID})")
+# several targets: ``a, b = …`` (Python, Ruby), ``a, err := …`` (Go), ``for k, v in …``,
+# ``for (const [k, v] of …)``; the names of a chain: ``_, _, body = response = …``
+_MULTI_ASSIGNED = re.compile(
+    rf"(?m)(?:^\s*|\bfor\s*\(?\s*)(?:(?:let|const|var)\s+)?[(\[]?"
+    rf"((?:\*?{ID}\s*,\s*)+\*?{ID})[)\]]?\s*(?::?=(?![=>~])|\s+(?:in|of)\b)"
+)
+_CHAINED = re.compile(rf"(?<![=!<>])=\s*({ID})\s*=(?![=>~])")
+# Ruby block parameters (``each do |key, value|``, ``map { |x| … }``), Ruby and Python
+# exception names (``rescue Error => e``, ``except Error as e``: ``as`` above)
+_BLOCK_PARAMS = re.compile(r"(?:\bdo|\{)\s*\|([^|\n]*)\|")
+_RESCUED = re.compile(rf"\brescue\b[^\n]*=>\s*({ID})")
 # typed declarations (Java, C, C++): ``int total = 0;``, ``final List<String> names = …``,
 # ``const char *p = …``, ``for (Order o : orders)``, ``for (int i = 0; …``
 _TYPED = (
@@ -78,9 +89,9 @@ _TYPED = (
     rf"{ID}(?:(?:\.|::){ID})*(?:<[^=;()\n]*>)?(?:\s*\[\s*\])*[\s*&]+"
     rf"({ID})\s*(?:\[[^\]\n]*\]\s*)?"
 )
-_DECLARED = re.compile(rf"(?m)^\s*{_TYPED}=(?!=)|\bfor\s*\(\s*{_TYPED}[=:]")
+_DECLARED = re.compile(rf"(?m)^\s*{_TYPED}=(?![=>~])|\bfor\s*\(\s*{_TYPED}[=:]")
 _PARAMS = re.compile(rf"\b(?:def|function|func|fn|fun)\s+{ID}\s*\(([^)]*)\)")
-_PARAM_NAME = re.compile(rf"(?:^|,)\s*\**({ID})")
+_PARAM_NAME = re.compile(rf"(?:^|,)\s*[*&]*({ID})")
 _MAX_CANDIDATES = 48
 _FAR = 3.0  # locality of a file neither imported nor in the same folder
 _MAX_HOPS = 4  # files an imported name is followed through (re-exports, package __init__)
@@ -118,6 +129,12 @@ def bound_names(text: str, *, sigil: str = "") -> set[str]:
     send(User $user)`` binds user, not User)."""
     names = set(_ASSIGNED.findall(text)) | set(_LOOP_AS.findall(text))
     names.update(n for pair in _DECLARED.findall(text) for n in pair if n)
+    for targets in _MULTI_ASSIGNED.findall(text):
+        names.update(IDENT.findall(targets))
+    names.update(_CHAINED.findall(text))
+    names.update(_RESCUED.findall(text))
+    for params in _BLOCK_PARAMS.findall(text):
+        names.update(_PARAM_NAME.findall(params))
     if sigil:
         names.update(re.findall(rf"{re.escape(sigil)}+({ID})", text))
     for params in _PARAMS.findall(text) if not sigil else ():

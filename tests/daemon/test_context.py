@@ -486,6 +486,32 @@ def test_a_type_annotation_is_not_a_name_the_window_binds() -> None:
     assert bound_names("    std::vector<int> xs = {};\n    a.b.Type t = x;\n") == {"xs", "t"}
 
 
+@pytest.mark.parametrize(
+    ("line", "bound"),
+    [
+        # several targets, a chain (rack's head.rb: ``body`` found rack's MockResponse#body,
+        # and the model wrote ``class MockResponse`` at the cursor)
+        ("    _, _, body = response = @app.call(env)\n", {"_", "body", "response"}),
+        ("    head, *rest = parts\n", {"head", "rest"}),
+        ("    value, err := strconv.Atoi(s)\n", {"value", "err"}),
+        ("    for key, value in pairs.items():\n", {"key", "value"}),
+        ("    for (const [key, value] of entries) {\n", {"key", "value"}),
+        ("    const [first, second] = pair;\n", {"first", "second"}),
+        # Ruby block parameters, exception names
+        ("    env.each do |key, value|\n", {"key", "value"}),
+        ("    xs.map { |item| item * 2 }\n", {"item"}),
+        ("    def call(*args, &block)\n", {"args", "block"}),
+        ("    rescue ArgumentError => error\n", {"error"}),
+        # no binding: a hash pair, a match, a comparison
+        ("    Parser => 1,\n", set()),
+        ("    line =~ /x/\n", set()),
+        ("    if total == limit\n", set()),
+    ],
+)
+def test_the_names_a_window_binds(line: str, bound: set[str]) -> None:
+    assert bound_names(line) == bound
+
+
 def test_names_imported_through_a_barrel_or_require_find_their_definitions() -> None:
     """``import { Button } from "@/components"`` names src/components/index.ts, which only
     re-exports (``export * from "./button"``): nothing was found there. CommonJS
