@@ -410,6 +410,8 @@ def drop_suffix_closers(text: str, prefix: str, suffix: str, language: str = "")
         closed_by_suffix = len(_leading_closers(suffix.split("\n", 1)[0]))
         # the completion goes on inside the literal, unless that may be a misread docstring
         lead = "" if unsure and quote in ('"""', "'''") else quote
+        if lead.startswith("<<"):
+            lead += "\n"  # a heredoc's body starts on the line below its opener
     else:
         closed_by_suffix = _closed_by(suffix, open_in_prefix, language)
         line = prefix[prefix.rfind("\n") + 1 :]

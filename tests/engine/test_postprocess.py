@@ -323,6 +323,15 @@ def test_a_ruby_completion_keeps_the_end_of_its_own_block(
     assert postprocess(raw, prefix, suffix, "ruby", True) == expected
 
 
+def test_a_closer_inside_a_heredoc_is_text() -> None:
+    """rack's show_exceptions.rb: a cursor inside a heredoc of CSS; the ``}`` closing a rule
+    was taken for a closer of the code's brackets and cut (nothing shown)."""
+    prefix = "def page\n  <<~HTML\n    <style>\n      table { border: 0; }\n      "
+    suffix = "\n    </style>\n  HTML\nend\n"
+    assert postprocess("}", prefix, suffix, "ruby", False) == "}"
+    assert postprocess("td { margin: 0; }", prefix, suffix, "ruby", False) == "td { margin: 0; }"
+
+
 @pytest.mark.parametrize(
     ("language", "text", "expected"),
     [
