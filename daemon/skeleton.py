@@ -18,6 +18,7 @@ from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
 from engine.postprocess import code_positions
 
+_CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _DOC_OPEN = re.compile(r"""^\s*([rRuUbB]{0,2})(\"\"\"|\'\'\')""")
 
 
@@ -309,7 +310,10 @@ def render_entry(
         children = members.get(d.qualname, [])
         named: list[str] = []
         if only is not None and depth == 0:
-            named = list(dict.fromkeys(c.name for c in children if c.name not in only))
+            # a constant the code at hand does not use is left out, not named (rack's Lint:
+            # a dozen REQUEST_PATH_… names crowded out the classes the code used)
+            named = list(dict.fromkeys(c.name for c in children
+                                       if c.name not in only and not _constant(c)))
             children = [c for c in children if c.name in only]
         text = render_definition(d, summary.language, indent="    " * depth, members=named)
         if children and summary.language == "python" and text.rstrip().endswith("..."):
@@ -317,6 +321,11 @@ def render_entry(
         return text + "".join(nested(m, depth + 1) for m in children[:24])
 
     return nested(definition, 0)
+
+
+def _constant(d: Definition) -> bool:
+    """A member constant named in capitals (``MAX_ITEMS``, ``ALLOWED_SCHEMES``)."""
+    return d.kind is DefKind.VARIABLE and _CONSTANT_NAME.fullmatch(d.name) is not None
 
 
 def _exported(name: str) -> bool:

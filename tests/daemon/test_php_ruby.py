@@ -393,6 +393,23 @@ def test_ruby_constants_and_access_sections_of_a_class() -> None:
     assert [d.access for d in other.definitions] == ["", "private"]
 
 
+def test_a_compact_ruby_class_names_its_methods_not_its_constants() -> None:
+    """A class too long to show whole names the members the code does not use; a constant is
+    left out (rack's Lint named a dozen ``REQUEST_PATH_…`` constants there)."""
+    from daemon.skeleton import render_entry
+
+    source = (
+        "class Lint\n  MAX = 3\n  PATTERN = /x/\n  def call(env); end\n"
+        "  def check(x); end\n  def verify(y); end\nend\n"
+    )
+    s = summarize("lib/lint.rb", source)
+    lint = _defs(s)["Lint"]
+    text = render_entry(s, lint, only={"call", "PATTERN"})
+    assert "# members: check, verify\n" in text, text
+    assert "    PATTERN = /x/\n" in text and "def call(env) … end" in text
+    assert "MAX" not in text
+
+
 def test_ruby_requires_and_prose() -> None:
     source = (
         'require "json"\nrequire_relative "money"\nrequire_relative "../util/text.rb"\n'
