@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.base import ContextSnippet, PromptParts
@@ -97,16 +98,44 @@ class AssembledContext:
 
     def to_prompt_parts(self) -> PromptParts:
         """Group segments for the engine's model profile (snippets, prefix, suffix)."""
-        snippets = tuple(
-            ContextSnippet(path=_source_path(s.source), text=s.text)
-            for s in self.segments
-            if s.role is Role.SNIPPET and s.kind is not Kind.INSTRUCTIONS
-        )
-        prefix = "".join(s.text for s in self.segments if s.role is Role.PREFIX)
+        snippets: list[ContextSnippet] = []
+        for s in self.segments:
+            if s.role is not Role.SNIPPET or s.kind is Kind.INSTRUCTIONS:
+                continue
+            path = _source_path(s.source)
+            if snippets and snippets[-1].path == path and path:  # one file: one header
+                last = snippets[-1]
+                joined = last.text if last.text.endswith("\n") else last.text + "\n"
+                snippets[-1] = ContextSnippet(path=path, text=joined + s.text)
+            else:
+                snippets.append(ContextSnippet(path=path, text=s.text))
+        prefix = "".join(_without_repeated_heads(
+            [s for s in self.segments if s.role is Role.PREFIX]))
         suffix = "".join(s.text for s in self.segments if s.role is Role.SUFFIX)
         return PromptParts(
-            path=self.path, language=self.language, snippets=snippets, prefix=prefix, suffix=suffix
+            path=self.path, language=self.language, snippets=tuple(snippets), prefix=prefix,
+            suffix=suffix,
         )
+
+
+_INLINE_KINDS = (Kind.RELATED, Kind.RETRIEVED)
+
+
+def _without_repeated_heads(segments: list[Segment]) -> Iterator[str]:
+    """The texts of prefix ``segments``; a cross-file snippet inlined as comments right after
+    one of the same file loses its path line (``# lib/rack/constants.rb`` once above the
+    constants it shows, not once per constant). Each was counted with its head: the prompt
+    only gets shorter."""
+    previous = ""
+    for s in segments:
+        head = ""
+        if s.kind in _INLINE_KINDS:
+            first, _, _ = s.text.partition("\n")
+            mark, _, named = first.partition(" ")
+            if named and named == _source_path(s.source) and not mark.isalnum():
+                head = first + "\n"
+        yield s.text[len(head):] if head and head == previous else s.text
+        previous = head
 
 
 def _source_path(source: str) -> str:

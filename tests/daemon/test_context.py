@@ -1241,3 +1241,38 @@ def test_a_widened_window_adds_the_definitions_its_wider_part_names() -> None:
         "src/utils/cookie.ts:29-29", "src/utils/cookie.ts:109-144", "src/utils/cookie.ts:8-8",
     ]
     assert ctx.num_tokens <= 896
+
+
+def test_snippets_of_one_file_in_a_row_share_one_path_line() -> None:
+    """rack: each constant of constants.rb a related definition of its own, each with the
+    file's path line above it (about 8 tokens each); in a row, the path is written once."""
+    from daemon.context.types import AssembledContext, Segment
+
+    def seg(kind: Kind, role: Role, source: str, text: str) -> Segment:
+        return Segment(kind, Tier.P1, role, source, text, 10)
+
+    def parts(*segments: Segment) -> tuple[str, tuple[tuple[str, str], ...]]:
+        ctx = AssembledContext(path="lib/a.rb", language="ruby", segments=segments,
+                               budget_tokens=100, num_tokens=10 * len(segments),
+                               num_tokens_before_trim=10 * len(segments), dropped=(),
+                               assemble_ms=0.0)
+        p = ctx.to_prompt_parts()
+        return p.prefix, tuple((s.path, s.text) for s in p.snippets)
+
+    c = "lib/rack/constants.rb"
+    inline = [
+        seg(Kind.RELATED, Role.PREFIX, f"{c}:3-3", f"# {c}\n# HEAD = 'HEAD'\n"),
+        seg(Kind.RELATED, Role.PREFIX, f"{c}:9-9", f"# {c}\n# GET = 'GET'\n"),
+        seg(Kind.RELATED, Role.PREFIX, "lib/x.rb:1-2", "# lib/x.rb\n# def x … end\n"),
+        seg(Kind.RELATED, Role.PREFIX, f"{c}:12-12", f"# {c}\n# PUT = 'PUT'\n"),
+        seg(Kind.CURSOR_WINDOW, Role.PREFIX, "lib/a.rb:1-2", "# lib/a.rb\nx = 1\n"),
+    ]
+    prefix, _ = parts(*inline)
+    assert prefix == (f"# {c}\n# HEAD = 'HEAD'\n# GET = 'GET'\n# lib/x.rb\n# def x … end\n"
+                      f"# {c}\n# PUT = 'PUT'\n# lib/a.rb\nx = 1\n")
+    _, snippets = parts(
+        seg(Kind.RELATED, Role.SNIPPET, f"{c}:3-3", "HEAD = 'HEAD'"),
+        seg(Kind.RELATED, Role.SNIPPET, f"{c}:9-9", "GET = 'GET'\n"),
+        seg(Kind.RELATED, Role.SNIPPET, "lib/x.rb:1-2", "def x … end\n"),
+    )
+    assert snippets == ((c, "HEAD = 'HEAD'\nGET = 'GET'\n"), ("lib/x.rb", "def x … end\n"))
