@@ -41,8 +41,8 @@ def render_definition(
     # (``private``) at its own; none for a member shown without its class
     label = ""
     if definition.access and indent:
-        ruby_style = spec is not None and bool(spec.access_words)
-        label = (f"{indent}{definition.access}\n" if ruby_style
+        a_word = spec is not None and bool(spec.access_words)
+        label = (f"{indent}{definition.access}\n" if a_word
                  else f"{indent[:-4]}{definition.access}:\n")
     if definition.kind is DefKind.VARIABLE:  # one line, under its doc comment if it has one
         doc = f"{indent}{comment} {definition.doc}\n" if definition.doc else ""
