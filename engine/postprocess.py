@@ -480,6 +480,17 @@ def code_positions(
     return ((i, ch) for i, ch in scan if ch)
 
 
+def without_comments(text: str, language: str) -> str:
+    """``text`` with the comments of ``language`` blanked (line breaks kept; string literals
+    kept: ``getattr(x, "name")`` names something, ``# returns the body`` does not)."""
+    kept = [" " if ch != "\n" else ch for ch in text]
+    scan = _scan(text, comment_leaders(language), string_syntax(language), strings_too=True)
+    for i, ch in scan:
+        if ch:
+            kept[i] = ch
+    return "".join(kept)
+
+
 def line_comment_start(line: str, language: str) -> int | None:
     """Where a line comment of ``language`` starts in ``line``, outside string literals; None
     when there is none."""
@@ -504,10 +515,12 @@ def _scan(
     comments: tuple[str, ...],
     strings: StringSyntax,
     open_quote: list[str] | None = None,
+    strings_too: bool = False,
 ) -> Iterator[tuple[int, str]]:
     """(position, character) of each character outside string literals (``strings``), line
     comments (``comments``: their leaders) and, where ``//`` is a comment leader, ``/* */``
-    block comments; (position, "") where a line comment starts."""
+    block comments; (position, "") where a line comment starts. ``strings_too``: the
+    characters inside string literals as well (not their quotes, escapes or heredoc bodies)."""
     firsts = {start[0] for start, _ in strings.delimiters}
     opening = closing = ""
     heredocs: list[tuple[str, str]] = []  # opened on this line: (opener, terminator)
@@ -540,6 +553,8 @@ def _scan(
             else:
                 if ch == "\n" and opening not in strings.multiline:
                     opening = closing = ""
+                elif strings_too:
+                    yield i, ch
                 i += 1
             continue
         pair = (

@@ -25,7 +25,7 @@ from daemon.parse import IDENT
 from daemon.parse import IDENTIFIER as ID
 from daemon.skeleton import render_definition, render_entry
 from daemon.symbols import Definition, DefKind, FileSummary
-from engine.postprocess import code_positions
+from engine.postprocess import without_comments
 
 _BARE = re.compile(rf"(?<![\w.]){ID}")  # not after a dot: not an attribute
 _ATTR = re.compile(rf"\b({ID})\s*\.\s*({ID})")
@@ -143,15 +143,6 @@ def bound_names(text: str, *, sigil: str = "") -> set[str]:
     return names - {"self", "cls"}
 
 
-def code_only(text: str, language: str) -> str:
-    """``text`` with its comments and string literals blanked (line breaks kept), as the
-    post-processing scans read them."""
-    kept = [" " if ch != "\n" else ch for ch in text]
-    for i, ch in code_positions(text, language):
-        kept[i] = ch
-    return "".join(kept)
-
-
 def bare_names(text: str) -> set[str]:
     """Identifiers ``text`` uses at least once on their own, not only as ``x.name``."""
     return set(_BARE.findall(text))
@@ -169,10 +160,10 @@ def related_definitions(
     ``at_cursor``. The result is ordered by relevance; duplicates (same digest) appear once.
     """
     path = summary.path
-    # names in comments and strings are prose (``# returns an empty body``: rack's Head found
-    # MockResponse#body), not uses
-    window_text = code_only(window_text, summary.language)
-    near_text = code_only(near_text, summary.language)
+    # names in comments are prose (``# returns an empty body``: rack's Head found
+    # MockResponse#body), not uses; a string's may be (``getattr(x, "name")``)
+    window_text = without_comments(window_text, summary.language)
+    near_text = without_comments(near_text, summary.language)
     near = set(identifiers_in_order(near_text))
     local_names = {d.name for d in summary.definitions}
     imported: dict[str, tuple[str, str]] = {}  # bound name -> (module path, original name)

@@ -361,6 +361,21 @@ def test_a_line_break_asked_for_as_a_stop_ends_the_line() -> None:
     assert StreamFilter(single_line=True).push("\n    total") == ("\n    total", None)
 
 
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        ("python", "x = 1  # body\ny = 'a # b'\n", "x = 1" + " " * 8 + "\ny =  a # b \n"),
+        ("javascript", "f(); /* a\nb */ g('u//v') // c\n", "f();     \n     g( u//v )     \n"),
+        ("ruby", "s = <<~T\n  x # y\nT\nz # w\n", "s =     \n       \n \nz    \n"),
+    ],
+)
+def test_without_comments(language: str, text: str, expected: str) -> None:
+    """Comments blanked, string literals kept (their quotes blanked), heredoc bodies blanked."""
+    from engine.postprocess import without_comments
+
+    assert without_comments(text, language) == expected
+
+
 def test_healing() -> None:
     assert split_trailing_blanks("    return ") == ("    return", " ")
     assert split_trailing_blanks("x\n    ") == ("x\n", "    ")
