@@ -65,7 +65,7 @@ def decide_multiline(prefix: str, suffix: str, language: str) -> bool:
         return False
     if line_before.strip() == "":
         return True
-    return _opens_block(line_before, language)
+    return opens_block(line_before, language)
 
 
 def mid_line(suffix: str) -> bool:
@@ -74,7 +74,9 @@ def mid_line(suffix: str) -> bool:
     return bool(suffix.split("\n", 1)[0].strip().strip(")]}'\"`;,"))
 
 
-def _opens_block(line: str, language: str) -> bool:
+def opens_block(line: str, language: str) -> bool:
+    """Whether ``line`` opens a block of ``language`` (``:`` in Python, ``{`` in the brace
+    languages, ``def``/``if``/``do |x|`` in Ruby); its comment aside."""
     code = _strip_line_comment(line, language).rstrip()
     if not code:
         return False
@@ -159,7 +161,7 @@ def drop_extra_indent(text: str, prefix: str, language: str) -> str:
     if not line or line.strip(" \t"):
         return text
     opener = next((above for above in reversed(prefix.split("\n")[:-1]) if above.strip()), "")
-    if not _opens_block(opener, language) or indent_width(opener) >= indent_width(line):
+    if not opens_block(opener, language) or indent_width(opener) >= indent_width(line):
         return text
     first = text.split("\n", 1)[0]
     lead = first[: len(first) - len(first.lstrip(" \t"))]
@@ -199,7 +201,7 @@ def block_scope(prefix: str, language: str) -> BlockScope:
     """The cursor line's indentation and whether the text on it before the cursor opens a block."""
     line = prefix.rsplit("\n", 1)[-1]
     body = line.lstrip(" \t")
-    opens = bool(body.strip()) and _opens_block(line, language)
+    opens = bool(body.strip()) and opens_block(line, language)
     return BlockScope(len(line) - len(body), opens, language)
 
 
@@ -283,7 +285,7 @@ def whole_lines(text: str, language: str) -> str:
         if not seen:
             continue  # nothing before this break yet
         last_end = end
-        if end - 1 in closed_at and depth <= 0 and not _opens_block(last_code, language):
+        if end - 1 in closed_at and depth <= 0 and not opens_block(last_code, language):
             whole = end
     cut = whole if whole is not None else last_end
     return text if cut is None else text[:cut]
@@ -300,7 +302,7 @@ def _keyword_step(line: str, language: str) -> int:
         return -1 if body.startswith("end") else 0
     if _BRACE_BLOCK.search(body):
         return 0  # ``items.map { |x|``: its ``}`` closes it, a bracket
-    return 1 if _opens_block(line, language) else 0
+    return 1 if opens_block(line, language) else 0
 
 
 def cut_repetition(text: str) -> str:

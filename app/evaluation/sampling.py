@@ -28,6 +28,7 @@ from typing import Any
 from app.evaluation.crossfile import CrossFileResolver
 from daemon.index import ProjectIndex
 from daemon.languages import LANGUAGES, comment_leader, detect_language
+from engine.postprocess import opens_block
 
 MAX_BLOCK_LINES = 5  # block completions hide at most this many lines
 MIN_FILE_LINES = 20
@@ -230,7 +231,12 @@ def _opens_block(content: str, language: str) -> bool:
     code = content.split(comment_leader(language), 1)[0].rstrip()
     if not code or not _is_code_line(content, language):
         return False
+    if language in _KEYWORD_BLOCKS:  # Ruby: ``def total``, ``if x``, ``do |y|`` (not only ``{``)
+        return opens_block(content, language)
     return code.endswith(":") if language == "python" else code.endswith("{")
+
+
+_KEYWORD_BLOCKS = frozenset({"ruby"})  # blocks opened by a keyword line, ended by ``end``
 
 
 def _indent(content: str) -> int:

@@ -328,3 +328,25 @@ def test_smoke_eval_with_the_embedded_model(
     assert code == 3
     assert "REGRESSION nospin: exact_match dropped" in capsys.readouterr().err
     assert "**REGRESSION** nospin: exact_match" in again.read_text(encoding="utf-8")
+
+
+def test_ruby_block_points_start_after_a_keyword_line() -> None:
+    """Block points came only after a line ending with ``{`` or ``:``: in Ruby, hash literals
+    (rack's mime table, its gemspec's metadata); a method's or an ``if``'s body is one now."""
+    import random
+
+    from app.evaluation.sampling import _block_point
+
+    source = "class Cart\n  def initialize\n    @items = []\n  end\n\n" + "".join(
+        f"  def total_{i}(xs)\n    if xs.empty?\n      0\n    else\n      xs.sum\n"
+        "    end\n  end\n\n"
+        for i in range(4)
+    ) + "end\n"
+    lines = source.splitlines(keepends=True)
+    rng = random.Random(0)
+    points = [p for p in (_block_point(rng, "lib/cart.rb", "ruby", lines) for _ in range(20)) if p]
+    assert points
+    for p in points:
+        opener = lines[p.line - 1].strip()
+        assert opener.startswith(("def ", "if ", "else")) or opener == "else", opener
+        assert not p.hidden.lstrip().startswith("end")
