@@ -513,8 +513,7 @@ def _definition(
         name = _text(data, declared.name) if declared is not None else ""
     if not name:
         return None
-    pattern = spec.definition_names.get(node.type)
-    if pattern and not re.fullmatch(pattern, name):
+    if not _named_as_defined(spec, node.type, name):
         return None  # Ruby: ``@x = 1`` in a class body, no constant
     if kind is DefKind.VARIABLE and declared is not None and declared.function is not None:
         kind = DefKind.FUNCTION  # a prototype: ``int f(void);``
@@ -775,10 +774,14 @@ def _access(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
 def _defines(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> bool:
     """Whether ``node`` is of a definition's type and, where names decide (Ruby constants),
     named so."""
-    if node.type not in spec.definitions:
-        return False
-    pattern = spec.definition_names.get(node.type)
-    return not pattern or bool(re.fullmatch(pattern, _name(spec, node, data)))
+    return node.type in spec.definitions and _named_as_defined(
+        spec, node.type, _name(spec, node, data))
+
+
+def _named_as_defined(spec: LanguageSpec, node_type: str, name: str) -> bool:
+    """Whether ``name`` is what a ``node_type`` definition is named (``definition_names``)."""
+    pattern = spec.definition_names.get(node_type)
+    return not pattern or re.fullmatch(pattern, name) is not None
 
 
 def _access_word(spec: LanguageSpec, call: tree_sitter.Node, data: bytes) -> str:

@@ -374,7 +374,7 @@ def cut_line_below(text: str, suffix: str, language: str = "") -> str:
         kept = "\n".join(lines[:i])
         if len(below) == 1 and below in _CLOSERS and _open_brackets(kept):
             continue
-        if depth > 0 and _KEYWORD_CLOSER.match(below) and below.startswith("end"):
+        if depth > 0 and _keyword_step(below, language) < 0:
             depth -= 1  # its own block's end
             continue
         return kept
@@ -542,8 +542,7 @@ def _scan(
         if ch == "<" and strings.heredoc is not None and not closing:
             found = strings.heredoc.match(text, i)
             if found is not None:
-                ids = found.groupdict()
-                heredocs.append((found.group(0), ids.get("id") or ids.get("id2") or ""))
+                heredocs.append((found.group(0), found.group("id")))
                 i = found.end()
                 continue
         if closing:

@@ -136,8 +136,10 @@ _KOTLIN_STRINGS = StringSyntax(
 # Ruby ``<<~SQL``, ``<<-EOS``, ``<<'EOS'`` (a bare ``<<ID`` only in capitals: ``a <<b`` shifts);
 # PHP ``<<<EOT``, ``<<<'EOT'`` (nowdoc), ``<<<"EOT"``; shell ``<<EOF``, ``<<-'EOF'`` (not the
 # here-string ``<<<``)
-_RUBY_HEREDOC = re.compile(r"<<(?:[~-](?P<q>[\"'`]?)(?P<id>[A-Za-z_]\w*)(?P=q)|"
-                           r"(?P<q2>[\"'`]?)(?P<id2>[A-Z_][A-Z0-9_]*)(?P=q2)(?!\w))")
+_RUBY_HEREDOC = re.compile(
+    r"<<(?:[~-]|(?=(?P<peek>[\"'`]?)[A-Z_][A-Z0-9_]*(?P=peek)(?!\w)))"
+    r"(?P<q>[\"'`]?)(?P<id>[A-Za-z_]\w*)(?P=q)"
+)
 _PHP_HEREDOC = re.compile(r"<<<[ \t]*(?P<q>[\"']?)(?P<id>[A-Za-z_]\w*)(?P=q)")
 _SHELL_HEREDOC = re.compile(r"(?<!<)<<-?[ \t]*(?P<q>[\"']?)(?P<id>[A-Za-z_]\w*)(?P=q)")
 _STRINGS: dict[str, StringSyntax] = {

@@ -228,15 +228,9 @@ def _line_point(
 
 
 def _opens_block(content: str, language: str) -> bool:
-    code = content.split(comment_leader(language), 1)[0].rstrip()
-    if not code or not _is_code_line(content, language):
-        return False
-    if language in _KEYWORD_BLOCKS:  # Ruby: ``def total``, ``if x``, ``do |y|`` (not only ``{``)
-        return opens_block(content, language)
-    return code.endswith(":") if language == "python" else code.endswith("{")
-
-
-_KEYWORD_BLOCKS = frozenset({"ruby"})  # blocks opened by a keyword line, ended by ``end``
+    """A code line opening a block, by the product's rule (Ruby: ``def``, ``if``, ``do |y|``;
+    until 3f52a94 the sampler's own ``:`` or ``{`` found Ruby's hash literals only)."""
+    return _is_code_line(content, language) and opens_block(content, language)
 
 
 def _indent(content: str) -> int:

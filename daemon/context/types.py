@@ -6,6 +6,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from daemon.languages import comment_leader
 from engine.base import ContextSnippet, PromptParts
 
 
@@ -110,7 +111,7 @@ class AssembledContext:
             else:
                 snippets.append(ContextSnippet(path=path, text=s.text))
         prefix = "".join(_without_repeated_heads(
-            [s for s in self.segments if s.role is Role.PREFIX]))
+            [s for s in self.segments if s.role is Role.PREFIX], comment_leader(self.language)))
         suffix = "".join(s.text for s in self.segments if s.role is Role.SUFFIX)
         return PromptParts(
             path=self.path, language=self.language, snippets=tuple(snippets), prefix=prefix,
@@ -121,19 +122,16 @@ class AssembledContext:
 _INLINE_KINDS = (Kind.RELATED, Kind.RETRIEVED)
 
 
-def _without_repeated_heads(segments: list[Segment]) -> Iterator[str]:
-    """The texts of prefix ``segments``; a cross-file snippet inlined as comments right after
-    one of the same file loses its path line (``# lib/rack/constants.rb`` once above the
-    constants it shows, not once per constant). Each was counted with its head: the prompt
-    only gets shorter."""
+def _without_repeated_heads(segments: list[Segment], mark: str) -> Iterator[str]:
+    """The texts of prefix ``segments``; a cross-file snippet inlined as comments
+    (``candidates.commented``: ``{mark} {path}`` first) right after one of the same file loses
+    its path line (``# lib/rack/constants.rb`` once above the constants it shows, not once per
+    constant). Each was counted with its head: the prompt only gets shorter."""
     previous = ""
     for s in segments:
-        head = ""
-        if s.kind in _INLINE_KINDS:
-            first, _, _ = s.text.partition("\n")
-            mark, _, named = first.partition(" ")
-            if named and named == _source_path(s.source) and not mark.isalnum():
-                head = first + "\n"
+        head = f"{mark} {_source_path(s.source)}\n" if s.kind in _INLINE_KINDS else ""
+        if not s.text.startswith(head):
+            head = ""
         yield s.text[len(head):] if head and head == previous else s.text
         previous = head
 

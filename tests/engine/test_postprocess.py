@@ -92,7 +92,6 @@ POSTPROCESS_CASES = [
     ("if x█:\n", " > 0:", False, " > 0"),  # repeats the rest of the line
     # mid-line, the model ended the line: the text after the cursor goes on, nothing to add
     ("x = compute(a█, b)\n", "\n    y = 2", False, ""),
-    ("x = compute(a█, b)\n", "  \n", False, ""),
     ("x = compute(█)\n", "\n    a, b", False, "\n    a, b"),  # only closers after it: kept
     (
         "def f():\n    █\n    return 1\n",
