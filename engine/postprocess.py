@@ -97,10 +97,10 @@ def opens_block(line: str, language: str) -> bool:
 def _strip_line_comment(line: str, language: str) -> str:
     """``line`` without its comment: a line comment, and where ``//`` is one, the ``/* … */``
     block comments ending the line (``int f(void) { /* entry */``: the ``{`` opens a block)."""
-    mark = "#" if language in ("python", "ruby", "shell", "bash", "toml", "yaml") else "//"
-    i = line.find(mark)
-    code = line if i == -1 else line[:i]
-    if mark == "//" and code.rstrip().endswith("*/"):
+    leaders = comment_leaders(language)
+    start = line_comment_start(line, language) if any(m in line for m in leaders) else None
+    code = line if start is None else line[:start]
+    if "//" in leaders and code.rstrip().endswith("*/"):
         code = _TRAILING_BLOCK_COMMENTS.sub("", code)
     return code
 
@@ -541,7 +541,7 @@ def _scan(
             continue
         if ch == "<" and strings.heredoc is not None and not closing:
             found = strings.heredoc.match(text, i)
-            if found is not None:
+            if found is not None and not _in_arithmetic(text, i):
                 heredocs.append((found.group(0), found.group("id")))
                 i = found.end()
                 continue
@@ -573,7 +573,9 @@ def _scan(
                 i = after
                 continue
             # not a literal: code (a Rust lifetime, a Haskell prime)
-        elif text.startswith(comments, i):
+        elif text.startswith(comments, i) and not (
+            ch == "#" and "//" in comments and text.startswith("#[", i)  # a PHP attribute
+        ):
             yield i, ""
             j = text.find("\n", i)
             i = n if j == -1 else j
@@ -586,6 +588,13 @@ def _scan(
         i += 1
     if closing and open_quote is not None:
         open_quote.append(opening)
+
+
+def _in_arithmetic(text: str, i: int) -> bool:
+    """Whether ``i`` is inside a ``((`` opened earlier on its line (shell arithmetic
+    ``$((x << n))``: a shift there, no heredoc)."""
+    line = text[text.rfind("\n", 0, i) + 1 : i]
+    return line.count("((") > line.count("))")
 
 
 def _heredocs_end(text: str, start: int, terminators: list[str]) -> int:

@@ -72,11 +72,17 @@ def line_comment(language: str) -> str:
     return _LINE_COMMENT.get(language, "#")
 
 
+# languages with a second line-comment marker besides the one snippets are written with
+_MORE_LEADERS: dict[str, tuple[str, ...]] = {"php": ("#",)}
+
+
 def comment_leaders(language: str) -> tuple[str, ...]:
     """The line-comment markers a scan of ``language`` code skips: its own when known (``//`` is
-    floor division in Python, ``#`` a private field in JavaScript), else both ``#`` and ``//``."""
+    floor division in Python, ``#`` a private field in JavaScript; PHP has both ``//`` and
+    ``#``), else both ``#`` and ``//``. Where both lead comments, ``#[`` opens a PHP 8
+    attribute, not a comment (the scans' rule)."""
     leader = _LINE_COMMENT.get(language)
-    return (leader,) if leader else ("#", "//")
+    return (leader, *_MORE_LEADERS.get(language, ())) if leader else ("#", "//")
 
 
 @dataclass(frozen=True, slots=True)

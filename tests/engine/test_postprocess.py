@@ -58,6 +58,11 @@ MULTILINE_CASES = [
     # a block comment ending the line (C, C++, Java): the "{" before it opens the block
     ("int count(const int *xs, size_t n) { /* counts > 0 */█\n}\n", "c", True),
     ("    } else { /* fallback */ /** twice */█\n", "java", True),
+    # a comment marker inside a string is text; PHP ``#`` comments, Lua ``--`` comments
+    ('    if x == "#":█\n', "python", True),
+    ('    $c = "a{"; # note {█\n', "php", False),
+    ("    if ($x) { # start█\n", "php", True),
+    ("    local t = {} -- a table {█\n", "lua", False),
     ("Box::Box() {  /* a */█\n}\n", "cpp", True),
     ("    x = 1; /* { */█\n", "c", False),
     ("    x = 1; /* } */ /* { */█\n", "c", False),
@@ -344,12 +349,30 @@ def test_a_closer_inside_a_heredoc_is_text() -> None:
         ("php", "$s = <<<EOT\n  It's\nEOTX\n", ([], "<<<EOT")),  # EOTX does not end it
         ("bash", "cat <<-EOF\n\tit's (\n\tEOF\nx <<< 'y'\n(", (["("], "")),
         ("python", "x = a <<b\n'", ([], "'")),  # no heredocs in Python
+        # shell arithmetic: ``<<`` inside ``((`` shifts
+        ("bash", "echo $((x << n))\nfoo(", (["("], "")),
+        ("bash", "(( m = x<<n ))\nit's", ([], "'")),
     ],
 )
 def test_heredocs_are_strings_to_the_scans(
     language: str, text: str, expected: tuple[list[str], str]
 ) -> None:
     assert open_state(text, language) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("# don't (\nfoo(", (["("], "")),  # a ``#`` comment: its apostrophe opens nothing
+        ("$x = 1; # it's (\n", ([], "")),
+        ("#[Route('/a', methods: ['GET'\n", (["[", "(", "["], "")),  # an attribute is code
+        ("// it's (\nfoo(", (["("], "")),
+        ("$c = '#fff'; foo(", (["("], "")),  # inside a string: no comment
+    ],
+)
+def test_php_hash_comments_are_comments(text: str, expected: tuple[list[str], str]) -> None:
+    """PHP has ``#`` line comments besides ``//``; only ``#[`` (a PHP 8 attribute) is code."""
+    assert open_state(text, "php") == expected
 
 
 def test_a_line_break_asked_for_as_a_stop_ends_the_line() -> None:
