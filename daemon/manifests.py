@@ -6,7 +6,8 @@
 - ``package.json`` with a ``name``: in a JS/TS monorepo (npm, yarn, pnpm workspaces) another
   package imports it by that name (``@acme/ui``, ``@acme/ui/button`` for its
   ``button.ts`` or ``src/button.ts``); its entry files are the ``types``, ``source``,
-  ``module``, ``main`` and ``exports["."]`` it names.
+  ``module``, ``main`` and ``exports["."]`` it names; its other ``exports`` subpaths
+  (``"./button": "./src/button.ts"``, ``"./utils/*": "./src/utils/*.ts"``) name theirs.
 - ``tsconfig*.json`` / ``jsconfig.json`` (JSON with comments): ``compilerOptions.paths``
   aliases (``"@app/*": ["src/app/*"]``, ``"config": ["src/config.ts"]``), relative to
   ``baseUrl`` when it is set, and ``baseUrl`` itself (non-relative imports from that folder).
@@ -82,11 +83,50 @@ def _package_json(text: str) -> tuple[ModuleRoot, ...]:
         _export_targets(exports.get("."), entries)
     else:  # ``"exports": "./index.js"`` or a conditions object for "." alone
         _export_targets(exports, entries)
-    cleaned = (_relative(e) for e in entries)
-    unique = tuple(dict.fromkeys(e for e in cleaned if e is not None))[:_MAX_ENTRIES]
     name = name.strip()
-    # ``@acme/ui/button``: button.ts beside package.json, or src/button.ts
-    return (ModuleRoot(name, unique, under=""), ModuleRoot(name, under="src"))
+    subpaths = _export_subpaths(name, exports) if isinstance(exports, dict) else ()
+    # ``@acme/ui/button``: what ``exports`` maps it to, else button.ts beside package.json,
+    # else src/button.ts (the first root to name a file keeps its key)
+    return (*subpaths, ModuleRoot(name, _entries(entries), under=""),
+            ModuleRoot(name, under="src"))
+
+
+def _entries(paths: list[str]) -> tuple[str, ...]:
+    cleaned = (_relative(e) for e in paths)
+    return tuple(dict.fromkeys(e for e in cleaned if e is not None))[:_MAX_ENTRIES]
+
+
+# a subpath pattern's target: a folder, ``*``, and nothing or an extension after it
+_PATTERN_TARGET = re.compile(r"(?P<folder>.*/)?\*(?:\.[\w-]+)*")
+
+
+def _export_subpaths(name: str, exports: dict[str, Any]) -> tuple[ModuleRoot, ...]:
+    """The roots of ``exports`` subpaths other than ".": ``"./button": "./src/button.ts"``
+    names ``name/button``'s files (every target written, conditions included: the index
+    keeps the first it has); ``"./utils/*": "./src/utils/*.ts"`` names the files below
+    src/utils as ``name/utils/<path>``. Patterns with text after the ``*`` other than an
+    extension, and ``null`` targets (a private subpath), name nothing."""
+    roots: list[ModuleRoot] = []
+    for key, value in list(exports.items())[:_MAX_ALIASES]:
+        if not key.startswith("./") or value is None:
+            continue
+        targets: list[str] = []
+        _export_targets(value, targets)
+        sub = key[2:]
+        if "*" not in sub:
+            found = _entries(targets)
+            if found and sub:
+                roots.append(ModuleRoot(f"{name}/{sub}", found))
+            continue
+        if (sub != "*" and not sub.endswith("/*")) or sub.count("*") > 1:
+            continue
+        alias = f"{name}/{sub[:-2]}" if sub != "*" else name
+        for target in targets:
+            match = _PATTERN_TARGET.fullmatch(target)
+            place = _relative(match.group("folder") or ".") if match else None
+            if place is not None:
+                roots.append(ModuleRoot(alias, under=place))
+    return tuple(dict.fromkeys(roots))
 
 
 def _tsconfig(text: str) -> tuple[ModuleRoot, ...]:

@@ -37,7 +37,14 @@ def _package(name: str, *entries: str) -> tuple[ModuleRoot, ...]:
          _package("@acme/ui", "dist/index.d.ts", "src/index.ts", "dist/index.js")),
         ("package.json", '{"name": "kit", "exports": {".": {"types": "./src/main.ts", '
          '"import": "./dist/main.mjs"}, "./button": "./src/button.ts"}}',
-         _package("kit", "src/main.ts", "dist/main.mjs")),
+         (ModuleRoot("kit/button", ("src/button.ts",)),
+          *_package("kit", "src/main.ts", "dist/main.mjs"))),
+        # subpath patterns: a folder and ``*`` with an extension or nothing after it
+        ("package.json", '{"name": "kit", "exports": {"./utils/*": {"types": '
+         '"./src/utils/*.ts", "default": "./dist/utils/*.js"}, "./internal/*": null, '
+         '"./a/*": "./b/*/index.js", "./*": "./lib/*"}}',
+         (ModuleRoot("kit/utils", under="src/utils"), ModuleRoot("kit/utils", under="dist/utils"),
+          ModuleRoot("kit", under="lib"), *_package("kit"))),
         ("package.json", '{"name": "kit", "exports": "./lib/kit.js", "main": "../x.js"}',
          _package("kit", "lib/kit.js")),
         ("package.json", '{"private": true, "workspaces": ["packages/*"]}', ()),
@@ -194,6 +201,34 @@ def test_workspace_keys_follow_the_manifest_and_never_shadow_a_project_path() ->
     assert snapshot.resolve_module("@acme/ui", "apps/web/a.ts") is None
     assert snapshot.resolve_module("@acme/widgets", "apps/web/a.ts") == (
         "packages/ui/src/index.ts"
+    )
+
+
+def test_export_subpaths_name_the_files_they_map_to() -> None:
+    """``"exports": {"./button": "./src/components/button.tsx"}``: ``@acme/ui/button`` was
+    looked for as button.ts beside package.json or in src/, and resolved to nothing."""
+    index = ProjectIndex(Path("/project"))
+    files = {
+        "packages/ui/package.json": '{"name": "@acme/ui", "exports": {".": "./src/index.ts", '
+        '"./button": {"types": "./dist/button.d.ts", "import": "./src/components/button.tsx"}, '
+        '"./hooks/*": {"import": "./src/lib/hooks/*.ts"}, "./secret": null}}',
+        "packages/ui/src/index.ts": 'export * from "./components/button";\n',
+        "packages/ui/src/components/button.tsx": "export function Button() {}\n",
+        "packages/ui/src/lib/hooks/use-toggle.ts": "export function useToggle() {}\n",
+        "packages/ui/src/lib/hooks/forms/index.ts": "export function useForm() {}\n",
+        "packages/ui/src/secret.ts": "export const key = 1;\n",
+    }
+    index.apply({p: summarize(p, t) for p, t in files.items()})
+    snapshot = index.snapshot()
+    assert snapshot.resolve_module("@acme/ui", "apps/a.ts") == "packages/ui/src/index.ts"
+    assert snapshot.resolve_module("@acme/ui/button", "apps/a.ts") == (
+        "packages/ui/src/components/button.tsx"
+    )
+    assert snapshot.resolve_module("@acme/ui/hooks/use-toggle", "apps/a.ts") == (
+        "packages/ui/src/lib/hooks/use-toggle.ts"
+    )
+    assert snapshot.resolve_module("@acme/ui/hooks/forms", "apps/a.ts") == (
+        "packages/ui/src/lib/hooks/forms/index.ts"
     )
 
 
