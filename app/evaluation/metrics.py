@@ -261,6 +261,38 @@ class CompileChecker:
         return None if errors is None else errors == 0
 
 
+# --- copies of the code below -----------------------------------------------------------------
+
+COPY_WINDOW = 60  # lines of the buffer below the cursor a copy is looked for in
+COPY_RUN = 2  # consecutive lines that make a copy
+
+
+def _substantial(line: str) -> bool:
+    """A stripped line that says something: 6 characters or more, a letter or digit among
+    them (not ``}``, ``end``, ``break``)."""
+    return len(line) >= 6 and any(c.isalnum() for c in line)
+
+
+def copied_below(completion: str, target: str, below: str) -> bool:
+    """Whether ``completion`` repeats ``COPY_RUN`` consecutive non-blank lines of the first
+    ``COPY_WINDOW`` lines of ``below`` (the buffer after the cursor line), compared stripped,
+    each substantial, that ``target`` (the ground truth) does not have in a row: the model
+    copied code that is already there (a neighbour's body, the next method's docstring).
+    Not scored against: copying a neighbour can be the start the user wanted; counted."""
+    def rows(text: str) -> list[str]:
+        return [line.strip() for line in text.split("\n") if line.strip()]
+
+    def runs(lines: list[str]) -> set[tuple[str, ...]]:
+        return {tuple(lines[i : i + COPY_RUN]) for i in range(len(lines) - COPY_RUN + 1)}
+
+    shown = rows(completion)
+    if len(shown) < COPY_RUN:
+        return False
+    there = {run for run in runs(rows("\n".join(below.split("\n")[1 : COPY_WINDOW + 1])))
+             if all(_substantial(line) for line in run)}
+    return bool((runs(shown) & there) - runs(rows(target)))
+
+
 # --- aggregation --------------------------------------------------------------------------------
 
 

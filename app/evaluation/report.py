@@ -184,6 +184,13 @@ def render_markdown(
             lines += ["", "compile-pass of the completions as the editor shows them (block "
                       "points run to their end): " + ", ".join(
                           f"{mode} {_pct(rate)}" for mode, rate in shown)]
+        copies = [(mode, figures[group]["copies_below"])
+                  for mode, figures in result["summary"].items()
+                  if figures.get(group, {}).get("copies_below") is not None]
+        if copies:
+            lines += ["", "block completions shown that copy 2 lines of the code below the "
+                      "cursor the ground truth does not have: " + ", ".join(
+                          f"{mode} {_pct(rate)}" for mode, rate in copies)]
     lines += ["", "## targets (issue 5)", ""]
     lines += [f"- {t}" for t in targets(result)] or ["- (needs the nospin and naive modes)"]
     lines += ["", "## run time per mode", "", "| mode | points | run s | top-k extra s |",

@@ -27,7 +27,13 @@ from typing import Any
 from app.config import Config, to_dict
 from app.errors import InputError
 from app.evaluation.corpus import build_index, percentile
-from app.evaluation.metrics import CompileChecker, edit_similarity, exact_match, identifier_f1
+from app.evaluation.metrics import (
+    CompileChecker,
+    copied_below,
+    edit_similarity,
+    exact_match,
+    identifier_f1,
+)
 from app.evaluation.metrics import mean as _mean
 from app.evaluation.metrics import rate as _rate
 from app.evaluation.modes import MODES, build_prompt
@@ -116,6 +122,9 @@ class PointResult:
     # prediction) and whether the file compiles with it in place of the ground truth
     shown: str = ""
     compile_pass_shown: bool | None = None
+    # ``--as-shown``, block points: whether the shown completion repeats lines of the code
+    # below the cursor that the ground truth does not have (``metrics.copied_below``)
+    copies_below: bool | None = None
     # ``--as-shown``: the engine's text before post-processing (line points since 2026-12-02):
     # a later run with --unchanged-from post-processes and scores it again
     raw: str = ""
@@ -256,9 +265,11 @@ def _run_point(
             # the engine's text is kept: post-processing and checks as they are now
             reason = FinishReason(taken.finish_reason)
             taken = replace(taken, **_scores(taken.raw, reason, parts, point, checker, True))
-        elif options.as_shown:  # the check is cheap and may have changed since: made again
+        elif options.as_shown:  # the checks are cheap and may have changed since: made again
             taken.compile_pass_shown = _compiles_shown(
                 checker, point, taken.shown, taken.prediction, taken.compile_pass)
+            if point.kind == "block":
+                taken.copies_below = copied_below(taken.shown, point.hidden, point.after)
         return taken, 0.0
     lines = None if line_point or options.as_shown else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
@@ -316,16 +327,18 @@ def _scores(
     compiled = checker.check(
         point.path, point.language, point.original(), point.with_completion(prediction)
     )
-    shown, compiled_shown = "", None
+    shown, compiled_shown, copies = "", None, None
     if as_shown:
         shown = prediction if point.kind == "line" else postprocess(
             raw, parts.prefix, parts.suffix, point.language, True, cut_short=reason in CUT_SHORT)
         compiled_shown = _compiles_shown(checker, point, shown, prediction, compiled)
+        if point.kind == "block":
+            copies = copied_below(shown, point.hidden, point.after)
     return {
         "prediction": prediction, "exact_match": exact_match(prediction, point.hidden),
         "edit_similarity": edit_similarity(prediction, point.hidden),
         "identifier_f1": ids.f1, "identifier_em": ids.exact, "compile_pass": compiled,
-        "shown": shown, "compile_pass_shown": compiled_shown,
+        "shown": shown, "compile_pass_shown": compiled_shown, "copies_below": copies,
     }
 
 
@@ -504,6 +517,7 @@ def summarize_results(results: Sequence[PointResult]) -> dict[str, Any]:
     """Aggregate figures of a group of results (one mode, one breakdown)."""
     compile_rate, compile_n, compile_skipped = _rate([r.compile_pass for r in results])
     shown_flags = [r.compile_pass_shown for r in results]
+    copies = [r.copies_below for r in results if r.copies_below is not None]
     tops = [r.top_k_hit for r in results if r.top_k_hit is not None]
     latency = [r.latency_ms for r in results]
     first = [r.first_token_ms for r in results if r.first_token_ms]
@@ -519,6 +533,8 @@ def summarize_results(results: Sequence[PointResult]) -> dict[str, Any]:
         # ``--as-shown`` only: compile-pass of the completions as the editor shows them
         "compile_pass_shown": _rate(shown_flags)[0] if any(
             f is not None for f in shown_flags) else None,
+        # ``--as-shown`` only: share of block completions shown that copy the code below
+        "copies_below": _mean(float(c) for c in copies) if copies else None,
         "top_k_hit": _mean(float(t) for t in tops) if tops else None,
         "prompt_tokens_mean": _mean(float(r.num_prompt_tokens) for r in results),
         "cached_tokens_mean": _mean(float(r.num_cached_tokens) for r in results),

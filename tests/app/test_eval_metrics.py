@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from app.evaluation.metrics import (
     CompileChecker,
+    copied_below,
     edit_similarity,
     exact_match,
     extract_identifiers,
@@ -141,6 +142,37 @@ def test_typescript_overloads_without_semicolons_compile() -> None:
     source = "interface Get {\n  <K extends Key>(key: K): V\n  <K extends Other>(key: K): W\n}\n"
     assert syntax_error_nodes(source, "typescript") == 0
     assert syntax_error_nodes(source.replace("(key: K): W", "(key: K: W"), "typescript")
+
+
+BELOW = (
+    "\n\n    def connection_lost(self, exc):\n        \"\"\"Called when the connection is lost.\n\n"
+    "        The argument is an exception object or None (the latter\n"
+    "        meaning a regular EOF is received).\n        \"\"\"\n    }\n    }\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "target", "expected"),
+    [
+        # the next method's docstring, copied into this one's
+        ('"""Called when made.\n\n        The argument is an exception object or None (the '
+         'latter\n        meaning a regular EOF is received).\n        """',
+         '"""Called when made."""', True),
+        # one line alike is no copy; nor are lines the ground truth has in a row too
+        ("x = 1\n        meaning a regular EOF is received).", "", False),
+        ("def connection_lost(self, exc):\n        \"\"\"Called when the connection is lost.",
+         "def connection_lost(self, exc):\n    \"\"\"Called when the connection is lost.",
+         False),
+        ("    }\n    }", "", False),  # closers are no code worth counting
+        ("", "x", False),
+    ],
+)
+def test_a_completion_that_repeats_the_code_below_is_a_copy(
+    completion: str, target: str, expected: bool
+) -> None:
+    """stdlib eval, asyncio/protocols.py: ``connection_made``'s docstring written as the
+    ``connection_lost`` docstring below it."""
+    assert copied_below(completion, target, BELOW) is expected
 
 
 def test_rate_counts_skipped_points_apart() -> None:

@@ -273,6 +273,7 @@ def test_smoke_eval_with_the_embedded_model(
     shown = json.loads(shown_out.read_text(encoding="utf-8"))
     for r in shown["results"]:
         assert r["compile_pass_shown"] is not None
+        assert (r["copies_below"] is None) == (r["kind"] == "line")
         if r["kind"] == "line":
             assert r["shown"] == r["prediction"] and r["prediction"].strip() in r["raw"]
             assert r["compile_pass_shown"] == r["compile_pass"]
