@@ -712,6 +712,16 @@ def test_a_crashed_daemon_is_shown_as_a_warning_by_the_next_connection(fake_home
             assert status["last_crash"].startswith("Segmentation fault in daemon/fakes.py:")
             await asyncio.sleep(0.5)
             assert len(s.messages) == 1
+            # stopped cleanly, the daemon after it has no crash to tell: nothing is shown again
+            seen = len(s.statuses)
+            await asyncio.to_thread(stop_daemon, fake_home)
+            assert await wait_for_status(s, seen, "error", 10), s.statuses[seen:]
+            s.edit(uri, 1, 5, "e")  # the next edit starts a daemon again
+            third = await s.command("nospin.status")
+            assert third["pid"] != status["pid"]
+            assert third["last_crash"] == ""
+            await asyncio.sleep(1.0)
+            assert len(s.messages) == 1, [m.message for m in s.messages]
 
     asyncio.run(main())
 
