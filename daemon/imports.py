@@ -332,6 +332,27 @@ def _kotlin_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Fou
     return [(module, (module.rpartition(".")[2],), "", "")]
 
 
+def _swift_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
+    """``import Kit`` (also ``@testable``, ``@_exported``) binds every public name of module
+    Kit ("*"); ``import struct Kit.Cart`` binds Cart of module Kit; ``import Kit.Sub`` a
+    submodule, whole."""
+    path = next((c for c in node.named_children if c.type == "identifier"), None)
+    if path is None:
+        return []
+    parts = [_text(data, c) for c in path.named_children if c.type == "simple_identifier"]
+    if not parts:
+        return []
+    kind = any(c.type in _SWIFT_IMPORT_KINDS for c in node.children)
+    if kind and len(parts) > 1:  # ``import struct Kit.Cart``
+        return [(".".join(parts[:-1]), (parts[-1],), "", "")]
+    return [(".".join(parts), ("*",), "", "")]
+
+
+_SWIFT_IMPORT_KINDS = frozenset(
+    {"typealias", "struct", "class", "enum", "protocol", "let", "var", "func"}
+)
+
+
 _IMPORT_READERS: dict[str, Callable[[tree_sitter.Node, bytes, str], list[_Found]]] = {
     "python": _python_imports,
     "javascript": _javascript_imports,
@@ -343,6 +364,7 @@ _IMPORT_READERS: dict[str, Callable[[tree_sitter.Node, bytes, str], list[_Found]
     "ruby": _ruby_requires,
     "csharp": _csharp_usings,
     "kotlin": _kotlin_imports,
+    "swift": _swift_imports,
 }
 
 

@@ -69,9 +69,9 @@ class IndexSnapshot:
         return ()
 
     def package_of(self, path: str) -> tuple[str, ...]:
-        """The files of the Go package ``path`` is in (its folder's, itself included); () for
-        other languages' files."""
-        return self.package_files.get(str(PurePosixPath(path).parent), ())
+        """The files of the Go package ``path`` is in (its folder's, itself included), or of
+        its Swift module (``LanguageSpec.module_folders``); () for other languages' files."""
+        return self.package_files.get(_package_folder(path), ())
 
     def files_of_package(self, module: str, from_path: str) -> tuple[str, ...]:
         """The files of the package a Go import names (all files of its folder, sorted), or of
@@ -256,6 +256,20 @@ def _key_style(path: str) -> str:
     return spec.module_keys if spec is not None else "path"
 
 
+def _package_folder(path: str) -> str:
+    """The folder of the package or module ``path`` is in: its own folder, or for a language
+    with ``LanguageSpec.module_folders`` (Swift) the folder right below the nearest of those
+    above it (Sources/Kit for Sources/Kit/Models/Item.swift)."""
+    parent = PurePosixPath(path).parent
+    spec = LANGUAGES.get(detect_language(path))
+    if spec is not None and spec.module_folders:
+        parts = parent.parts
+        for i in range(len(parts) - 2, -1, -1):
+            if parts[i] in spec.module_folders:
+                return "/".join(parts[: i + 2])
+    return str(parent)
+
+
 def _load_paths(path: str) -> tuple[str, ...]:
     """The folders below which imports name ``path`` (``LanguageSpec.load_paths``)."""
     spec = LANGUAGES.get(detect_language(path))
@@ -328,10 +342,11 @@ def _build_modules(
     folders: dict[str, str] = {}  # folder -> how its files are imported
     for p in files:
         style = _key_style(p)
+        folder = _package_folder(p) if style == "folder" else str(PurePosixPath(p).parent)
         if style in ("dotted", "folder", "psr4"):
-            folders[str(PurePosixPath(p).parent)] = style
+            folders[folder] = style
         if style == "folder":
-            package_files.setdefault(str(PurePosixPath(p).parent), []).append(p)
+            package_files.setdefault(folder, []).append(p)
     for folder, style in folders.items():
         parts = PurePosixPath(folder).parts
         joiner = "/" if style == "folder" else "."

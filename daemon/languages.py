@@ -30,6 +30,9 @@ class LanguageSpec:
     imports: tuple[str, ...]  # node types of import statements
     elided_body: str  # what replaces a body in a skeleton
     doc_in_body: bool = False  # docstring is the first statement of the body (Python)
+    # declarations end with ``;`` (a bodiless one is shown with it: a TypeScript interface's
+    # method); off where lines end them (Kotlin, Swift: ``fun load(): List<Int>``)
+    semicolons: bool = True
     # node types whose "name" field is not a plain child (Go type specs, Rust impls)
     name_fields: tuple[str, ...] = ("name",)
     variable_nodes: tuple[str, ...] = ()  # top-level assignments worth a skeleton line
@@ -91,9 +94,10 @@ class LanguageSpec:
     # declarations whose name is in a child of one of these types, not in a field of their own
     # (PHP ``private ?string $nick, $other;``: the first ``property_element``'s name, ``$`` off)
     element_nodes: tuple[str, ...] = ()
-    # name nodes naming a definition inside a scope (Ruby ``class Admin::User``): the name is
-    # the last part, User
-    scoped_names: tuple[str, ...] = ()
+    # name nodes whose name is one of their fields, by node type: the field (Ruby ``class
+    # Admin::User``, a scope_resolution: the last part, User, its "name"; Swift ``var name``
+    # in a protocol, a pattern: its "bound_identifier")
+    scoped_names: dict[str, str] = field(default_factory=dict)
     # the keyword that ends a block (Ruby ``end``): a signature stops before the comments that
     # follow its first line (above the first statement of the body), and a definition without
     # a body (``def reset; end``) is shown with the elided body, not ``;``
@@ -129,6 +133,13 @@ class LanguageSpec:
     # node types that are definitions only when their name matches this pattern (Ruby: an
     # assignment in a class body defines a constant, ``TAX = 0.2``; ``@x = 1`` does not)
     definition_names: dict[str, str] = field(default_factory=dict)
+    # parameters that are children of the definition itself, no list node around them (Swift):
+    # ``params`` is their texts joined, in parentheses
+    parameter_nodes: tuple[str, ...] = ()
+    # folders whose subfolders are modules (SwiftPM ``Sources``, ``Tests``): a file's package
+    # is the folder below the nearest one, its subfolders included (where there is none, the
+    # file's own folder), and its files see each other's names without imports
+    module_folders: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -432,7 +443,7 @@ LANGUAGES["ruby"] = LanguageSpec(
         "block_parameters",
     ),
     import_syntax="ruby",
-    scoped_names=("scope_resolution",),
+    scoped_names={"scope_resolution": "name"},
     name_fields=("name", "left"),
     # top-level assignments are ``variable_nodes``; in a method they are locals
     definition_parents={"assignment": ("body_statement",)},
@@ -575,6 +586,60 @@ LANGUAGES["kotlin"] = LanguageSpec(
         "return_type": ("user_type", "nullable_type", "function_type", "parenthesized_type"),
     },
     definition_parents={"property_declaration": ("class_body", "enum_class_body", "source_file")},
+    semicolons=False,
+)
+
+# Swift: classes, structs, enums, actors and extensions (one node type: class_declaration; an
+# extension is named by the type it extends), protocols and their requirements, functions,
+# initializers, properties and type aliases; ``///`` and ``/** */`` docs. ``import Kit``
+# names a module: a SwiftPM target (Sources/Kit, its subfolders included) or a folder so
+# named; a module's files see each other's names without imports (module_folders)
+_SWIFT_TYPES = (
+    "user_type", "optional_type", "array_type", "dictionary_type", "tuple_type",
+    "function_type", "opaque_type", "existential_type", "metatype", "protocol_composition_type",
+)
+LANGUAGES["swift"] = LanguageSpec(
+    id="swift",
+    extensions=(".swift",),
+    grammar=("tree_sitter_swift", "language"),
+    definitions={
+        "class_declaration": DefKind.CLASS,
+        "protocol_declaration": DefKind.CLASS,
+        "function_declaration": DefKind.FUNCTION,
+        "init_declaration": DefKind.FUNCTION,
+        "protocol_function_declaration": DefKind.FUNCTION,
+        "property_declaration": DefKind.VARIABLE,
+        "protocol_property_declaration": DefKind.VARIABLE,
+        "typealias_declaration": DefKind.VARIABLE,
+    },
+    imports=("import_declaration",),
+    elided_body="{ … }",
+    prose_nodes=(
+        "line_string_literal",
+        "multi_line_string_literal",
+        "raw_string_literal",
+        "comment",
+        "multiline_comment",
+    ),
+    literal_nodes=(
+        "value_arguments",
+        "array_literal",
+        "dictionary_literal",
+        "tuple_expression",
+    ),
+    import_syntax="swift",
+    module_keys="folder",
+    return_fields=("return_type",),
+    field_nodes={"return_type": _SWIFT_TYPES},
+    parameter_nodes=("parameter",),
+    member_names=("enum_entry",),
+    self_attributes=False,
+    scoped_names={"pattern": "bound_identifier"},
+    definition_parents={
+        "property_declaration": ("class_body", "enum_class_body", "source_file"),
+    },
+    module_folders=("Sources", "Tests"),
+    semicolons=False,
 )
 
 _BY_EXTENSION: dict[str, str] = {

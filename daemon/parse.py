@@ -261,8 +261,9 @@ def _name(spec: LanguageSpec, node: tree_sitter.Node, data: bytes) -> str:
     for field_name in spec.name_fields:
         child = node.child_by_field_name(field_name)
         if child is not None:
-            if child.type in spec.scoped_names:  # Ruby ``class Admin::User``: User
-                child = child.child_by_field_name("name") or child
+            part = spec.scoped_names.get(child.type)  # Ruby ``class Admin::User``: User
+            if part:
+                child = child.child_by_field_name(part) or child
             return _text(data, child)
     named = _path_name(spec, node)
     if named is None:
@@ -573,6 +574,7 @@ def _definition(
             typedef_body = True
             absorbed.add((inner.start_byte, inner.end_byte))
     params_node = _field(spec, node, "parameters")
+    own_params = [c for c in node.named_children if c.type in spec.parameter_nodes]
     if declared is not None and declared.function is not None:
         params_node = declared.function.child_by_field_name("parameters")
     if node.type == "class_definition":
@@ -598,8 +600,12 @@ def _definition(
             pass  # ``def reset; end``: no declaration, a definition with an empty body
         elif body is None and kind is not DefKind.CLASS and not spec.doc_in_body:
             # a declaration without a body whose node leaves out the ";" (a TypeScript
-            # interface's or abstract method): shown as written, not as ``f() { … }``
-            signature = signature if signature.endswith(";") else f"{signature};"
+            # interface's or abstract method): shown as written, not as ``f() { … }`` (where
+            # lines end declarations, without a ";": Kotlin, Swift)
+            if spec.semicolons:
+                signature = signature if signature.endswith(";") else f"{signature};"
+            else:
+                whole = True
         if typedef_body and body is not None:  # the name follows the body
             trailer = _one_line(data[body.end_byte : node.end_byte].decode("utf-8", "replace"))
             signature = f"{signature} {spec.elided_body} {trailer}".rstrip()
@@ -669,7 +675,9 @@ def _definition(
         kind=kind,
         qualname=qualname,
         signature=signature,
-        params=_one_line(_text(data, params_node)) if params_node is not None else "",
+        params=_one_line(_text(data, params_node)) if params_node is not None else (
+            "(" + ", ".join(_one_line(_text(data, c)) for c in own_params) + ")"
+            if own_params else ""),
         return_type=return_type,
         doc=doc,
         start_line=start_line,
@@ -916,6 +924,9 @@ def close_open_line(line: str, elision: str = "...", language: str = "python") -
     return line + tail
 
 
+_COMMENT_NODES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})
+
+
 def first_doc_line(raw: str) -> str:
     """The first non-empty line of a docstring or doc comment, quotes and comment marks off."""
     for line in raw.splitlines():
@@ -959,7 +970,7 @@ def _doc(
         prev = parent.prev_named_sibling if parent.start_byte == target.start_byte else None
     lines: list[str] = []
     expected_row = target.start_point[0] - 1
-    while prev is not None and prev.type in ("comment", "line_comment", "block_comment"):
+    while prev is not None and prev.type in _COMMENT_NODES:
         end_row = prev.end_point[0] - (1 if prev.end_point[1] == 0 else 0)
         if end_row != expected_row:
             break

@@ -160,7 +160,7 @@ _STRINGS: dict[str, StringSyntax] = {
     "java": _JAVA_STRINGS,
     "kotlin": _KOTLIN_STRINGS,
     "scala": _JVM_STRINGS,
-    "swift": _JVM_STRINGS,
+    "swift": StringSyntax(_pairs('"""', '"'), frozenset({'"""'})),  # no quote for characters
     "ruby": dataclasses.replace(_MULTILINE_STRINGS, heredoc=_RUBY_HEREDOC),
     "php": dataclasses.replace(_MULTILINE_STRINGS, heredoc=_PHP_HEREDOC),
     "r": _MULTILINE_STRINGS,

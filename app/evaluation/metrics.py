@@ -98,6 +98,14 @@ _KEYWORDS["kotlin"] = _words(
     "actual external final infix inline inner internal lateinit noinline open operator out "
     "override private protected public reified sealed suspend tailrec vararg"
 )
+_KEYWORDS["swift"] = _words(
+    "associatedtype class deinit enum extension fileprivate func import init inout internal let "
+    "open operator private precedencegroup protocol public rethrows static struct subscript "
+    "typealias var break case catch continue default defer do else fallthrough for guard if in "
+    "repeat return throw switch where while as false is nil self Self super throws true try "
+    "await async actor some any convenience dynamic final lazy mutating nonmutating optional "
+    "override required unowned weak willSet didSet get set"
+)
 _HASH_COMMENT = frozenset({"python", "ruby", "shell", "bash", "toml", "yaml", "r"})
 
 

@@ -175,6 +175,9 @@ def related_definitions(
     # folders; their top-level constants count, their classes' fields do not (``_orders`` of
     # a class of the namespace)
     namespace_paths = set(index.files_of_enclosing_namespaces(summary))
+    spec = LANGUAGES.get(summary.language)
+    if spec is not None and spec.module_folders:  # Swift: the module's files, no import
+        namespace_paths.update(index.package_of(path))
     for imp in summary.imports:
         package = index.files_of_package(imp.module, path)
         if package and "*" in imp.names:
@@ -201,8 +204,6 @@ def related_definitions(
             elif target is not None:
                 imported[name] = (target, _original_name(imp.text, name))
     attr_pairs = _ATTR.findall(window_text)
-
-    spec = LANGUAGES.get(summary.language)
     autoload = spec is not None and spec.autoload
 
     def locality(candidate: str, name: str = "") -> float:
@@ -346,8 +347,10 @@ def _is_extension(d: Definition) -> bool:
 
 def _file_private(d: Definition) -> bool:
     """Whether ``d`` is written ``private`` (before its name, annotations aside): a Kotlin
-    top-level definition so written is seen in its own file only."""
-    return "private" in d.signature.partition(d.name)[0].split()
+    top-level definition so written is seen in its own file only, as a Swift one written
+    ``private`` or ``fileprivate``."""
+    words = d.signature.partition(d.name)[0].split()
+    return "private" in words or "fileprivate" in words
 
 
 def _submodule(module: str, name: str) -> str:

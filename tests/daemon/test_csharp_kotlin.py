@@ -414,7 +414,7 @@ def test_kotlin_classes_objects_functions_and_kdoc() -> None:
     assert line.params == "(val sku: String, val quantity: Int, val price: Long)"
     find = one(s, "OrderRepository.find")  # no body: as written, ended
     assert (find.signature, find.return_type, find.doc) == (
-        "suspend fun find(id: String): Order?;",
+        "suspend fun find(id: String): Order?",
         "Order?",
         "Finds an order, or null.",
     )
