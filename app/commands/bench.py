@@ -39,6 +39,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                       "context assembly time by cursor place."),
     "open-buffers": ("bench.open_buffers", "Open buffers over the index: what a completion in "
                      "another file pays for unsaved buffers."),
+    "parse": ("bench.parsing", "Parsing per language: summarize() and the bare tree-sitter "
+              "parse of generated files."),
     "body-end": ("bench.body_end", "Function ends: completions on the last statement line of "
                  "long functions (writing top-down)."),
 }

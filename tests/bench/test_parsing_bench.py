@@ -1,0 +1,28 @@
+"""``nospin bench parse``: runs through the CLI; every generated file parses without errors
+and gives the definitions its units hold."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from bench.parsing import UNITS, generated
+
+
+def test_bench_parse_prints_json_for_every_language() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "app.cli", "bench", "parse", "--lines", "120", "--runs", "1"],
+        capture_output=True, text=True, check=True, timeout=120,
+    )
+    data = json.loads(out.stdout)
+    assert sorted(data["languages"]) == sorted(UNITS)
+    for language, figures in data["languages"].items():
+        assert not figures["syntax_errors"], language
+        assert figures["lines"] >= 120 and figures["definitions"] >= 5, (language, figures)
+        assert figures["summarize_ms_median"] >= figures["parse_ms_median"] > 0
+
+
+def test_generated_files_number_their_names() -> None:
+    text = generated("swift", 60)
+    assert "class Store0 {" in text and "class Store2 {" in text
