@@ -33,6 +33,12 @@ _KEYWORD_OPENS = re.compile(
 )
 _ENDLESS_DEF = re.compile(r"^\s*def\s+[^=(\s]+(?:\s*\([^)]*\))?\s*=[^=~>]")
 _DO_BLOCK = re.compile(r"(?:\bdo|\{)\s*(?:\|[^|]*\|)?$")
+# a closure's parameters ending the line after its ``{`` (Swift ``{ acc, item in``, Kotlin
+# ``{ item ->``): the body comes on the lines below, as after a ``{``
+_CLOSURE_HEAD: dict[str, re.Pattern[str]] = {
+    "swift": re.compile(r"\{[^{}\"]*\bin$"),
+    "kotlin": re.compile(r"\{[^{}\"]*->$"),
+}
 _BRACE_BLOCK = re.compile(r"\{\s*(?:\|[^|]*\|)?$")
 _ONE_LINE_END = re.compile(r"[;\s]end$")
 # a line at the block's column that ends the block (``end``) or goes on with it (``else``)
@@ -76,7 +82,8 @@ def mid_line(suffix: str) -> bool:
 
 def opens_block(line: str, language: str) -> bool:
     """Whether ``line`` opens a block of ``language`` (``:`` in Python, ``{`` in the brace
-    languages, ``def``/``if``/``do |x|`` in Ruby); its comment aside."""
+    languages and a closure's parameters after it, Swift ``{ x in``, Kotlin ``{ x ->``;
+    ``def``/``if``/``do |x|`` in Ruby); its comment aside."""
     code = _strip_line_comment(line, language).rstrip()
     if not code:
         return False
@@ -91,7 +98,8 @@ def opens_block(line: str, language: str) -> bool:
             and not _ENDLESS_DEF.match(head)
             and not _ONE_LINE_END.search(code)
         )
-    return code.endswith("{")
+    closure = _CLOSURE_HEAD.get(language)
+    return code.endswith("{") or (closure is not None and closure.search(code) is not None)
 
 
 def _strip_line_comment(line: str, language: str) -> str:

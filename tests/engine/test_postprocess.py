@@ -63,6 +63,12 @@ MULTILINE_CASES = [
     ('    $c = "a{"; # note {█\n', "php", False),
     ("    if ($x) { # start█\n", "php", True),
     ("    local t = {} -- a table {█\n", "lua", False),
+    # a closure's parameters after its brace end the line: its body comes below
+    ("    let total = items.reduce(0) { acc, item in█\n", "swift", True),
+    ("    items.forEach { item ->█\n", "kotlin", True),
+    ("    for item in█\n", "swift", False),
+    ('    let s = "{ in"█\n', "swift", False),
+    ("    when (x) {\n        1 ->█\n", "kotlin", False),
     ("Box::Box() {  /* a */█\n}\n", "cpp", True),
     ("    x = 1; /* { */█\n", "c", False),
     ("    x = 1; /* } */ /* { */█\n", "c", False),
