@@ -140,6 +140,9 @@ class LanguageSpec:
     # is the folder below the nearest one, its subfolders included (where there is none, the
     # file's own folder), and its files see each other's names without imports
     module_folders: tuple[str, ...] = ()
+    # attributes left out of signatures, a pattern (Swift ``@available(macOS 10.15, *)``,
+    # ``@inlinable``, the compiler's ``@_spi(X)``: long, and nothing a completion uses)
+    noise_attributes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -640,6 +643,8 @@ LANGUAGES["swift"] = LanguageSpec(
     },
     module_folders=("Sources", "Tests"),
     semicolons=False,
+    noise_attributes=r"@(?:available|_\w+)(?:\((?:[^()]|\([^()]*\))*\))?\s*"
+    r"|@(?:inlinable|usableFromInline)\b\s*",
 )
 
 _BY_EXTENSION: dict[str, str] = {

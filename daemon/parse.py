@@ -617,6 +617,8 @@ def _definition(
         signature = f"type {name} {_text(data, body).split(None, 1)[0].split('{')[0]}"
     elif whole and node.type == "type_spec":  # Go: the ``type`` keyword is the parent's
         signature = f"type {signature}"
+    if spec.noise_attributes:
+        signature = _noise_pattern(spec.noise_attributes).sub("", signature)
     if len(signature) > 400:
         signature = signature[:400] + " …"
     end_line = node.end_point[0]
@@ -922,6 +924,11 @@ def close_open_line(line: str, elision: str = "...", language: str = "python") -
         tail += ("" if quote else (" " if line[-1:] not in "([{ " else "") + elision)
         tail += "".join(reversed(stack))
     return line + tail
+
+
+@functools.cache
+def _noise_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 _COMMENT_NODES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})

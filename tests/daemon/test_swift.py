@@ -134,6 +134,28 @@ def test_swift_types_members_and_doc_comments() -> None:
     assert "total" not in defs(summary)
 
 
+def test_availability_and_compiler_attributes_are_left_out_of_signatures() -> None:
+    """swift-argument-parser: ``@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13,
+    watchOS 6, *)`` and ``@_disfavoredOverload`` made half of a skeleton's lines; a property
+    wrapper and ``@discardableResult`` say something and stay."""
+    src = """extension Command {
+  @available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
+  internal static func checkAsync(_ c: Int) -> Int { 0 }
+  @_disfavoredOverload @available(*, deprecated, renamed: "help(for:)")
+  public static func help(for s: Int, columns: Int? = nil) -> String { "" }
+  @inlinable @discardableResult public func add() -> Int { 1 }
+  @Option(help: "The name.") var name: String
+}
+"""
+    assert [d.signature for d in summarize("Sources/X/Command.swift", src).definitions] == [
+        "extension Command",
+        "internal static func checkAsync(_ c: Int) -> Int",
+        "public static func help(for s: Int, columns: Int? = nil) -> String",
+        "@discardableResult public func add() -> Int",
+        '@Option(help: "The name.") var name: String',
+    ]
+
+
 def test_swift_imports() -> None:
     summary = summarize("Sources/Shop/Basket.swift", SWIFT)
     assert [(i.module, i.names) for i in summary.imports] == [
