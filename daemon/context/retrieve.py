@@ -241,7 +241,9 @@ def related_definitions(
             # cannot be told, and a same-named definition elsewhere is a guess (the modules'
             # attributes come below)
             continue
-        refs = index.lookup(name)
+        # a Swift ``extension String { … }`` is no definition of String (the standard
+        # library's, or the project's own declaration, looked up beside it)
+        refs = tuple(r for r in index.lookup(name) if not _is_extension_block(r.definition))
         classes = {r.definition.qualname for r in refs if r.definition.kind is DefKind.CLASS}
         if classes:  # a class and its constructors (Java, C++): the class shows them
             refs = tuple(r for r in refs if r.definition.parent not in classes)
@@ -345,6 +347,15 @@ def _is_extension(d: Definition) -> bool:
     return re.search(rf"\bfun\b[^(]*\.\s*{re.escape(d.name)}\s*\(", d.signature) is not None
 
 
+# a Swift extension's head: ``extension String``, ``public extension Array where …``
+_EXTENSION_HEAD = re.compile(r"(?:(?:@\w+(?:\([^()]*\))?|\w+)\s+)*?extension\s")
+
+
+def _is_extension_block(d: Definition) -> bool:
+    """Whether ``d`` is a Swift ``extension X { … }``: more members of X, not X itself."""
+    return d.kind is DefKind.CLASS and _EXTENSION_HEAD.match(d.signature) is not None
+
+
 def _file_private(d: Definition) -> bool:
     """Whether ``d`` is written ``private`` (before its name, annotations aside): a Kotlin
     top-level definition so written is seen in its own file only, as a Swift one written
@@ -402,7 +413,8 @@ def _types_seen_from(index: IndexSnapshot, path: str, name: str) -> list[SymbolR
     in a Go package, any of its folder's files'."""
     package = index.package_of(path)
     for file in package if path in package else (path,):
-        found = [r for r in _defs_in(index, file, name) if r.definition.kind is DefKind.CLASS]
+        found = [r for r in _defs_in(index, file, name)
+                 if r.definition.kind is DefKind.CLASS and not _is_extension_block(r.definition)]
         if found:
             return found[:1]
     return []

@@ -330,3 +330,30 @@ def test_the_eval_identifier_match_knows_swift_keywords() -> None:
     assert extract_identifiers(
         "guard let item = try await store.load(id: key) else { return nil }", "swift"
     ) == ["item", "store", "load", "id", "key"]
+
+
+def test_an_extension_is_no_definition_of_the_type_it_extends(tmp_path: Path) -> None:
+    """swift-argument-parser: ``var description: String`` brought the module's ``extension
+    String { … }`` blocks (441 tokens of shell-escaping helpers) for the name String; the
+    model wrote one of them at the cursor. A type of the project is found by its
+    declaration."""
+    files = dict(SWIFT_PROJECT)
+    files["Sources/Shop/Strings.swift"] = """extension String {
+    /// The text as a URL slug.
+    func slug() -> String { lowercased() }
+}
+
+extension Item: CustomStringConvertible {
+    public var description: String { sku }
+}
+"""
+    files["Sources/App/main.swift"] = """import Shop
+
+func label(_ name: String, _ item: Item) -> String {
+    let text: String = name
+    <|>
+}
+"""
+    text = "\n".join(related_segments(tmp_path, files, "Sources/App/main.swift"))
+    assert "extension String" not in text and "slug" not in text
+    assert "public struct Item: Hashable, Codable { … }" in text
