@@ -28,7 +28,8 @@ from daemon.symbols import Definition, DefKind, FileSummary
 from engine.postprocess import without_comments
 
 _BARE = re.compile(rf"(?<![\w.]){ID}")  # not after a dot: not an attribute
-_ATTR = re.compile(rf"\b({ID})\s*\.\s*({ID})")
+# ``owner.attr`` pairs, overlapping: ``item.sku.slug()`` gives (item, sku) and (sku, slug)
+_ATTR = re.compile(rf"\b(?=({ID})\s*\.\s*({ID}))")
 _COMMON = frozenset(keyword.kwlist) | {
     "self",
     "cls",
@@ -280,7 +281,7 @@ def related_definitions(
             continue
         for ref in index.lookup(attr):
             visible = ref.path in namespace_paths or ref.path in imported_paths
-            if visible and _is_extension(ref.definition):
+            if visible and (_is_extension(ref.definition) or _in_extension_block(index, ref)):
                 add(ref, position.get(attr, 50) + 0.5, attr)
     for rank, ref, _ in sorted(candidates, key=lambda c: c[0])[:_MAX_WITH_TYPES]:
         # one hop further: the classes a function's parameters and result are typed with,
@@ -354,6 +355,20 @@ _EXTENSION_HEAD = re.compile(r"(?:(?:@\w+(?:\([^()]*\))?|\w+)\s+)*?extension\s")
 def _is_extension_block(d: Definition) -> bool:
     """Whether ``d`` is a Swift ``extension X { … }``: more members of X, not X itself."""
     return d.kind is DefKind.CLASS and _EXTENSION_HEAD.match(d.signature) is not None
+
+
+def _in_extension_block(index: IndexSnapshot, ref: SymbolRef) -> bool:
+    """Whether ``ref`` is a method of a Swift ``extension X { … }`` (``name.slug()`` calls
+    the ``func slug()`` of an ``extension String``, whatever ``name`` is)."""
+    d = ref.definition
+    summary = index.files.get(ref.path)
+    if d.kind is not DefKind.METHOD or not d.parent or summary is None:
+        return False
+    return any(
+        o.qualname == d.parent and o.start_line <= d.start_line <= o.end_line
+        and _is_extension_block(o)
+        for o in summary.definitions
+    )
 
 
 def _file_private(d: Definition) -> bool:

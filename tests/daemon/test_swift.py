@@ -357,3 +357,22 @@ func label(_ name: String, _ item: Item) -> String {
     text = "\n".join(related_segments(tmp_path, files, "Sources/App/main.swift"))
     assert "extension String" not in text and "slug" not in text
     assert "public struct Item: Hashable, Codable { … }" in text
+
+
+def test_a_method_of_an_extension_is_found_for_its_calls(tmp_path: Path) -> None:
+    """``name.slug()``: the receiver's type is not known, but ``slug`` is a method of an
+    ``extension String`` of the module (as a C# extension method or a Kotlin extension
+    function of a used namespace is)."""
+    files = dict(SWIFT_PROJECT)
+    files["Sources/Shop/Strings.swift"] = """extension String {
+    /// The text as a URL slug.
+    func slug() -> String { lowercased() }
+}
+"""
+    files["Sources/Shop/Cart.swift"] = files["Sources/Shop/Cart.swift"].replace(
+        "        return items.count",
+        "        let path = item.sku.slug()\n        return items.count<|>",
+    )
+    files["Sources/App/main.swift"] = files["Sources/App/main.swift"].replace("<|>", "")
+    text = "\n".join(related_segments(tmp_path, files, "Sources/Shop/Cart.swift"))
+    assert "// The text as a URL slug.\n" in text and "func slug() -> String { … }" in text
