@@ -259,7 +259,9 @@ def _key_style(path: str) -> str:
 def _package_folder(path: str) -> str:
     """The folder of the package or module ``path`` is in: its own folder, or for a language
     with ``LanguageSpec.module_folders`` (Swift) the folder right below the nearest of those
-    above it (Sources/Kit for Sources/Kit/Models/Item.swift)."""
+    above it (Sources/Kit for Sources/Kit/Models/Item.swift), else its top folder (an Xcode
+    app's target: MyApp for MyApp/Views/Home.swift, MyAppTests for its tests; files at the
+    root: the root)."""
     parent = PurePosixPath(path).parent
     spec = LANGUAGES.get(detect_language(path))
     if spec is not None and spec.module_folders:
@@ -267,6 +269,7 @@ def _package_folder(path: str) -> str:
         for i in range(len(parts) - 2, -1, -1):
             if parts[i] in spec.module_folders:
                 return "/".join(parts[: i + 2])
+        return parts[0] if parts else "."
     return str(parent)
 
 

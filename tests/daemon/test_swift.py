@@ -199,7 +199,10 @@ def test_swift_strings_and_comments_for_the_scans_and_the_prose_mask() -> None:
         ("Sources/Shop/Models/Item.swift", "Sources/Shop"),
         ("Sources/Shop/Cart.swift", "Sources/Shop"),
         ("Tests/ShopTests/CartTests.swift", "Tests/ShopTests"),
-        ("App/Views/Home.swift", "App/Views"),  # no SwiftPM layout: its own folder
+        # no SwiftPM layout (an Xcode app): the top folder is the target
+        ("MyApp/Views/Home.swift", "MyApp"),
+        ("MyAppTests/HomeTests.swift", "MyAppTests"),
+        ("main.swift", "."),
     ],
 )
 def test_a_swift_module_is_its_target_folder_with_its_subfolders(path: str, package: str) -> None:
@@ -376,3 +379,16 @@ def test_a_method_of_an_extension_is_found_for_its_calls(tmp_path: Path) -> None
     files["Sources/App/main.swift"] = files["Sources/App/main.swift"].replace("<|>", "")
     text = "\n".join(related_segments(tmp_path, files, "Sources/Shop/Cart.swift"))
     assert "// The text as a URL slug.\n" in text and "func slug() -> String { … }" in text
+
+
+def test_an_xcode_apps_folders_are_one_module(tmp_path: Path) -> None:
+    """No Package.swift: an Xcode app's target is a top folder with Views/, Models/ …; a view
+    uses a model of another folder without an import."""
+    files = {
+        "MyApp/Models/Item.swift": "/// An item of the catalogue.\nstruct Item {\n"
+        "    let sku: String\n    let price: Int\n}\n",
+        "MyApp/Views/ItemRow.swift": "import SwiftUI\n\nstruct ItemRow: View {\n"
+        "    let item: Item\n    var body: some View {\n        Text(item.<|>)\n    }\n}\n",
+    }
+    text = "\n".join(related_segments(tmp_path, files, "MyApp/Views/ItemRow.swift"))
+    assert "// An item of the catalogue.\nstruct Item { … }\n    let sku: String\n" in text
