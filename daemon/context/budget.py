@@ -41,6 +41,12 @@ class Candidate:
     # left at the end when the segment itself found no room
     fallback: Segment | None = None
     fallback_overhead: int = 0
+    # what this candidate is (``path:qualname`` of a related definition) and which such
+    # candidates its text shows whole (a class skeleton: the members it lists), itself and as
+    # its fallback: one that another kept candidate shows is not kept twice
+    key: str = ""
+    covers: frozenset[str] = frozenset()
+    fallback_covers: frozenset[str] = frozenset()
 
 
 def allowances(budget: int, shares: Mapping[str, float]) -> dict[str, int]:
@@ -95,12 +101,27 @@ def fit_budget(
         n = measure(seg, overhead)
         return n if n <= room else None
 
+    covered: set[str] = set()  # keys shown by kept candidates
+    shown_twice: list[Candidate] = []
+
     def admit(c: Candidate, n: int) -> None:
         nonlocal total
+        if c.key and c.key in covered:
+            shown_twice.append(c)  # a kept class skeleton shows it already
+            kept_ids.add(id(c))
+            return
         kept.append(c)
         kept_ids.add(id(c))
         used[c.group] = used.get(c.group, 0) + n
         total += n
+        if c.covers:  # members kept before their class: shown twice now, taken out
+            covered.update(c.covers)
+            for other in [k for k in kept if k.key in c.covers and k is not c]:
+                kept.remove(other)
+                shown_twice.append(other)
+                m = measure(other.segment, other.overhead)
+                used[other.group] -= m
+                total -= m
 
     def by_priority(c: Candidate) -> tuple[int, int, float]:
         return (int(c.segment.tier), GROUP_ORDER.index(c.group), c.rank)
@@ -132,7 +153,8 @@ def fit_budget(
             n = fits(c.fallback, c.fallback_overhead, budget - total)
             if n is not None:
                 admit(Candidate(c.fallback, c.group, c.rank, c.order,
-                                overhead=c.fallback_overhead), n)
+                                overhead=c.fallback_overhead, key=c.key,
+                                covers=c.fallback_covers), n)
                 kept_ids.add(id(c))
     kept = [_counted(c, measure(c.segment, c.overhead)) for c in kept]
     # budget left: replace kept skeletons by their full text, shortest first (more of them fit)
@@ -158,6 +180,15 @@ def fit_budget(
         )
         for c in sorted(candidates, key=by_priority)
         if id(c) not in kept_ids
+    ] + [
+        DroppedSegment(
+            kind=c.segment.kind,
+            tier=c.segment.tier,
+            source=c.segment.source,
+            num_tokens=_known_or_estimate(c, counts),
+            reason="duplicate",
+        )
+        for c in shown_twice
     ]
     kept.sort(key=lambda c: c.order)
     return kept, dropped

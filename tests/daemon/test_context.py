@@ -1077,10 +1077,12 @@ def test_a_java_method_called_from_another_file_comes_with_its_javadoc(
     )
     text = "\n".join(related)
     strings = "src/main/java/com/acme/util/Strings.java"
-    assert related[0].startswith(f"{strings}:10-"), related  # Strings.capitalize first
     lead = "// " if layout == "stable" else ""  # stable: snippets as comments in the prefix
-    assert f"{lead}// Capitalizes the first letter of {{@code s}}.\n" in related[0]
-    assert f"{lead}public static String capitalize(String s) {{ … }}" in related[0]
+    # Strings.capitalize with its javadoc, once: in the skeleton of Strings (which shows it,
+    # so the method's own snippet is a dropped duplicate since 2026-12-02)
+    assert related[0].startswith(f"{strings}:"), related
+    assert text.count(f"{lead}    // Capitalizes the first letter of {{@code s}}.\n") == 1
+    assert text.count("public static String capitalize(String s) { … }") == 1
     assert "toUpperCase" not in text  # bodies elided
     # the class through its import, a record through the package's wildcard import
     assert f"{lead}public final class Strings {{ … }}" in text
@@ -1209,6 +1211,39 @@ def test_a_class_too_long_for_the_budget_comes_compact_with_the_members_in_use(
     large = "\n".join(related(4096))  # room for the whole class: as before
     assert "def method_8(self, value: int, label: str = 'x') -> int:" in large
     assert "members:" not in large
+
+
+@pytest.mark.parametrize("budget", [384, 4096])
+def test_a_method_its_class_skeleton_shows_is_not_shown_twice(budget: int) -> None:
+    """clikt: an extension function calls ``registerOption(o)`` of BaseCliktCommand bare; the
+    class came (compact: the member in use whole) and the method again as a snippet of its
+    own, 50 tokens of 896 twice. Whichever is kept first, the method goes when the class
+    shows it, as a dropped ``duplicate``."""
+    methods = "".join(
+        f"    /** Step {i} of the command. */\n    fun step{i}(value: Int): Int = value + {i}\n\n"
+        for i in range(30)
+    )
+    base = (
+        "package app.core\n\n/** A command of the tool. */\nopen class Base {\n"
+        "    /** Registers an option with this command. */\n"
+        "    fun registerOption(name: String) {\n        println(name)\n    }\n\n"
+        f"{methods}}}\n"
+    )
+    index = index_of({"src/app/core/Base.kt": base})
+    text, line, col = cursor(
+        "package app.core\n\nclass Child : Base() {\n    fun setup(): Base {\n"
+        '        registerOption("--verbose")\n        <|>\n    }\n}\n'
+    )
+    ctx = assemble_context(
+        ContextRequest(path="src/app/core/Child.kt", text=text, line=line, column=col,
+                       budget_tokens=budget),
+        index=index, config=ContextConfig(), counter=CharEstimator("kotlin"),
+    )
+    assert ctx.num_tokens <= budget
+    related = "\n".join(s.text for s in ctx.segments if s.kind is Kind.RELATED)
+    assert "open class Base" in related
+    assert related.count("fun registerOption(name: String)") == 1
+    assert any(d.reason == "duplicate" for d in ctx.dropped)
 
 
 HONO = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "hono"
