@@ -14,9 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.healing import PieceTable
-from engine.profiles import line_comment
+from engine.profiles import ELISION, line_comment
 
-ELISION = "…"  # the context assembler's elision marker follows the comment leader
 # notes daemon/skeleton.py writes into skeletons as comments (tests/engine/test_avoid.py ties
 # the two): the model copied "# attributes: a, b" into a class body, and once its own variant
 # "# attribute: a, b" (eval, test_codecencodings_cn.py:37), so the ban covers the singular

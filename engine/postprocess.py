@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from engine.base import FinishReason, GenerationRequest
-from engine.profiles import StringSyntax, comment_leaders, string_syntax
+from engine.profiles import ELISION, StringSyntax, comment_leaders, string_syntax
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
@@ -129,7 +129,7 @@ def postprocess(
 
     Steps, in order: drop indentation added at a block body the editor indented
     (``drop_extra_indent``); keep the first non-empty line when single-line; cut degenerate
-    repetition;
+    repetition; cut at an elision marker copied from a skeleton (``cut_elision``);
     end a multi-line completion where it leaves the cursor's block (``block_end``), or, when
     it had not and the engine stopped it before it ended (``cut_short``: the token cap, a
     deadline, degenerate repetition: ``CUT_SHORT``), at its last whole line (``whole_lines``);
@@ -143,6 +143,7 @@ def postprocess(
             return ""  # the model ended the cursor's line; the text after the cursor goes on
         text = first_line(text)
     text = cut_repetition(text)
+    text = cut_elision(text, prefix, suffix)
     if multiline:
         end = block_end(text, block_scope(prefix, language))
         if end is not None:
@@ -311,6 +312,18 @@ def _keyword_step(line: str, language: str) -> int:
     if _BRACE_BLOCK.search(body):
         return 0  # ``items.map { |x|``: its ``}`` closes it, a bracket
     return 1 if opens_block(line, language) else 0
+
+
+def cut_elision(text: str, prefix: str, suffix: str) -> str:
+    """Cut a completion at an elision marker (``…``) copied from a skeleton in the prompt
+    (clikt eval: ``source {`` came as ``source { … }``): on its first line at the marker,
+    on a later line before that line (``fun f() = …`` is no code); unless the buffer near
+    the cursor has one itself (a string or a comment of the user's)."""
+    at = text.find(ELISION)
+    if at == -1 or ELISION in prefix[-4000:] or ELISION in suffix[:4000]:
+        return text
+    line_start = text.rfind("\n", 0, at)
+    return text[:at].rstrip(" \t") if line_start == -1 else text[:line_start]
 
 
 def cut_repetition(text: str) -> str:

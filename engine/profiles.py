@@ -67,6 +67,11 @@ _LINE_COMMENT: dict[str, str] = {
 }
 
 
+# what skeletons and the context assembler put for code they leave out (``{ … }``, ``= …``,
+# ``# …``): never code of the user's
+ELISION = "…"
+
+
 def line_comment(language: str) -> str:
     """The line-comment marker of ``language`` ("#" when unknown)."""
     return _LINE_COMMENT.get(language, "#")

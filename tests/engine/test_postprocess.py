@@ -381,6 +381,21 @@ def test_php_hash_comments_are_comments(text: str, expected: tuple[list[str], st
     assert open_state(text, "php") == expected
 
 
+@pytest.mark.parametrize(
+    ("prefix", "raw", "multiline", "expected"),
+    [
+        # clikt eval, PropertiesValueSource.kt: ``{ … }`` copied from a skeleton
+        ("    fun f() = source", "ce { … }", False, "ce {"),
+        ("class A {\n    ", "val x = 1\n    fun f() = …\n    fun g()", True, "val x = 1"),
+        ('s = "…"\n', 'x = "a…b"', False, 'x = "a…b"'),  # the buffer has one: text
+    ],
+)
+def test_an_elision_marker_copied_from_a_skeleton_is_cut(
+    prefix: str, raw: str, multiline: bool, expected: str
+) -> None:
+    assert postprocess(raw, prefix, "\n}\n", "kotlin", multiline) == expected
+
+
 def test_a_line_break_asked_for_as_a_stop_ends_the_line() -> None:
     """The daemon asks for a stop at "\n" mid-line: a leading line break ends the stream too
     (single-line mode alone goes on to the end of the next line), as the end of a line."""
