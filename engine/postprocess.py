@@ -317,10 +317,12 @@ def _keyword_step(line: str, language: str) -> int:
 def cut_elision(text: str, prefix: str, suffix: str) -> str:
     """Cut a completion at an elision marker (``…``) copied from a skeleton in the prompt
     (clikt eval: ``source {`` came as ``source { … }``): on its first line at the marker,
-    on a later line before that line (``fun f() = …`` is no code); unless the buffer near
-    the cursor has one itself (a string or a comment of the user's)."""
+    on a later line before that line (``fun f() = …`` is no code); unless the cursor's line
+    has one itself (a string or a comment of the user's being typed). Only that line: the
+    prompt's prefix has skeletons with the marker above the cursor window."""
     at = text.find(ELISION)
-    if at == -1 or ELISION in prefix[-4000:] or ELISION in suffix[:4000]:
+    cursor_line = prefix[prefix.rfind("\n") + 1 :] + suffix.split("\n", 1)[0]
+    if at == -1 or ELISION in cursor_line:
         return text
     line_start = text.rfind("\n", 0, at)
     return text[:at].rstrip(" \t") if line_start == -1 else text[:line_start]

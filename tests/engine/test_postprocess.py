@@ -387,7 +387,9 @@ def test_php_hash_comments_are_comments(text: str, expected: tuple[list[str], st
         # clikt eval, PropertiesValueSource.kt: ``{ … }`` copied from a skeleton
         ("    fun f() = source", "ce { … }", False, "ce {"),
         ("class A {\n    ", "val x = 1\n    fun f() = …\n    fun g()", True, "val x = 1"),
-        ('s = "…"\n', 'x = "a…b"', False, 'x = "a…b"'),  # the buffer has one: text
+        ('s = "Loading…" + ', '"a…b"', False, '"a…b"'),  # the cursor line has one: text
+        # a skeleton above the window has the marker (the prompt's prefix): still cut
+        ("// class B { … }\nfun f() = source", "ce { … }", False, "ce {"),
     ],
 )
 def test_an_elision_marker_copied_from_a_skeleton_is_cut(
