@@ -170,26 +170,16 @@ def fit_budget(
         if n is not None:
             kept[i] = Candidate(_with_tokens(up, n), c.group, c.rank, c.order)
             total += n - c.segment.num_tokens
+
+    def dropped_as(c: Candidate, reason: str) -> DroppedSegment:
+        return DroppedSegment(kind=c.segment.kind, tier=c.segment.tier, source=c.segment.source,
+                              num_tokens=_known_or_estimate(c, counts), reason=reason)
+
     dropped = [
-        DroppedSegment(
-            kind=c.segment.kind,
-            tier=c.segment.tier,
-            source=c.segment.source,
-            num_tokens=_known_or_estimate(c, counts),
-            reason="over budget",
-        )
+        dropped_as(c, "over budget")
         for c in sorted(candidates, key=by_priority)
         if id(c) not in kept_ids
-    ] + [
-        DroppedSegment(
-            kind=c.segment.kind,
-            tier=c.segment.tier,
-            source=c.segment.source,
-            num_tokens=_known_or_estimate(c, counts),
-            reason="duplicate",
-        )
-        for c in shown_twice
-    ]
+    ] + [dropped_as(c, "duplicate") for c in shown_twice]
     kept.sort(key=lambda c: c.order)
     return kept, dropped
 
