@@ -33,6 +33,9 @@ _KEYWORD_OPENS = re.compile(
 )
 _ENDLESS_DEF = re.compile(r"^\s*def\s+[^=(\s]+(?:\s*\([^)]*\))?\s*=[^=~>]")
 _DO_BLOCK = re.compile(r"(?:\bdo|\{)\s*(?:\|[^|]*\|)?$")
+# a switch's case label (C family, Go, Swift, PHP): its statements come on the lines below
+_NO_CASE_LABELS = frozenset({"kotlin", "rust", "lua", "haskell", "sql", "yaml", "toml"})
+_CASE_LABEL = re.compile(r"^\s*(?:case\b.*|default\s*):$")
 # a closure's parameters ending the line after its ``{`` (Swift ``{ acc, item in``, Kotlin
 # ``{ item ->``): the body comes on the lines below, as after a ``{``
 _CLOSURE_HEAD: dict[str, re.Pattern[str]] = {
@@ -82,8 +85,9 @@ def mid_line(suffix: str) -> bool:
 
 def opens_block(line: str, language: str) -> bool:
     """Whether ``line`` opens a block of ``language`` (``:`` in Python, ``{`` in the brace
-    languages and a closure's parameters after it, Swift ``{ x in``, Kotlin ``{ x ->``;
-    ``def``/``if``/``do |x|`` in Ruby); its comment aside."""
+    languages and a closure's parameters after it, Swift ``{ x in``, Kotlin ``{ x ->``, and
+    a switch's ``case x:`` / ``default:``; ``def``/``if``/``do |x|`` in Ruby); its comment
+    aside."""
     code = _strip_line_comment(line, language).rstrip()
     if not code:
         return False
@@ -99,7 +103,11 @@ def opens_block(line: str, language: str) -> bool:
             and not _ONE_LINE_END.search(code)
         )
     closure = _CLOSURE_HEAD.get(language)
-    return code.endswith("{") or (closure is not None and closure.search(code) is not None)
+    return (
+        code.endswith("{")
+        or (closure is not None and closure.search(code) is not None)
+        or (language not in _NO_CASE_LABELS and _CASE_LABEL.match(code) is not None)
+    )
 
 
 def _strip_line_comment(line: str, language: str) -> str:

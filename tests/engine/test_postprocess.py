@@ -69,6 +69,12 @@ MULTILINE_CASES = [
     ("    for item in█\n", "swift", False),
     ('    let s = "{ in"█\n', "swift", False),
     ("    when (x) {\n        1 ->█\n", "kotlin", False),
+    # a switch's case label: its statements come below
+    ("    switch (kind) {\n    case KIND_A:█\n", "c", True),
+    ("    switch shell {\n    case .bash, .zsh:█\n", "swift", True),
+    ("\tswitch r.Method {\n\tdefault:█\n", "go", True),
+    ("    case 'a': return 1;█\n", "javascript", False),
+    ('    label = cond ? "a" : "b"█\n', "typescript", False),
     ("Box::Box() {  /* a */█\n}\n", "cpp", True),
     ("    x = 1; /* { */█\n", "c", False),
     ("    x = 1; /* } */ /* { */█\n", "c", False),
