@@ -574,7 +574,8 @@ def _definition(
             typedef_body = True
             absorbed.add((inner.start_byte, inner.end_byte))
     params_node = _field(spec, node, "parameters")
-    own_params = [c for c in node.named_children if c.type in spec.parameter_nodes]
+    own_params = [c for c in node.named_children if c.type in spec.parameter_nodes] if (
+        spec.parameter_nodes and params_node is None) else []
     if declared is not None and declared.function is not None:
         params_node = declared.function.child_by_field_name("parameters")
     if node.type == "class_definition":
