@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import keyword
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -361,13 +361,12 @@ def _in_extension_block(index: IndexSnapshot, ref: SymbolRef) -> bool:
     """Whether ``ref`` is a method of a Swift ``extension X { … }`` (``name.slug()`` calls
     the ``func slug()`` of an ``extension String``, whatever ``name`` is)."""
     d = ref.definition
-    summary = index.files.get(ref.path)
-    if d.kind is not DefKind.METHOD or not d.parent or summary is None:
+    if d.kind is not DefKind.METHOD or not d.parent:
         return False
     return any(
-        o.qualname == d.parent and o.start_line <= d.start_line <= o.end_line
-        and _is_extension_block(o)
-        for o in summary.definitions
+        o.path == ref.path and o.definition.start_line <= d.start_line <= o.definition.end_line
+        and _is_extension_block(o.definition)
+        for o in index.lookup(d.parent)
     )
 
 
@@ -424,15 +423,21 @@ def _defs_in(
 
 
 def _types_seen_from(index: IndexSnapshot, path: str, name: str) -> list[SymbolRef]:
-    """The classes named ``name`` that ``path`` sees: its own, its imports' (``_defs_in``) or,
-    in a Go package, any of its folder's files'."""
-    package = index.package_of(path)
-    for file in package if path in package else (path,):
-        found = [r for r in _defs_in(index, file, name)
-                 if r.definition.kind is DefKind.CLASS and not _is_extension_block(r.definition)]
+    """The class named ``name`` that ``path`` sees: one of its Go package's or Swift module's
+    files declares it (the first by path), or its own file or imports do (``_defs_in``).
+    The package's files are looked up in the symbol table, not one by one through their
+    imports: a Swift module of 56 files made that 3.4 of 5.2 s of 388 assemblies."""
+    def classes(refs: Iterable[SymbolRef]) -> list[SymbolRef]:
+        return [r for r in refs
+                if r.definition.kind is DefKind.CLASS and not _is_extension_block(r.definition)]
+
+    package = set(index.package_of(path))
+    if path in package:
+        found = classes(r for r in index.lookup(name)
+                        if r.path in package and not r.definition.parent)
         if found:
             return found[:1]
-    return []
+    return classes(_defs_in(index, path, name))[:1]
 
 
 def _locality(
