@@ -266,10 +266,8 @@ def _run_point(
             reason = FinishReason(taken.finish_reason)
             taken = replace(taken, **_scores(taken.raw, reason, parts, point, checker, True))
         elif options.as_shown:  # the checks are cheap and may have changed since: made again
-            taken.compile_pass_shown = _compiles_shown(
+            taken.compile_pass_shown, taken.copies_below = _shown_checks(
                 checker, point, taken.shown, taken.prediction, taken.compile_pass)
-            if point.kind == "block":
-                taken.copies_below = copied_below(taken.shown, point.hidden, point.after)
         return taken, 0.0
     lines = None if line_point or options.as_shown else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
@@ -331,9 +329,7 @@ def _scores(
     if as_shown:
         shown = prediction if point.kind == "line" else postprocess(
             raw, parts.prefix, parts.suffix, point.language, True, cut_short=reason in CUT_SHORT)
-        compiled_shown = _compiles_shown(checker, point, shown, prediction, compiled)
-        if point.kind == "block":
-            copies = copied_below(shown, point.hidden, point.after)
+        compiled_shown, copies = _shown_checks(checker, point, shown, prediction, compiled)
     return {
         "prediction": prediction, "exact_match": exact_match(prediction, point.hidden),
         "edit_similarity": edit_similarity(prediction, point.hidden),
@@ -436,6 +432,15 @@ def _prediction(text: str, parts: PromptParts, point: EvalPoint, reason: FinishR
     if multiline:
         out = "\n".join(out.split("\n")[: point.num_hidden_lines])
     return out
+
+
+def _shown_checks(
+    checker: CompileChecker, point: EvalPoint, shown: str, prediction: str, compiled: bool | None
+) -> tuple[bool | None, bool | None]:
+    """``--as-shown``: whether the file compiles with the shown completion, and (block
+    points) whether it copies the code below the cursor."""
+    copies = copied_below(shown, point.hidden, point.after) if point.kind == "block" else None
+    return _compiles_shown(checker, point, shown, prediction, compiled), copies
 
 
 def _compiles_shown(
