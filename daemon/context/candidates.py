@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -403,8 +403,6 @@ class CandidateBuilder:
             self._related, self._related_from = found, window.start
         room = self.allow["related"]
         cands: list[Candidate] = []
-        keys = {id(rel): f"{rel.path}:{rel.definition.qualname}:{rel.definition.start_line}"
-                for rel in self._related}
         for rel in self._related:
             d = rel.definition
             source = f"{rel.path}:{d.start_line + 1}-{d.end_line + 1}"
@@ -421,14 +419,15 @@ class CandidateBuilder:
                 fallback, fallback_overhead = self.snippet(
                     Kind.RELATED, Tier.P1, rel.path, source, rel.compact
                 )
-            members = [m for m in self._related
-                       if m.definition.parent == d.qualname and m is not rel and d.parent == ""]
+            # a class's skeleton shows its members: those of them related too come once
+            members = [m for m in self._related if m.definition.parent == d.qualname] if (
+                d.kind is DefKind.CLASS) else []
             cands.append(
                 Candidate(
                     seg, "related", 2 + rel.rank, (3, rel.rank, d.start_line), overhead=overhead,
-                    fallback=fallback, fallback_overhead=fallback_overhead, key=keys[id(rel)],
-                    covers=_shown_in(rel.text, members, keys),
-                    fallback_covers=_shown_in(rel.compact, members, keys),
+                    fallback=fallback, fallback_overhead=fallback_overhead, key=_key(rel),
+                    covers=_shown_in(rel.text, members),
+                    fallback_covers=_shown_in(rel.compact, members),
                 )
             )
         return cands
@@ -654,12 +653,15 @@ def _fit_line_prefix(text: str, counter: TokenCounter, limit: int) -> str:
     return text[-keep:] if keep else ""
 
 
-def _shown_in(
-    text: str, members: Sequence[RelatedDefinition], keys: Mapping[int, str]
-) -> frozenset[str]:
+def _key(rel: RelatedDefinition) -> str:
+    """A related definition's ``Candidate.key``: its file, name and line (overloads differ)."""
+    return f"{rel.path}:{rel.definition.qualname}:{rel.definition.start_line}"
+
+
+def _shown_in(text: str, members: Sequence[RelatedDefinition]) -> frozenset[str]:
     """The keys of those ``members`` (related definitions of a class's members) whose
-    signature ``text`` (the class's skeleton) shows: a method the window calls whose class
-    comes too needs no snippet of its own."""
+    signature ``text`` (the class's skeleton, or its compact form) shows: a method the
+    window calls whose class comes too needs no snippet of its own."""
     if not text:
         return frozenset()
-    return frozenset(keys[id(m)] for m in members if m.definition.signature in text)
+    return frozenset(_key(m) for m in members if m.definition.signature in text)
