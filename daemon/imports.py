@@ -157,13 +157,74 @@ def go_package_name(import_path: str) -> str:
 
 
 def _rust_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:
-    body = text.removeprefix("pub ").removeprefix("use ").rstrip(";").strip()
-    if "::{" in body:
-        module, _, rest = body.partition("::{")
-    else:
-        module, _, rest = body.rpartition("::")
-    skip = ("as", "self", "crate", "super")
-    return [(module, tuple(w for w in IDENT.findall(rest) if w not in skip), "", "")]
+    """A ``use`` tree, flattened: ``use crate::a::{B, c::{self, D as E}, f::*};`` imports B of
+    module ``crate::a``, module ``crate::a::c`` as ``c`` (``self``: a module alias, as
+    Python's ``import a.c as c``), D of ``crate::a::c`` bound as E, and all of
+    ``crate::a::f``; one import per module, in the order written. ``use a::b;`` imports b of
+    ``a`` (b may be a module: ``daemon.context.retrieve`` tries it as one)."""
+    argument = node.child_by_field_name("argument")
+    if argument is None:
+        return []
+    leaves: list[tuple[list[str], str, str]] = []  # (path, alias, "name" | "self" | "*")
+    _rust_use_tree(argument, [], data, leaves)
+    groups: dict[str, list[tuple[str, str]]] = {}  # module -> (name, alias) written from it
+    found: list[_Found] = []
+    for path, alias, kind in leaves:
+        if kind == "self":  # ``a::b::{self}``: the module a::b, bound as b (or its alias)
+            if path:
+                found.append(("::".join(path), (), alias or path[-1], f"use {'::'.join(path)};"))
+            continue
+        if kind == "*":
+            found.append(("::".join(path), ("*",), "", f"use {'::'.join(path)}::*;"))
+            continue
+        if len(path) < 2 or path[-1] in ("crate", "super", "self"):
+            continue  # ``use serde;`` (a crate whole), ``use super;``
+        groups.setdefault("::".join(path[:-1]), []).append((path[-1], alias))
+    for module, names in groups.items():
+        written = ", ".join(f"{n} as {a}" if a and a != n else n for n, a in names)
+        shown = f"use {module}::{written};" if len(names) == 1 else f"use {module}::{{{written}}};"
+        found.append((module, tuple(a or n for n, a in names), "", shown))
+    return found
+
+
+def _rust_use_tree(
+    node: tree_sitter.Node, prefix: list[str], data: bytes, out: list[tuple[list[str], str, str]]
+) -> None:
+    """The leaves of one ``use`` tree node below ``prefix`` into ``out``."""
+    kind = node.type
+    if kind == "scoped_use_list":
+        path = node.child_by_field_name("path")
+        below = prefix + (_rust_path(_text(data, path)) if path is not None else [])
+        listed = node.child_by_field_name("list")
+        if listed is not None:
+            _rust_use_tree(listed, below, data, out)
+    elif kind == "use_list":
+        for child in node.named_children:
+            _rust_use_tree(child, prefix, data, out)
+    elif kind == "use_as_clause":
+        path, alias = node.child_by_field_name("path"), node.child_by_field_name("alias")
+        if path is not None:
+            parts = prefix + _rust_path(_text(data, path))
+            name = _text(data, alias) if alias is not None else ""
+            is_self = parts[-1:] == ["self"]
+            out.append((parts[:-1], name, "self") if is_self else (parts, name, "name"))
+    elif kind == "use_wildcard":
+        parts = _rust_path(_text(data, node).removesuffix("*").rstrip(": \n"))
+        out.append((prefix + parts, "", "*"))
+    elif kind in ("identifier", "scoped_identifier", "self", "crate", "super"):
+        parts = prefix + _rust_path(_text(data, node))
+        if parts[-1:] == ["self"]:
+            out.append((parts[:-1], "", "self"))
+        else:
+            out.append((parts, "", "name"))
+
+
+def _rust_path(text: str) -> list[str]:
+    """``a :: b::c`` -> [a, b, c]; a leading ``::`` (an extern crate) stays as "" first."""
+    if not text.strip():
+        return []
+    parts = ["".join(p.split()) for p in text.split("::")]
+    return parts[:1] + [p for p in parts[1:] if p]
 
 
 def _java_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[_Found]:

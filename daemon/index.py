@@ -535,15 +535,56 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
         return
     if _load_paths(from_path):  # Ruby: from the root (above), else by the load path's keys
         return
-    if "::" in module or from_path.endswith(".rs"):  # Rust: crate::a::b -> a/b, src/a/b
-        parts = [p for p in module.split("::") if p not in ("crate", "self", "super")]
-        if parts:  # ``use store::Store;`` in src/main.rs: src/store.rs or src/store/mod.rs
-            yield "/".join(parts)
-            yield "src/" + "/".join(parts)
-            yield _normalise(base.joinpath(*parts))  # a module beside the importing file
+    if from_path.endswith(".rs"):
+        yield from _rust_module_keys(module, from_path)
+        return
     if "/" in module:  # Go import paths end with the package's folder path
         parts = module.split("/")
         yield from ("/".join(parts[i:]) for i in range(1, len(parts)))
+
+
+def _rust_module_keys(module: str, from_path: str) -> Iterable[str]:
+    """The file of Rust module path ``module`` as written in ``from_path``: ``crate::a::b``
+    from the crate root (the ``src`` folder: src/a/b.rs or src/a/b/mod.rs; ``crate`` alone:
+    src/lib.rs or src/main.rs), ``super::x`` from the parent of the file's module,
+    ``self::x`` and a plain ``x::y`` (Rust 2018: a module the current one declares, else an
+    extern crate: none of the project's) from the file's own module. src/blocking/request.rs
+    is module blocking::request; src/blocking/mod.rs is blocking; a file outside ``src``
+    (tests/, examples/, build.rs) a crate root of its own."""
+    parts = module.split("::")
+    if not parts[0] and len(parts) > 1:
+        return  # ``::std::io``: an extern crate
+    root, current = _rust_module_of(from_path)
+    if parts[0] == "crate":
+        target, parts = [], parts[1:]
+    else:
+        target = list(current)
+        while parts and parts[0] in ("self", "super"):
+            if parts[0] == "super":
+                if not target:
+                    return
+                target.pop()
+            parts = parts[1:]
+    target.extend(p for p in parts if p)
+    if target:
+        yield "/".join([root, *target]) if root else "/".join(target)
+        return
+    for stem in ("lib", "main"):  # the crate root
+        yield f"{root}/{stem}" if root else stem
+
+
+def _rust_module_of(path: str) -> tuple[str, list[str]]:
+    """(the crate's source folder, the module path of the file below it) of a ``.rs`` file."""
+    parts = list(PurePosixPath(path).with_suffix("").parts)
+    below = [i for i, part in enumerate(parts[:-1]) if part == "src"]
+    if not below:  # tests/it.rs, build.rs: a crate root; its modules beside it
+        return "/".join(parts[:-1]), []
+    root, rest = "/".join(parts[: below[-1] + 1]), parts[below[-1] + 1 :]
+    if len(rest) == 2 and rest[0] == "bin":  # src/bin/tool.rs: a crate root
+        return f"{root}/bin", []
+    if rest in (["lib"], ["main"]):
+        return root, []
+    return root, rest[:-1] if rest[-1] == "mod" else rest
 
 
 def _script_keys(path: str) -> Iterable[str]:

@@ -143,6 +143,10 @@ class LanguageSpec:
     # attributes left out of signatures, a pattern (Swift ``@available(macOS 10.15, *)``,
     # ``@inlinable``, the compiler's ``@_spi(X)``: long, and nothing a completion uses)
     noise_attributes: str = ""
+    # another file's names are seen only through imports and paths (Rust: a sibling module's
+    # items need a ``use`` or ``body::Sender``; a same-named item beside the file is no
+    # guess worth a prompt), and ``a::b`` paths name what modules hold
+    imports_only: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -251,6 +255,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             imports=("use_declaration",),
             elided_body="{ … }",
             import_syntax="rust",
+            imports_only=True,
             name_fields=("name", "type"),
             member_names=("field_declaration", "enum_variant"),  # fields, variants
             variable_nodes=("const_item", "static_item"),

@@ -30,6 +30,10 @@ from engine.postprocess import without_comments
 _BARE = re.compile(rf"(?<![\w.]){ID}")  # not after a dot: not an attribute
 # ``owner.attr`` pairs, overlapping: ``item.sku.slug()`` gives (item, sku) and (sku, slug)
 _ATTR = re.compile(rf"\b(?=({ID})\s*\.\s*({ID}))")
+# a Rust path from a module the file names by keyword: ``crate::error::builder``,
+# ``super::Client``, ``self::body::Body``
+_PATH_PAIR = re.compile(rf"\b(?=({ID})\s*::\s*({ID}))")
+_RUST_PATH = re.compile(rf"\b(?:crate|super|self)(?:\s*::\s*{ID})+")
 _COMMON = frozenset(keyword.kwlist) | {
     "self",
     "cls",
@@ -179,6 +183,7 @@ def related_definitions(
     spec = LANGUAGES.get(summary.language)
     if spec is not None and spec.module_folders:  # Swift: the module's files, no import
         namespace_paths.update(index.package_of(path))
+    imports_only = spec is not None and spec.imports_only
     for imp in summary.imports:
         package = index.files_of_package(imp.module, path)
         if package and "*" in imp.names:
@@ -191,26 +196,34 @@ def related_definitions(
             continue
         target = index.resolve_module(imp.module, path)
         if target is not None:
-            imported_paths.append(target)
+            if not imports_only or "*" in imp.names:  # Rust: only a glob's names are seen
+                imported_paths.append(target)
             if not imp.names and imp.alias:
                 module_alias[imp.alias] = [target]
         elif "*" in imp.names:
             imported_folders.update(index.resolve_package(imp.module, path))
         for name in imp.names:
             # ``from pkg import module``: the name is a module of the project
-            sub = index.resolve_module(_submodule(imp.module, name), path) if name != "*" else None
+            sub = (
+                index.resolve_module(_submodule(imp.module, name, rust=imports_only), path)
+                if name != "*" else None
+            )
             if sub is not None:
                 module_alias[name] = [sub]
                 imported_paths.append(sub)
             elif target is not None:
                 imported[name] = (target, _original_name(imp.text, name))
     attr_pairs = _ATTR.findall(window_text)
+    if imports_only:  # ``body::Sender`` after ``use super::body;``
+        attr_pairs += _PATH_PAIR.findall(window_text)
     autoload = spec is not None and spec.autoload
 
     def locality(candidate: str, name: str = "") -> float:
         if candidate in namespace_paths and candidate not in imported_paths:
             return 0.5  # C#, Kotlin: a file of a namespace the file uses
         near_by = _locality(candidate, path, imported_paths, imported_folders)
+        if imports_only and near_by > 0.0:
+            return _FAR  # Rust: beside the file is not in scope
         if near_by >= _FAR and autoload and _autoloaded(candidate, name):
             return 0.5  # Rails: ``UserMailer`` is user_mailer.rb's, wherever it is
         return near_by
@@ -273,6 +286,14 @@ def related_definitions(
         for module_path in module_alias.get(owner, ()):
             for ref in _defs_in(index, module_path, attr):
                 add(ref, position.get(attr, position.get(owner, 50)), attr)
+    for written in dict.fromkeys(_RUST_PATH.findall(window_text)) if imports_only else ():
+        parts = ["".join(p.split()) for p in written.split("::")]
+        for k in range(len(parts) - 1, 0, -1):  # the longest module prefix the project has
+            target = index.resolve_module("::".join(parts[:k]), path)
+            if target is not None:
+                for ref in _defs_in(index, target, parts[k]):
+                    add(ref, position.get(parts[k], 50), parts[k])
+                break
     # extension methods (C# ``name.Slug()``, Kotlin ``name.slug()``) of the namespaces and
     # files imported: called as an attribute of any value, not looked up as a bare name (a
     # language without namespaces has no extensions: no lookups)
@@ -378,8 +399,11 @@ def _file_private(d: Definition) -> bool:
     return "private" in words or "fileprivate" in words
 
 
-def _submodule(module: str, name: str) -> str:
-    """``from module import name`` as a module path: ``pkg.name``, ``.name``, ``..pkg.name``."""
+def _submodule(module: str, name: str, *, rust: bool = False) -> str:
+    """``from module import name`` as a module path: ``pkg.name``, ``.name``, ``..pkg.name``;
+    ``rust``: ``crate::name`` of ``use crate::name;``."""
+    if rust:
+        return f"{module}::{name}"
     return f"{module}{name}" if module.endswith(".") else f"{module}.{name}"
 
 
