@@ -1,0 +1,160 @@
+"""Rust: ``use`` trees, module paths resolved as rustc resolves them, and the names of other
+files seen only through ``use`` and paths (bench/corpora/reqwest showed the lookups beside
+the file: ``mod error;`` found ``fn error`` of redirect.rs, a field ``inner`` another file's
+method)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from daemon.parse import summarize
+from tests.daemon.summaries import index_of, related_segments
+
+CRATE = {
+    "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": (
+        "mod error;\npub mod blocking;\n\npub use self::error::{Error, Result};\n\n"
+        "/// Opens the default shop.\npub fn open() -> Result<blocking::Client> {\n"
+        "    blocking::Client::new()\n}\n"
+    ),
+    "src/error.rs": (
+        "/// What went wrong.\npub struct Error {\n    kind: Kind,\n}\n\n"
+        "/// The kinds of errors.\npub enum Kind {\n    Io,\n    Closed,\n}\n\n"
+        "pub type Result<T> = std::result::Result<T, Error>;\n\n"
+        "/// An error of kind ``Closed``.\npub(crate) fn closed() -> Error {\n"
+        "    Error { kind: Kind::Closed }\n}\n"
+    ),
+    "src/blocking/mod.rs": (
+        "mod body;\nmod client;\nmod request;\n\n"
+        "pub use self::client::Client;\npub use self::request::Request;\n"
+    ),
+    "src/blocking/body.rs": (
+        "/// A request body.\npub struct Body {\n    bytes: Vec<u8>,\n}\n\n"
+        "/// Sends the body from another thread.\npub(crate) struct Sender {\n"
+        "    done: bool,\n}\n\nimpl Sender {\n"
+        "    /// Sends what is left.\n    pub(crate) fn send(self) -> usize {\n"
+        "        0\n    }\n}\n\n"
+        "/// Reads the whole body.\npub fn read_all(body: &Body) -> Vec<u8> {\n"
+        "    body.bytes.clone()\n}\n"
+    ),
+    "src/blocking/client.rs": (
+        "use crate::Result;\n\n/// A blocking client.\npub struct Client {\n    inner: u32,\n}\n\n"
+        "impl Client {\n    /// A client with the default settings.\n"
+        "    pub fn new() -> Result<Client> {\n        Ok(Client { inner: 0 })\n    }\n\n"
+        "    /// The inner handle.\n    pub fn inner(&self) -> u32 {\n"
+        "        self.inner\n    }\n}\n"
+    ),
+    "src/blocking/request.rs": "",
+}
+
+REQUEST = (
+    "use super::body::{self, Body};\nuse super::Client;\nuse crate::error::{self as err, Kind};\n\n"
+    "pub struct Request {\n    inner: u32,\n    body: Option<Body>,\n}\n\n"
+    "impl Request {\n    pub fn send(self, client: &Client) -> Option<body::Sender> {\n"
+    "        let kind = Kind::Io;\n        let e = crate::error::closed();\n"
+    "        let n = err::closed();\n        <|>\n    }\n}\n"
+)
+
+
+def test_use_trees_are_flattened_one_import_per_module() -> None:
+    text = (
+        "use crate::{a::B, c::{self, D as E}, f::*};\n"
+        "pub(crate) use super::body::{self, Body};\n"
+        "use std::fmt;\nuse x::y as z;\nuse ::std::io;\nuse serde;\nuse crate::async_impl;\n"
+        "use super::*;\n"
+    )
+    imports = [(i.module, i.names, i.alias) for i in summarize("src/x.rs", text).imports]
+    assert imports == [
+        ("crate::c", (), "c"),
+        ("crate::f", ("*",), ""),
+        ("crate::a", ("B",), ""),
+        ("crate::c", ("E",), ""),
+        ("super::body", (), "body"),
+        ("super::body", ("Body",), ""),
+        ("std", ("fmt",), ""),
+        ("x", ("z",), ""),
+        ("::std", ("io",), ""),
+        ("crate", ("async_impl",), ""),
+        ("super", ("*",), ""),
+    ]
+    renamed = summarize("src/x.rs", text).imports[3]
+    assert renamed.text == "use crate::c::D as E;"  # the original name, for a renamed import
+
+
+@pytest.mark.parametrize(
+    ("module", "from_path", "expected"),
+    [
+        ("super::body", "src/blocking/request.rs", "src/blocking/body.rs"),
+        ("super", "src/blocking/request.rs", "src/blocking/mod.rs"),
+        ("super::error", "src/blocking/mod.rs", "src/error.rs"),
+        ("crate", "src/blocking/request.rs", "src/lib.rs"),
+        ("crate::blocking", "src/error.rs", "src/blocking/mod.rs"),
+        ("self::client", "src/blocking/mod.rs", "src/blocking/client.rs"),
+        ("blocking", "src/lib.rs", "src/blocking/mod.rs"),  # a module lib.rs declares
+        ("error", "src/blocking/request.rs", None),  # no child of blocking::request
+        ("super::super::error", "src/blocking/request.rs", "src/error.rs"),
+        ("super::super", "src/blocking/mod.rs", None),  # above the crate
+        ("::error", "src/lib.rs", None),  # an extern crate
+        ("http::header", "src/lib.rs", None),
+    ],
+)
+def test_module_paths_resolve_from_the_files_module(
+    module: str, from_path: str, expected: str | None
+) -> None:
+    files = {k: v for k, v in CRATE.items() if k.endswith(".rs")}
+    snap = index_of(files).snapshot()
+    assert snap.resolve_module(module, from_path) == expected
+
+
+def test_a_file_outside_src_is_a_crate_root_of_its_own() -> None:
+    snap = index_of({"tests/common/mod.rs": "pub fn setup() {}\n", "tests/it.rs": ""}).snapshot()
+    assert snap.resolve_module("common", "tests/it.rs") == "tests/common/mod.rs"
+
+
+def test_imported_items_paths_and_module_aliases_come_nothing_beside_the_file(
+    tmp_path: Path,
+) -> None:
+    """Body (``use super::body::{self, Body}``), Sender (``body::Sender``: a path through the
+    module alias), Client (``use super::Client``: re-exported by blocking/mod.rs), Kind (a
+    renamed module's import), ``crate::error::closed`` (a path from the crate root). Not:
+    ``read_all`` of body.rs (a name the file does not import), pool.rs's ``inner`` for the
+    field ``inner`` (a function of a file beside this one, not imported)."""
+    files = dict(CRATE)
+    files["src/blocking/pool.rs"] = "/// The pool's handle.\npub fn inner() -> u32 {\n    0\n}\n"
+    files["src/blocking/request.rs"] = REQUEST.replace(
+        "<|>", "let all = read_all(&self.body.unwrap());\n        inner<|>"
+    )
+    text = "\n".join(related_segments(tmp_path, files, "src/blocking/request.rs"))
+    assert "// A request body.\n// fields: bytes\npub struct Body { … }" in text
+    assert "pub(crate) struct Sender { … }" in text
+    assert "// A blocking client.\n// fields: inner\npub struct Client { … }" in text
+    assert "pub enum Kind { … }" in text
+    assert "pub(crate) fn closed() -> Error { … }" in text
+    assert "read_all" not in text
+    assert "src/blocking/pool.rs" not in text and "pool's handle" not in text
+
+
+def test_a_glob_import_sees_its_modules_names(tmp_path: Path) -> None:
+    files = dict(CRATE)
+    files["src/blocking/request.rs"] = (
+        "use super::body::*;\n\n"
+        "fn all(b: &Body) -> Vec<u8> {\n    let v = read_all(b);\n    <|>\n}\n"
+    )
+    text = "\n".join(related_segments(tmp_path, files, "src/blocking/request.rs"))
+    assert "// Reads the whole body.\npub fn read_all(body: &Body) -> Vec<u8> { … }" in text
+
+
+def test_names_in_attributes_and_mod_declarations_find_nothing_beside_the_file(
+    tmp_path: Path,
+) -> None:
+    """lib.rs: ``mod error;``, ``#[cfg(not(any(…)))]`` and a string found a same-named
+    function of any file in src/ before (reqwest: ``fn error`` of redirect.rs, ``fn none``)."""
+    files = dict(CRATE)
+    files["src/redirect.rs"] = "pub fn error() {}\npub fn none() {}\npub fn any() {}\n"
+    files["src/lib.rs"] = (
+        '#[cfg(not(any(target_os = "none")))]\nmod error;\nmod redirect;\n'
+        "pub mod blocking;\n<|>\n"
+    )
+    assert related_segments(tmp_path, files, "src/lib.rs") == []
