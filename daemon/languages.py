@@ -268,6 +268,13 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "field_initializer_list",
                 "token_tree",
                 "use_list",
+                # ``type H3Connection = (\n    Connection,\n    SendRequest,\n);``, generics
+                # and tuple structs over several lines
+                "tuple_type",
+                "type_arguments",
+                "type_parameters",
+                "tuple_pattern",
+                "ordered_field_declaration_list",
             ),
         ),
         LanguageSpec(
