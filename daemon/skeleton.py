@@ -19,6 +19,9 @@ from engine.base import TokenCounter
 from engine.postprocess import code_positions
 
 _CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+# a Rust trait implementation: ``impl Service<Name> for DynResolver``, ``unsafe impl<T> Send
+# for Pool<T>``
+_TRAIT_IMPL = re.compile(r"(?:unsafe\s+)?impl\b.*\sfor\s")
 _DOC_OPEN = re.compile(r"""^\s*([rRuUbB]{0,2})(\"\"\"|\'\'\')""")
 
 
@@ -299,6 +302,15 @@ def render_entry(
                 if d.parent == definition.qualname:
                     members.setdefault(d.parent, []).append(d)
 
+    # a Rust type's trait implementations: one line each after its own methods
+    # (``impl Service<Name> for DynResolver { … }``), their members (``type Response``,
+    # ``poll_ready``: the trait's, written for it) left out
+    impls = _trait_impls(summary, definition)
+    if impls:
+        members[definition.qualname] = [
+            m for m in members.get(definition.qualname, [])
+            if not any(i.start_line <= m.start_line <= i.end_line for i in impls)
+        ]
     if exported_only:
         members = {k: [m for m in v if _exported(m.name)] for k, v in members.items()}
         if definition.attributes:
@@ -320,7 +332,21 @@ def render_entry(
             text = text.rstrip()[: -len("...")].rstrip() + "\n"
         return text + "".join(nested(m, depth + 1) for m in children[:24])
 
-    return nested(definition, 0)
+    return nested(definition, 0) + "".join(
+        render_definition(i, summary.language) for i in impls
+    )
+
+
+def _trait_impls(summary: FileSummary, definition: Definition) -> list[Definition]:
+    """The Rust trait implementations for ``definition``'s type in its file, when it is the
+    type or its own ``impl`` (not one of them)."""
+    if definition.kind is not DefKind.CLASS or _TRAIT_IMPL.match(definition.signature):
+        return []
+    return [
+        d for d in summary.definitions
+        if d.kind is DefKind.CLASS and d.qualname == definition.qualname
+        and _TRAIT_IMPL.match(d.signature)
+    ]
 
 
 def _constant(d: Definition) -> bool:

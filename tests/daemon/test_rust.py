@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from daemon.parse import summarize
+from daemon.skeleton import render_entry
 from tests.daemon.summaries import index_of, related_segments
 
 CRATE = {
@@ -158,3 +159,25 @@ def test_names_in_attributes_and_mod_declarations_find_nothing_beside_the_file(
         "pub mod blocking;\n<|>\n"
     )
     assert related_segments(tmp_path, files, "src/lib.rs") == []
+
+
+def test_a_types_trait_impls_are_one_line_each_their_members_left_out() -> None:
+    """A type from another file: its own methods, then ``impl Trait for Type { … }`` lines;
+    the trait's ``type Response`` and ``poll_ready`` written for it are not the type's API."""
+    text = (
+        "/// Resolves names.\npub struct Resolver {\n    inner: u32,\n}\n\n"
+        "impl Resolver {\n    pub fn new() -> Self {\n        Resolver { inner: 0 }\n    }\n}\n\n"
+        "impl Service<Name> for Resolver {\n    type Response = Addrs;\n\n"
+        "    fn call(&mut self, name: Name) -> Addrs {\n        todo!()\n    }\n}\n\n"
+        "impl fmt::Debug for Resolver {\n"
+        "    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        Ok(())\n    }\n}\n"
+    )
+    summary = summarize("src/dns.rs", text)
+    struct = next(d for d in summary.definitions if d.signature == "pub struct Resolver")
+    assert render_entry(summary, struct) == (
+        "// Resolves names.\n// fields: inner\npub struct Resolver { … }\n"
+        "    pub fn new() -> Self { … }\n"
+        "impl Service<Name> for Resolver { … }\nimpl fmt::Debug for Resolver { … }\n"
+    )
+    trait_impl = next(d for d in summary.definitions if d.signature.startswith("impl Service"))
+    assert "fn call(&mut self, name: Name) -> Addrs { … }" in render_entry(summary, trait_impl)
