@@ -251,7 +251,11 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "impl_item": DefKind.CLASS,
                 "type_item": DefKind.CLASS,
                 "union_item": DefKind.CLASS,
+                # an inline ``mod tests { … }``: its header encloses the cursor in it, its
+                # functions are its own (``mod error;`` has no body: no definition)
+                "mod_item": DefKind.CLASS,
             },
+            required_fields={"mod_item": "body"},
             imports=("use_declaration",),
             elided_body="{ … }",
             import_syntax="rust",

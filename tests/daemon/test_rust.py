@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from daemon.context import ContextRequest, Kind, assemble_context
 from daemon.parse import summarize
 from daemon.skeleton import render_entry
-from tests.daemon.summaries import index_of, related_segments
+from tests.daemon.summaries import cursor, index_of, related_segments
 
 CRATE = {
     "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -181,3 +182,34 @@ def test_a_types_trait_impls_are_one_line_each_their_members_left_out() -> None:
     )
     trait_impl = next(d for d in summary.definitions if d.signature.startswith("impl Service"))
     assert "fn call(&mut self, name: Name) -> Addrs { … }" in render_entry(summary, trait_impl)
+
+
+def test_an_inline_module_encloses_its_functions() -> None:
+    """``mod tests { … }`` (in most Rust files): a definition whose header encloses a cursor in
+    its tests, holding them (``tests.sends``); ``mod error;`` declares a file, no definition."""
+    text = (
+        "mod error;\n\npub fn send() -> u32 {\n    1\n}\n\n#[cfg(test)]\nmod tests {\n"
+        "    use super::*;\n\n    #[test]\n    fn sends() {\n        assert_eq!(send(), 1);\n"
+        "    }\n}\n"
+    )
+    summary = summarize("src/lib.rs", text)
+    assert [(d.qualname, d.signature) for d in summary.definitions] == [
+        ("send", "pub fn send() -> u32"),
+        ("tests", "mod tests"),
+        ("tests.sends", "fn sends()"),
+    ]
+    many = "".join(
+        f"    #[test]\n    fn sends_{i}() {{\n        assert_eq!(send(), {i});\n    }}\n\n"
+        for i in range(40)
+    )
+    long = text.replace("    #[test]\n    fn sends()", many + "    #[test]\n    fn sends()")
+    head, _, tail = long.rpartition("assert_eq!(send(), 1);")
+    body, line, column = cursor(head + "assert_eq!(<|>" + tail)
+    ctx = assemble_context(
+        ContextRequest(path="src/lib.rs", text=body, line=line, column=column, budget_tokens=256),
+        index=index_of({"src/lib.rs": body}),
+    )
+    window = next(s for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
+    headers = [s.text for s in ctx.segments if s.kind is Kind.ENCLOSING]
+    assert "mod tests {" not in window.text
+    assert headers == ["mod tests {\n"]
