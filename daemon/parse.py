@@ -12,6 +12,7 @@ import functools
 import hashlib
 import re
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import tree_sitter
@@ -158,6 +159,10 @@ def summarize(
     tree = _parse(language, data)  # same byte offsets as data, whatever a work-around changed
     root = tree.root_node
     nodes = tree_sitter.QueryCursor(definitions_query(language)).captures(root).get("node", [])
+    for inner in _macro_item_trees(spec, root, data):
+        nodes.extend(
+            tree_sitter.QueryCursor(definitions_query(language)).captures(inner).get("node", [])
+        )
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     definitions: list[Definition] = []
     imports: list[Import] = []
@@ -196,6 +201,30 @@ def summarize(
         literal_spans=literal_spans,
         **base,  # type: ignore[arg-type]
     )
+
+
+_NOT_NEWLINE = re.compile(rb"[^\n]")
+
+
+def _macro_item_trees(
+    spec: LanguageSpec, root: tree_sitter.Node, data: bytes
+) -> Iterator[tree_sitter.Node]:
+    """The code inside the braces of ``spec.item_macros`` invocations at the top level, parsed
+    with everything else blanked (newlines kept): its nodes have the file's byte offsets and
+    rows, so they read from ``data`` as the file's own do."""
+    if not spec.item_macros:
+        return
+    blank = b""
+    for node in root.children:
+        parents = spec.item_macros.get(node.type)
+        if parents is None or root.type not in parents:
+            continue
+        body = next((c for c in node.children if c.type == "token_tree"), None)
+        if body is None or data[body.start_byte : body.start_byte + 1] != b"{":
+            continue
+        start, end = body.start_byte + 1, body.end_byte - 1
+        blank = blank or _NOT_NEWLINE.sub(b" ", data)
+        yield _parse(spec.id, blank[:start] + data[start:end] + blank[end:]).root_node
 
 
 _MEMBER_END = re.compile(r"[\w)\]>'\"`?]$")  # a line that ends a member of an object type

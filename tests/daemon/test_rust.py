@@ -213,3 +213,25 @@ def test_an_inline_module_encloses_its_functions() -> None:
     headers = [s.text for s in ctx.segments if s.kind is Kind.ENCLOSING]
     assert "mod tests {" not in window.text
     assert headers == ["mod tests {\n"]
+
+
+def test_items_inside_item_macros_at_the_top_level_are_read() -> None:
+    """reqwest's lib.rs re-exports its clients inside ``if_hyper! { … }``; ``cfg_if!`` holds
+    ``use`` and ``fn`` items in its branches: both are the file's, with their own lines."""
+    text = (
+        "mod error;\n\nif_hyper! {\n    mod client;\n    pub use self::client::{Client, Builder};\n"
+        "    /// Sends a GET.\n    pub fn get(url: &str) -> Client {\n        todo!()\n    }\n}\n\n"
+        "cfg_if::cfg_if! {\n    if #[cfg(unix)] {\n        use crate::sys::Fd;\n"
+        "    } else {\n        use crate::win::Handle;\n    }\n}\n\nfn main() {\n"
+        "    println!(\"{}\", 1);\n}\n"
+    )
+    summary = summarize("src/lib.rs", text)
+    assert [(i.module, i.names, i.line) for i in summary.imports] == [
+        ("self::client", ("Client", "Builder"), 4),
+        ("crate::sys", ("Fd",), 13),
+        ("crate::win", ("Handle",), 15),
+    ]
+    assert [(d.qualname, d.start_line, d.doc) for d in summary.definitions] == [
+        ("get", 6, "Sends a GET."),
+        ("main", 19, ""),
+    ]
