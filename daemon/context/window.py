@@ -79,10 +79,24 @@ def window_start(
             if not _fits(parts, start - 1, allowance - reserve, counter):
                 break
             start -= 1
+    # a start on lines that only close what opened above it (``  }`` ending the method before,
+    # ``end``): closers without their openers, the model reads the nesting wrong; it begins
+    # after them (gson: 11 of 100 windows, reqwest 8)
+    while start < parts.line and _closes_only(parts.lines[start]):
+        start += 1
     spans = spans_at(start) if spans_at is not None and start < parts.line else []
     if spans and _fits(parts, spans[0][0], allowance - reserve, counter):
         return spans[0][0]
     return start
+
+
+_CLOSERS = frozenset(")]};,")
+
+
+def _closes_only(line: str) -> bool:
+    """Whether ``line`` holds nothing but closing brackets (``});``) or a lone ``end``."""
+    text = line.strip()
+    return bool(text) and (text == "end" or set(text) <= _CLOSERS)
 
 
 def _fits(parts: CursorParts, start: int, limit: int, counter: TokenCounter) -> bool:

@@ -884,6 +884,30 @@ def test_a_small_window_takes_the_lines_that_fit_when_no_anchor_block_does() -> 
     assert len(starts) == 1  # typing on the cursor line does not move it
 
 
+@pytest.mark.parametrize(
+    ("language", "closer"), [("java", "  }\n"), ("javascript", "  });\n"), ("ruby", "  end\n")]
+)
+def test_a_window_does_not_start_on_lines_that_close_what_opened_above_it(
+    language: str, closer: str
+) -> None:
+    """gson: 11 of 100 windows began with the ``  }`` of the method before the anchor line, a
+    closer without its opener; the window begins after such lines (and stays put while the
+    cursor line is typed)."""
+    from daemon.context.window import split_at_cursor, window_start
+
+    counter = CharEstimator(language)
+    body = "".join(f"    call_{i}(argument_{i});\n" for i in range(31))
+    text = "  void first() {\n" + body + closer + "\n  void second() {\n    \n"
+    line = text.count("\n") - 1
+    for typed in ("", "ret"):
+        parts = split_at_cursor(text[:-1] + typed + "\n", line, 4 + len(typed))
+        start = window_start(
+            parts, lines_before=3, anchor=16, allowance=400, counter=counter, reserve=20
+        )
+        assert parts.lines[32] == closer  # the anchor line: the blank line after it
+        assert start == 33
+
+
 class _RecordingCounter:
     """A CharEstimator that records the longest text it was asked to count."""
 
