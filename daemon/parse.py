@@ -182,6 +182,11 @@ def summarize(
         definition = _definition(spec, node, data, stack, attrs, absorbed, scopes)
         if definition is None:
             continue
+        if definition.kind is DefKind.VARIABLE and node.has_error:
+            # a buffer mid-edit (braces unbalanced) puts a method's statements at its class's
+            # level, where error recovery reads ``return new TypeToken<>(…)`` as a field
+            # ``new`` (gson: the skeleton listed ``return new`` among the fields)
+            continue
         definitions.append(definition)
         if definition.kind is DefKind.CLASS or node.type == "impl_item":
             stack.append((node.end_byte, definition.qualname, DefKind.CLASS))
@@ -204,8 +209,6 @@ def summarize(
 
 
 _NOT_NEWLINE = re.compile(rb"[^\n]")
-
-
 def _macro_item_trees(
     spec: LanguageSpec, root: tree_sitter.Node, data: bytes
 ) -> Iterator[tree_sitter.Node]:

@@ -9,6 +9,7 @@ from daemon.context.assemble import summarize_stable
 from daemon.languages import detect_language, editor_language
 from daemon.parse import mask_prose, summarize
 from daemon.skeleton import Outline, render_entry, render_skeleton
+from daemon.symbols import DefKind
 from engine.postprocess import open_state
 from tests.daemon.summaries import defs, one
 
@@ -824,3 +825,17 @@ def test_fields_of_a_struct_defined_in_each_preprocessor_branch_stay_in_it() -> 
     skeleton = render_skeleton(summarize("include/params.h", source))
     assert [line for line in skeleton.splitlines() if not line.startswith(("typedef", " "))] == []
     assert "    char buf[1024];\n" in skeleton
+
+
+def test_a_statement_at_class_level_in_a_buffer_mid_edit_is_no_field() -> None:
+    """Typing a block whose braces are not closed yet puts the method's last statement at the
+    class's level: error recovery reads ``return new Box<>(value);`` as a field ``new`` (the
+    skeleton showed ``return new`` among the fields: gson's TypeToken)."""
+    text = (
+        "public class Box<T> {\n  private final T value;\n\n  public Box<T> copy() {\n"
+        "    for (T item : items) {\n      if (item != null) {\n        }\n      }\n    }\n\n"
+        "    return new Box<>(value);\n  }\n}\n"
+    )
+    summary = summarize("Box.java", text)
+    fields = [d.signature for d in summary.definitions if d.kind is DefKind.VARIABLE]
+    assert fields == ["private final T value;"]
