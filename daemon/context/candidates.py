@@ -176,7 +176,6 @@ class CandidateBuilder:
             counter=self.counter,
             reserve=line_reserve + suffix.num_tokens,
             spans_at=self.summary.spans_continued_at,
-            language=self.language,
         )
         line_prefix = _fit_line_prefix(parts.line_prefix, self.counter, max(16, cursor_allow // 2))
         # a window inside a long literal or string that holds the cursor starts with the lines

@@ -14,7 +14,7 @@ from app.errors import CursorError
 from daemon.context.budget import count_within
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
-from engine.postprocess import code_positions, indent_width
+from engine.postprocess import indent_width
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,6 @@ def window_start(
     counter: TokenCounter,
     reserve: int,
     spans_at: Callable[[int], list[tuple[int, int]]] | None = None,
-    language: str = "",
 ) -> int:
     """First line of the cursor window: about ``lines_before`` up, snapped to ``anchor`` lines,
     moved down in anchor steps until the lines above the cursor fit ``allowance - reserve``.
@@ -83,8 +82,6 @@ def window_start(
     # a start on lines that only close what opened above it (``  }`` ending the method before,
     # ``end``): closers without their openers, the model reads the nesting wrong; it begins
     # after them (gson: 11 of 100 windows, reqwest 8)
-    if language:  # the tail of a block opened above (a method's last lines, then ``}``)
-        start = _past_closed_blocks(parts, start, anchor, language)
     while start < parts.line and _closes_only(parts.lines[start]):
         start += 1
     spans = spans_at(start) if spans_at is not None and start < parts.line else []
@@ -100,25 +97,6 @@ def _closes_only(line: str) -> bool:
     """Whether ``line`` holds nothing but closing brackets (``});``) or a lone ``end``."""
     text = line.strip()
     return bool(text) and (text == "end" or set(text) <= _CLOSERS)
-
-
-def _past_closed_blocks(parts: CursorParts, start: int, limit: int, language: str) -> int:
-    """The line after the last bracket closed in the first ``limit`` lines from ``start`` that
-    opened above it (``start`` when none): the window then begins between blocks, not with
-    the tail of one whose head the model does not see."""
-    end = min(parts.line, start + limit)
-    text = "".join(parts.lines[start:end])
-    depth, closed_at = 0, -1
-    for i, ch in code_positions(text, language):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth < 0:
-                closed_at, depth = i, 0
-    if closed_at < 0:
-        return start
-    return start + text.count("\n", 0, closed_at) + 1
 
 
 def _fits(parts: CursorParts, start: int, limit: int, counter: TokenCounter) -> bool:

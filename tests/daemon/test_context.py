@@ -908,30 +908,6 @@ def test_a_window_does_not_start_on_lines_that_close_what_opened_above_it(
         assert start == 33
 
 
-def test_a_window_begins_after_the_tail_of_a_block_opened_above_it() -> None:
-    """gson's Gson.toJson: the window began with the last three lines of the method before and
-    its ``}``; it begins after them (the lines a block opened above it closes, within an
-    anchor block of the start), stable while the cursor line is typed."""
-    from daemon.context.window import split_at_cursor, window_start
-
-    counter = CharEstimator("java")
-    first = "  String first() {\n" + "".join(f"    call_{i}(x);\n" for i in range(20))
-    second = '  void second() {\n    if (a) {\n      b();\n    }\n    \n'
-    text = first + '    return "}";\n  }\n\n' + second
-    line = text.count("\n") - 1
-    for typed in ("", "ret"):
-        parts = split_at_cursor(text[:-1] + typed + "\n", line, 4 + len(typed))
-        start = window_start(
-            parts, lines_before=8, anchor=16, allowance=400, counter=counter, reserve=20,
-            language="java",
-        )
-        assert parts.lines[start - 1] == "  }\n"  # the method before ends right above
-        without = window_start(
-            parts, lines_before=8, anchor=16, allowance=400, counter=counter, reserve=20
-        )
-        assert without == 16  # the anchor line, inside the method before
-
-
 class _RecordingCounter:
     """A CharEstimator that records the longest text it was asked to count."""
 
