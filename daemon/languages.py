@@ -151,6 +151,9 @@ class LanguageSpec:
     # ``if_hyper! { pub use self::a::Client; }``, ``cfg_if! { if #[cfg(unix)] { mod sys; }
     # }`` at a file's top level): their braces are parsed as code too
     item_macros: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # definitions that are module scopes inside a file (Rust ``mod tests { … }``): a ``use``
+    # in one counts its ``super`` from there
+    inline_modules: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -265,6 +268,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             import_syntax="rust",
             imports_only=True,
             item_macros={"macro_invocation": ("source_file",)},
+            inline_modules=("mod_item",),
             name_fields=("name", "type"),
             member_names=("field_declaration", "enum_variant"),  # fields, variants
             variable_nodes=("const_item", "static_item"),

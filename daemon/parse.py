@@ -8,6 +8,7 @@ and by the context assembler for unsaved editor buffers.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import hashlib
 import re
@@ -171,11 +172,16 @@ def summarize(
     attrs = _SelfAttributes(data, _attribute_pattern(spec.attribute_pattern))
     absorbed: set[tuple[int, int]] = set()  # inner types whose body a typedef took
     scopes = _Scopes(spec, nodes, data) if spec.namespace_nodes else None
+    inline_modules: set[str] = set()  # qualnames of Rust ``mod tests { … }``
     for node in nodes:
         while stack and node.start_byte >= stack[-1][0]:
             stack.pop()
         if node.type in spec.imports:
-            imports.extend(read_imports(spec, node, data))
+            found = read_imports(spec, node, data)
+            depth = sum(1 for _, qualname, _ in stack if qualname in inline_modules)
+            if depth:
+                found = [_from_inline_module(i, depth) for i in found]
+            imports.extend(found)
             continue
         if node.type in spec.namespace_nodes or (node.start_byte, node.end_byte) in absorbed:
             continue
@@ -188,6 +194,8 @@ def summarize(
             # ``new`` (gson: the skeleton listed ``return new`` among the fields)
             continue
         definitions.append(definition)
+        if node.type in spec.inline_modules:
+            inline_modules.add(definition.qualname)
         if definition.kind is DefKind.CLASS or node.type == "impl_item":
             stack.append((node.end_byte, definition.qualname, DefKind.CLASS))
         elif _named_inner_type(spec, node) is None:
@@ -209,6 +217,24 @@ def summarize(
 
 
 _NOT_NEWLINE = re.compile(rb"[^\n]")
+
+
+def _from_inline_module(imp: Import, depth: int) -> Import:
+    """A Rust ``use`` written inside ``depth`` inline modules (``mod tests { use super::*; }``),
+    as a path from the file's own module: each inline module takes one ``super`` (``super::*``
+    is the file's ``self::*``, ``super::super::x`` in one inline module the file's
+    ``super::x``); ``self::…`` names the inline module's items, in the file too."""
+    parts = imp.module.split("::")
+    supers = next((i for i, p in enumerate(parts) if p != "super"), len(parts))
+    if parts[0] == "self":
+        module = "self"
+    elif supers == 0:
+        return imp  # an extern crate (or a module the inline one declares: rare)
+    elif supers <= depth:
+        module = "::".join(["self", *parts[supers:]])
+    else:
+        module = "::".join(parts[depth:])
+    return dataclasses.replace(imp, module=module)
 def _macro_item_trees(
     spec: LanguageSpec, root: tree_sitter.Node, data: bytes
 ) -> Iterator[tree_sitter.Node]:

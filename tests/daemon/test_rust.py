@@ -235,3 +235,24 @@ def test_items_inside_item_macros_at_the_top_level_are_read() -> None:
         ("get", 6, "Sends a GET."),
         ("main", 19, ""),
     ]
+
+
+def test_a_use_inside_an_inline_module_counts_super_from_it() -> None:
+    """``mod tests { use super::*; }`` imports the file's own items (its ``self``), not the
+    parent module's: reqwest's tests named blocking/mod.rs's items visible."""
+    text = (
+        "use super::Client;\n\nfn send() {}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n"
+        "    use super::super::error::Kind;\n    use self::helpers::X;\n    use http::Method;\n\n"
+        "    mod helpers {\n        use super::super::send;\n    }\n}\n"
+    )
+    imports = [(i.module, i.names) for i in summarize("src/blocking/request.rs", text).imports]
+    assert imports == [
+        ("super", ("Client",)),  # the file's own: blocking/mod.rs
+        ("self", ("*",)),
+        ("super::error", ("Kind",)),
+        ("self", ("X",)),
+        ("http", ("Method",)),
+        ("self", ("send",)),
+    ]
+    snap = index_of({"src/blocking/request.rs": text, "src/blocking/mod.rs": ""}).snapshot()
+    assert snap.resolve_module("self", "src/blocking/request.rs") == "src/blocking/request.rs"
