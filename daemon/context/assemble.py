@@ -33,6 +33,7 @@ from daemon.context.candidates import CandidateBuilder, HistorySource
 from daemon.context.types import AssembledContext, ContextRequest, DroppedSegment, Kind
 from daemon.context.window import (
     CursorParts,
+    head_end,
     split_at_cursor,
     suffix_cap,
     suffix_lines,
@@ -161,9 +162,12 @@ def assemble_context(
     else:
         kept, dropped, start = fit(budget - block.segment.num_tokens)
         window_dropped = any(d.kind in (Kind.CURSOR_WINDOW, Kind.SUFFIX) for d in dropped)
-        if window_dropped or start == 0:
+        if window_dropped or start <= head_end(summary, parts.lines):
             # a budget too small for the block and the cursor window: the window wins; or the
-            # window shows the file from its first line: the block would only repeat it
+            # window shows the file from its head on (its first line, or inside the licence
+            # comment or the imports): the block would only repeat it (hiredis's alloc.c and
+            # libevent.h showed every definition above the cursor twice). Assembled again
+            # without it, the window may reach less far (the related definitions take the room)
             kept, dropped, _ = fit(budget)
             seg = block.segment
             reason = "over budget" if window_dropped else "the window shows the file's top"

@@ -1336,3 +1336,29 @@ def test_snippets_of_one_file_in_a_row_share_one_path_line() -> None:
         seg(Kind.RELATED, Role.SNIPPET, "lib/x.rb:1-2", "def x … end\n"),
     )
     assert snippets == ((c, "HEAD = 'HEAD'\nGET = 'GET'\n"), ("lib/x.rb", "def x … end\n"))
+
+
+HIREDIS = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "hiredis"
+
+
+@pytest.mark.parametrize(("path", "line"), [("alloc.c", 55), ("adapters/libevent.h", 86)])
+def test_a_window_from_the_file_head_takes_no_file_block(path: str, line: int) -> None:
+    """hiredis's alloc.c (cursor in the licence's file, line 56) and libevent.h (after its
+    include guard): the window began inside the licence comment or at the includes, and the
+    stable layout's file block showed the head and every definition above the cursor a second
+    time (the model wrote hi_malloc's body from the block's skeleton). A window from the head
+    on takes no file block, as one from the first line."""
+    from app.config import Config
+    from app.evaluation.corpus import build_index
+    from daemon.context import summarize_stable
+
+    index, _ = build_index(HIREDIS, Config())
+    text = (HIREDIS / path).read_text(encoding="utf-8")
+    ctx = assemble_context(
+        ContextRequest(path=path, text=text, line=line, column=8, budget_tokens=896),
+        index=index,
+        config=ContextConfig(budget_tokens=896, file_block_share=0.2),
+        summary=summarize_stable(path, text, line, "c"),
+    )
+    assert not any(s.kind is Kind.FILE_SUMMARY for s in ctx.segments)
+    assert any(d.reason == "the window shows the file's top" for d in ctx.dropped)
