@@ -383,9 +383,10 @@ def fit_head(lines: Sequence[str], language: str, counter: TokenCounter, limit: 
     spans = top_level_spans(text, language)
     if not spans:
         return _fit_lines(lines, counter, limit)
-    out: list[str] = []
+    chosen: dict[int, str] = {}  # span number -> its text as kept
     used = 0
-    for number, (first, last, node_type) in enumerate(spans):
+    for number in sorted(range(len(spans)), key=lambda k: _system_include(spans[k], lines)):
+        first, last, node_type = spans[number]
         if node_type == "comment":
             continue
         whole = "".join(lines[first : last + 1])
@@ -396,13 +397,25 @@ def fit_head(lines: Sequence[str], language: str, counter: TokenCounter, limit: 
                 quote = opened.group(2)
                 options.append(f"{opened.group(1)}{quote}{first_doc_line(whole)}{quote}\n")
         for option in options:
-            gap = "\n" if out and first > 0 and not lines[first - 1].strip() else ""
+            gap = "\n" if chosen and first > 0 and not lines[first - 1].strip() else ""
             n = counter.count(gap + option)
             if used + n <= limit:
-                out.append(gap + option)
+                chosen[number] = option
                 used += n
                 break
+    out: list[str] = []
+    for number in sorted(chosen):
+        first = spans[number][0]
+        gap = "\n" if out and first > 0 and not lines[first - 1].strip() else ""
+        out.append(gap + chosen[number])
     return "".join(out)
+
+
+def _system_include(span: tuple[int, int, str], lines: Sequence[str]) -> bool:
+    """Whether ``span`` is a C/C++ ``#include <…>``: a head cut for room keeps the project's
+    ``#include "…"`` first (hiredis's async.c kept six system headers and lost ``async.h``)."""
+    first, _, node_type = span
+    return node_type == "preproc_include" and "<" in lines[first]
 
 
 def _fit_lines(lines: Sequence[str], counter: TokenCounter, limit: int) -> str:

@@ -839,3 +839,24 @@ def test_a_statement_at_class_level_in_a_buffer_mid_edit_is_no_field() -> None:
     summary = summarize("Box.java", text)
     fields = [d.signature for d in summary.definitions if d.kind is DefKind.VARIABLE]
     assert fields == ["private final T value;"]
+
+
+def test_a_c_head_cut_for_room_keeps_the_projects_includes_first() -> None:
+    """hiredis's async.c: a head too long for its room kept the first statements in file order,
+    six ``<system>`` headers, and lost ``"async.h"`` and ``"net.h"``; the project's includes
+    are kept first (the output in file order)."""
+    from daemon.skeleton import fit_head
+    from daemon.tokens import CharEstimator
+
+    lines = [
+        '#include "fmacros.h"\n', "#include <stdlib.h>\n", "#include <string.h>\n",
+        "#include <assert.h>\n", "#include <ctype.h>\n", "#include <errno.h>\n",
+        '#include "async.h"\n', '#include "net.h"\n',
+    ]
+    counter = CharEstimator("c")
+    limit = counter.count("".join(lines[:1] + lines[6:])) + 2
+    head = fit_head(lines, "c", counter, limit)
+    assert '#include "async.h"\n#include "net.h"\n' in head
+    assert head.startswith('#include "fmacros.h"\n')
+    python = ["import os\n", "import sys\n", "from shop import cart\n"]
+    assert fit_head(python, "python", counter, counter.count("import os\n")) == "import os\n"
