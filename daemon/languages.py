@@ -147,10 +147,10 @@ class LanguageSpec:
     # items need a ``use`` or ``body::Sender``; a same-named item beside the file is no
     # guess worth a prompt), and ``a::b`` paths name what modules hold
     imports_only: bool = False
-    # macro invocations that may hold items, node type -> the node types they stand in (Rust
-    # ``if_hyper! { pub use self::a::Client; }``, ``cfg_if! { if #[cfg(unix)] { mod sys; }
-    # }`` at a file's top level): their braces are parsed as code too
-    item_macros: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # macro invocations at a file's top level that may hold items (Rust ``if_hyper! { pub use
+    # self::a::Client; }``, ``cfg_if! { if #[cfg(unix)] { mod sys; } }``): their braces are
+    # parsed as code too
+    item_macros: tuple[str, ...] = ()
     # definitions that are module scopes inside a file (Rust ``mod tests { … }``): a ``use``
     # in one counts its ``super`` from there
     inline_modules: tuple[str, ...] = ()
@@ -267,7 +267,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             elided_body="{ … }",
             import_syntax="rust",
             imports_only=True,
-            item_macros={"macro_invocation": ("source_file",)},
+            item_macros=("macro_invocation",),
             inline_modules=("mod_item",),
             name_fields=("name", "type"),
             member_names=("field_declaration", "enum_variant"),  # fields, variants
