@@ -33,7 +33,7 @@ from daemon.context.window import (
     window_start,
 )
 from daemon.index import IndexSnapshot
-from daemon.languages import comment_leader
+from daemon.languages import LANGUAGES, comment_leader
 from daemon.skeleton import Outline, decorator_lines, fit_head, render_definition
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
@@ -176,6 +176,7 @@ class CandidateBuilder:
             counter=self.counter,
             reserve=line_reserve + suffix.num_tokens,
             spans_at=self.summary.spans_continued_at,
+            block_end=spec.block_end if (spec := LANGUAGES.get(self.language)) else "",
         )
         line_prefix = _fit_line_prefix(parts.line_prefix, self.counter, max(16, cursor_allow // 2))
         # a window inside a long literal or string that holds the cursor starts with the lines

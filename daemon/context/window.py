@@ -56,6 +56,7 @@ def window_start(
     counter: TokenCounter,
     reserve: int,
     spans_at: Callable[[int], list[tuple[int, int]]] | None = None,
+    block_end: str = "",
 ) -> int:
     """First line of the cursor window: about ``lines_before`` up, snapped to ``anchor`` lines,
     moved down in anchor steps until the lines above the cursor fit ``allowance - reserve``.
@@ -65,7 +66,9 @@ def window_start(
     inside without the line that opens them: the model reads prose as code, closers without
     openers. The start moves up to the outermost one's first line when that fits, else down
     past the ones that end above the cursor; those that hold the cursor too are left to the
-    window, which shows their first lines above its own (``CandidateBuilder.window``)."""
+    window, which shows their first lines above its own (``CandidateBuilder.window``). A start
+    on lines that only close brackets, or hold the language's ``block_end`` (Ruby's ``end``),
+    moves down past them."""
     anchor = max(1, anchor)
     start = (max(0, parts.line - lines_before) // anchor) * anchor
     while start < parts.line:
@@ -80,9 +83,8 @@ def window_start(
                 break
             start -= 1
     # a start on lines that only close what opened above it (``  }`` ending the method before,
-    # ``end``): closers without their openers, the model reads the nesting wrong; it begins
-    # after them (gson: 11 of 100 windows, reqwest 8)
-    while start < parts.line and _closes_only(parts.lines[start]):
+    # Ruby's ``end``): closers without their openers, the model reads the nesting wrong
+    while start < parts.line and _closes_only(parts.lines[start], block_end):
         start += 1
     spans = spans_at(start) if spans_at is not None and start < parts.line else []
     if spans and _fits(parts, spans[0][0], allowance - reserve, counter):
@@ -93,10 +95,10 @@ def window_start(
 _CLOSERS = frozenset(")]};,")
 
 
-def _closes_only(line: str) -> bool:
-    """Whether ``line`` holds nothing but closing brackets (``});``) or a lone ``end``."""
+def _closes_only(line: str, block_end: str) -> bool:
+    """Whether ``line`` holds nothing but closing brackets (``});``) or ``block_end``."""
     text = line.strip()
-    return bool(text) and (text == "end" or set(text) <= _CLOSERS)
+    return bool(text) and (text == block_end or set(text) <= _CLOSERS)
 
 
 def _fits(parts: CursorParts, start: int, limit: int, counter: TokenCounter) -> bool:

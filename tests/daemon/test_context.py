@@ -17,6 +17,7 @@ from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
 from daemon.context.retrieve import bound_names, related_definitions
 from daemon.context.window import split_at_cursor, suffix_cap, suffix_lines
 from daemon.history import EditHistory
+from daemon.languages import LANGUAGES
 from daemon.parse import summarize
 from daemon.tokens import CharEstimator
 from tests.daemon.summaries import cursor, index_of, related_segments
@@ -902,10 +903,18 @@ def test_a_window_does_not_start_on_lines_that_close_what_opened_above_it(
     for typed in ("", "ret"):
         parts = split_at_cursor(text[:-1] + typed + "\n", line, 4 + len(typed))
         start = window_start(
-            parts, lines_before=3, anchor=16, allowance=400, counter=counter, reserve=20
+            parts, lines_before=3, anchor=16, allowance=400, counter=counter, reserve=20,
+            block_end=LANGUAGES[language].block_end,
         )
         assert parts.lines[32] == closer  # the anchor line: the blank line after it
         assert start == 33
+    # ``end`` closes nothing in Python (a name): the window starts on it
+    parts = split_at_cursor(text.replace(closer, "    end\n"), line, 4)
+    start = window_start(
+        parts, lines_before=3, anchor=16, allowance=400, counter=counter, reserve=20,
+        block_end=LANGUAGES["python"].block_end,
+    )
+    assert start == 32
 
 
 class _RecordingCounter:
