@@ -162,11 +162,12 @@ def assemble_context(
     else:
         kept, dropped, start = fit(budget - block.segment.num_tokens)
         window_dropped = any(d.kind in (Kind.CURSOR_WINDOW, Kind.SUFFIX) for d in dropped)
-        if window_dropped or start <= head_end(summary, parts.lines):
+        if window_dropped or start == 0 or start <= head_end(summary, parts.lines) <= parts.line:
             # a budget too small for the block and the cursor window: the window wins; or the
             # window shows the file from its head on (its first line, or inside the licence
-            # comment or the imports): the block would only repeat it (hiredis's alloc.c and
-            # libevent.h showed every definition above the cursor twice). Assembled again
+            # comment or the imports) down to the cursor below the head: the block would only
+            # repeat it (hiredis's alloc.c and libevent.h showed every definition above the
+            # cursor twice; a cursor in the head has a block without it). Assembled again
             # without it, the window may reach less far (the related definitions take the room)
             kept, dropped, _ = fit(budget)
             seg = block.segment

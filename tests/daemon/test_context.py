@@ -1371,3 +1371,28 @@ def test_a_window_from_the_file_head_takes_no_file_block(path: str, line: int) -
     )
     assert not any(s.kind is Kind.FILE_SUMMARY for s in ctx.segments)
     assert any(d.reason == "the window shows the file's top" for d in ctx.dropped)
+
+
+def test_a_cursor_in_a_long_head_keeps_the_file_block() -> None:
+    """Typing an import in a long head at a small budget: the window starts inside the head
+    and the block (then without the head: the window shows it) is the only view of the
+    definitions below; it stays."""
+    from daemon.context import summarize_stable
+
+    imports = "".join(f"import module_number_{i}\n" for i in range(38))
+    body = "".join(
+        f"def handler_{i}(request, response):\n    return respond(request, {i})\n\n\n"
+        for i in range(40)
+    )
+    text = imports + body
+    line = 36
+    ctx = assemble_context(
+        ContextRequest(path="app.py", text=text, line=line, column=0, budget_tokens=256),
+        index=index_of({"app.py": text}),
+        config=ContextConfig(budget_tokens=256, layout="stable"),
+        summary=summarize_stable("app.py", text, line, "python"),
+    )
+    window = next(s for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
+    assert not window.source.startswith("app.py:1-")  # the window starts inside the head
+    block = [s for s in ctx.segments if s.kind is Kind.FILE_SUMMARY]
+    assert block and "def handler_0(request, response)" in block[0].text
