@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from bench.parsing import UNITS, generated
 
@@ -26,3 +27,24 @@ def test_bench_parse_prints_json_for_every_language() -> None:
 def test_generated_files_number_their_names() -> None:
     text = generated("swift", 60)
     assert "class Store0 {" in text and "class Store2 {" in text
+
+
+def test_bench_parse_root_times_a_projects_own_files(tmp_path: Path) -> None:
+    """``--root``: every file of the languages asked for, once per run; the Rust item macro's
+    function counts among the definitions."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(
+        "mod a;\nif_std! {\n    pub fn inside() {}\n}\npub fn outside() {}\n"
+    )
+    (tmp_path / "src" / "a.rs").write_text("pub struct A;\n")
+    (tmp_path / "notes.py").write_text("def skipped():\n    pass\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "app.cli", "bench", "parse", "--root", str(tmp_path),
+         "--languages", "rust", "--runs", "2"],
+        capture_output=True, text=True, check=True, timeout=120,
+    )
+    data = json.loads(out.stdout)
+    assert list(data["languages"]) == ["rust"]
+    rust = data["languages"]["rust"]
+    assert rust["files"] == 2 and rust["definitions"] == 3
+    assert rust["summarize_ms_best"] > 0
