@@ -213,3 +213,16 @@ def test_c_includes_resolve_next_to_the_includer_first_then_in_the_project() -> 
     assert snap.resolve_module("<util.h>", "tools/gen.c") is None
     assert snap.resolve_module("<sys/types.h>", "src/main.c") is None
     assert snap.resolve_module("stdio.h", "src/main.c") is None
+
+
+def test_a_resolved_module_is_remembered_by_its_snapshot_only() -> None:
+    """resolve_module answers again from the snapshot's memo (a request asks for every import
+    and name again); a file removed makes a new snapshot that answers afresh."""
+    index = index_of({"src/lib.rs": "mod store;\n", "src/store.rs": "pub struct Store;\n"})
+    before = index.snapshot()
+    assert before.resolve_module("crate::store", "src/lib.rs") == "src/store.rs"
+    assert before._resolved[("crate::store", "src/lib.rs")] == "src/store.rs"
+    index.apply({"src/store.rs": None})
+    after = index.snapshot()
+    assert after.resolve_module("crate::store", "src/lib.rs") is None
+    assert before.resolve_module("crate::store", "src/lib.rs") == "src/store.rs"
