@@ -1,11 +1,12 @@
 """daemon/grammar_fixes.py: TypeScript generic call signatures without semicolons
-(tree-sitter-typescript#335) no longer turn the rest of a file into one ERROR node."""
+(tree-sitter-typescript#335) no longer turn the rest of a file into one ERROR node, and C/C++
+export and thread-safety annotation macros no longer hide a class's members."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from daemon.grammar_fixes import error_bytes, semicolons_before_call_signatures
+from daemon.grammar_fixes import blank_c_macros, error_bytes, semicolons_before_call_signatures
 from daemon.parse import summarize
 
 REPO = Path(__file__).parents[2]
@@ -65,3 +66,81 @@ def test_hono_types_ts_is_summarised() -> None:
     names = {d.name for d in summary.definitions}
     assert {"Env", "Handler", "MiddlewareHandler", "Input", "HandlerInterface"} <= names
     assert not summary.has_syntax_errors and len(summary.definitions) >= 50
+
+
+# --- C and C++: export and annotation macros ---------------------------------------------------
+
+ANNOTATED = """\
+class Q_CORE_EXPORT QString
+{
+public:
+    int size() const;
+};
+
+class LEVELDB_EXPORT Cache : public Base {
+ public:
+  void Lock() EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }
+  bool FinishErase(Handle* e)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  size_t Usage() const LOCKS_EXCLUDED(mutex_);
+
+ private:
+  size_t usage_ GUARDED_BY(mutex_);
+};
+
+LEVELDB_EXPORT Cache* NewLRUCache(size_t capacity);
+
+int Helper(int x) {
+  if (x) return CHECK_VALUE(x);
+  return 0;
+}
+
+extern "C" {
+LEVELDB_EXPORT const char* leveldb_version(void);
+}
+"""
+
+
+def test_cpp_export_and_annotation_macros_leave_the_classes_whole() -> None:
+    """tree-sitter-cpp took ``class LEVELDB_EXPORT Cache`` for a function (its members lost)
+    and made ERROR nodes of annotated fields and methods; blanked, they parse, and the
+    signatures are still the file's own text."""
+    import tree_sitter
+
+    from daemon.languages import ts_language
+
+    parser = tree_sitter.Parser(ts_language("cpp"))
+    data = ANNOTATED.encode()
+    assert error_bytes(parser.parse(data).root_node) > 0  # as the grammar parses it
+    fixed = blank_c_macros(data)
+    assert len(fixed) == len(data) and fixed.count(b"\n") == data.count(b"\n")
+    assert error_bytes(parser.parse(fixed).root_node) == 0
+    assert b"CHECK_VALUE(x)" in fixed  # a statement's own macro call stays
+    summary = summarize("cache.h", ANNOTATED)
+    assert not summary.has_syntax_errors
+    found = {(d.kind.name, d.name, d.parent) for d in summary.definitions}
+    assert {("CLASS", "QString", ""), ("METHOD", "size", "QString"), ("CLASS", "Cache", ""),
+            ("METHOD", "Lock", "Cache"), ("METHOD", "FinishErase", "Cache"),
+            ("METHOD", "Usage", "Cache"), ("VARIABLE", "usage_", "Cache"),
+            ("FUNCTION", "NewLRUCache", ""), ("FUNCTION", "Helper", ""),
+            ("FUNCTION", "leveldb_version", "")} <= found
+    by_name = {d.name: d for d in summary.definitions}
+    assert by_name["Cache"].signature == "class LEVELDB_EXPORT Cache : public Base"
+    assert by_name["FinishErase"].signature == (
+        "bool FinishErase(Handle* e) EXCLUSIVE_LOCKS_REQUIRED(mutex_);")
+
+
+def test_c_macro_look_alikes_are_left_alone() -> None:
+    """Types in capitals and macro calls that are code are not blanked."""
+    source = (b"MY_TYPE f(int);\nstruct MY_S var;\nDWORD size = 0;\nFILE* open_it(void);\n"
+              b"int g(void) { return FOO_BAR(x); }\nenum class COLOR_T : int { RED };\n"
+              b"BOOL WINAPI DllMain(void);\n")
+    assert blank_c_macros(source) == source
+
+
+def test_leveldb_db_h_keeps_the_members_of_db() -> None:
+    path = REPO / "bench/corpora/leveldb/include/leveldb/db.h"
+    summary = summarize(str(path), path.read_text())
+    members = {d.name for d in summary.definitions if d.parent == "DB"}
+    assert {"Open", "Put", "Delete", "Write", "Get", "NewIterator", "GetSnapshot"} <= members
+    assert not summary.has_syntax_errors
