@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daemon.grammar_fixes import blank_c_macros, error_bytes, semicolons_before_call_signatures
+from daemon.grammar_fixes import (
+    apply_edits,
+    c_macro_edits,
+    call_signature_edits,
+    error_bytes,
+    parse,
+)
 from daemon.parse import summarize
 
 REPO = Path(__file__).parents[2]
@@ -41,7 +47,7 @@ def test_the_overloads_parse_and_what_follows_them_is_found() -> None:
     parser = tree_sitter.Parser(ts_language("typescript"))
     data = OVERLOADS.encode()
     assert error_bytes(parser.parse(data).root_node) > 0  # the grammar's bug, as shipped
-    fixed = semicolons_before_call_signatures(data)
+    fixed = apply_edits(data, call_signature_edits(data))
     assert len(fixed) == len(data) and fixed.count(b";") == 2  # before the 2nd of each pair
     assert error_bytes(parser.parse(fixed).root_node) == 0
     summary = summarize("get.ts", OVERLOADS)
@@ -55,7 +61,7 @@ def test_the_overloads_parse_and_what_follows_them_is_found() -> None:
 def test_expressions_opening_a_line_with_a_type_argument_are_left_alone() -> None:
     source = (b"const f =\n  <T>(x: T) => x\nfoo(\n  <T>(x: T) => x,\n)\n"
               b"const g = (a) =>\n  <T>(x: T) => x\n")
-    assert semicolons_before_call_signatures(source) == source
+    assert call_signature_edits(source) == []
 
 
 def test_hono_types_ts_is_summarised() -> None:
@@ -112,10 +118,12 @@ def test_cpp_export_and_annotation_macros_leave_the_classes_whole() -> None:
     parser = tree_sitter.Parser(ts_language("cpp"))
     data = ANNOTATED.encode()
     assert error_bytes(parser.parse(data).root_node) > 0  # as the grammar parses it
-    fixed = blank_c_macros(data)
+    fixed = apply_edits(data, c_macro_edits(data))
     assert len(fixed) == len(data) and fixed.count(b"\n") == data.count(b"\n")
     assert error_bytes(parser.parse(fixed).root_node) == 0
     assert b"CHECK_VALUE(x)" in fixed  # a statement's own macro call stays
+    # parsed from the first tree, told of the edits: the same tree as a whole parse
+    assert str(parse(parser, "cpp", data).root_node) == str(parser.parse(fixed).root_node)
     summary = summarize("cache.h", ANNOTATED)
     assert not summary.has_syntax_errors
     found = {(d.kind.name, d.name, d.parent) for d in summary.definitions}
@@ -135,7 +143,7 @@ def test_c_macro_look_alikes_are_left_alone() -> None:
     source = (b"MY_TYPE f(int);\nstruct MY_S var;\nDWORD size = 0;\nFILE* open_it(void);\n"
               b"int g(void) { return FOO_BAR(x); }\nenum class COLOR_T : int { RED };\n"
               b"BOOL WINAPI DllMain(void);\n")
-    assert blank_c_macros(source) == source
+    assert c_macro_edits(source) == []
 
 
 def test_leveldb_db_h_keeps_the_members_of_db() -> None:
