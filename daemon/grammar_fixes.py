@@ -62,6 +62,7 @@ _TRAILING_MACRO = re.compile(
 _STATEMENT_WORDS = frozenset({b"return", b"else", b"do", b"case", b"goto", b"throw", b"co_return",
                               b"co_yield", b"sizeof", b"new", b"delete"})
 _WORD_BEFORE = re.compile(rb"(\w+)$")
+_NAME = re.compile(rb"[A-Za-z_]\w*")
 # what a declarator ends with: a name, ``)`` of its parameters, ``]`` of an array
 _DECLARATOR_ENDS = frozenset(bytes([c]) for c in
                              b")]_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -100,6 +101,19 @@ def c_macro_edits(data: bytes) -> list[Edit]:
             continue  # ``return FOO_BAR(x);``: a statement's own macro call
         spans.append(match.span())
     return [(start, b" " * (end - start)) for start, end in sorted(spans)]
+
+
+def c_macro_names(text: str) -> set[str]:
+    """The names of the macros :func:`c_macro_edits` blanks in ``text``: export and
+    annotation macros, whose definitions (``#define LEVELDB_EXPORT __declspec(dllexport)``)
+    tell a completion nothing."""
+    data = text.encode("utf-8", "surrogatepass")
+    names = set()
+    for at, _ in c_macro_edits(data):
+        name = _NAME.match(data, at)
+        if name is not None:
+            names.add(name.group().decode())
+    return names
 
 
 def apply_edits(data: bytes, edits: Sequence[Edit]) -> bytes:

@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from daemon.grammar_fixes import c_macro_names
 from daemon.index import IndexSnapshot, SymbolRef
 from daemon.languages import LANGUAGES
 from daemon.parse import IDENT
@@ -239,6 +240,9 @@ def related_definitions(
         candidates.append((rank, ref, name in near))
 
     order = identifiers_in_order(window_text)
+    if summary.language in ("c", "cpp"):  # ``class LEVELDB_EXPORT DB``: its #define is no help
+        macros = c_macro_names(window_text)
+        order = [name for name in order if name not in macros]
     position = {name: i for i, name in enumerate(order)}
     used = frozenset(order)
     bound = bound_names(window_text, sigil=spec.variable_sigil if spec is not None else "")

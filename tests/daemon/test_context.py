@@ -478,6 +478,24 @@ def test_related_definitions_skip_names_a_typed_declaration_binds() -> None:
     assert {r.definition.name for r in related} == {"scale"}
 
 
+def test_export_and_annotation_macros_bring_no_definition() -> None:
+    """``class LEVELDB_EXPORT Status``: leveldb's export.h ``#define LEVELDB_EXPORT
+    __declspec(dllexport)`` came at the cursor (P0) into every prompt of a public header;
+    an annotation macro's too. The class a name in the window names still comes."""
+    index = index_of({
+        "include/export.h": "#define LEVELDB_EXPORT __declspec(dllexport)\n",
+        "include/annotations.h": "#define GUARDED_BY(x) __attribute__((guarded_by(x)))\n",
+        "include/slice.h": "class LEVELDB_EXPORT Slice {\n public:\n  int size() const;\n};\n",
+    })
+    text = (
+        '#include "export.h"\n#include "annotations.h"\n#include "slice.h"\n\n'
+        "class LEVELDB_EXPORT Status {\n private:\n  Slice msg_ GUARDED_BY(mu_);\n"
+    )
+    related = related_definitions(
+        index.snapshot(), summarize("include/status.h", text), text, text)
+    assert {r.definition.name for r in related} == {"Slice"}
+
+
 def test_a_type_annotation_is_not_a_name_the_window_binds() -> None:
     """``const line: Money = …`` (TypeScript) and ``total: Money = …`` (Python) bind ``line``
     and ``total``; the typed-declaration rule read ``line:`` as a type and ``Money`` as the
