@@ -263,6 +263,8 @@ _MEMBER_END = re.compile(r"[\w)\]>'\"`?]$")  # a line that ends a member of an o
 _MEMBER_START = re.compile(r"^[\w'\"\[]")  # a line that starts the next one
 _MEMBER_LANGUAGES = frozenset({"typescript", "tsx", "go"})  # members end with a line break
 _MEMBER_SCAN_CHARS = 4000  # lines past this are cut from the signature (400 characters) anyway
+_DIRECTIVE_LANGUAGES = frozenset({"c", "cpp", "csharp"})
+_DIRECTIVE = re.compile(r"#\s*(if|ifdef|ifndef|elif|else|endif|region|endregion|pragma|nullable)\b")
 
 
 def _without_inner_comments(text: str, language: str) -> str:
@@ -271,13 +273,32 @@ def _without_inner_comments(text: str, language: str) -> str:
     ``def f(a,  # first`` would comment out the rest of it) and without the block comments
     on lines of their own (``/** Transport protocol type */`` inside a TypeScript type); in
     TypeScript and Go, members of an object type that end at a line break end with ``;`` (on
-    one line ``{ ctx: Context error: string }`` is no type)."""
+    one line ``{ ctx: Context error: string }`` is no type). Preprocessor lines inside it (C#
+    ``class Logger : ILogger\n#if FEATURE_X\n    , IAsyncDisposable\n#endif``) are left
+    out, and so are the lines of an ``#else``/``#elif`` branch: one line holds one variant."""
     lines = text.split("\n")
     block_comments = comment_leader(language) == "//"
+    directives = language in _DIRECTIVE_LANGUAGES
     kept: list[str] = []
     in_comment = False
+    other_branch = 0  # depth of the #if whose #else/#elif branch is being skipped; 0: none
+    depth = 0
     for i, line in enumerate(lines):
         stripped = line.strip()
+        directive = _DIRECTIVE.match(stripped) if i and directives else None
+        if directive is not None:
+            word = directive.group(1)
+            if word in ("if", "ifdef", "ifndef"):
+                depth += 1
+            elif word in ("elif", "else") and not other_branch:
+                other_branch = depth
+            elif word == "endif":
+                if other_branch == depth:
+                    other_branch = 0
+                depth = max(0, depth - 1)
+            continue
+        if other_branch:
+            continue
         if i and block_comments and (in_comment or stripped.startswith("/*")):
             in_comment = "*/" not in stripped
             rest = stripped.partition("*/")[2].strip()

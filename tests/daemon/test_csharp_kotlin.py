@@ -1023,3 +1023,23 @@ def test_the_eval_identifier_match_knows_csharp_and_kotlin_keywords() -> None:
     assert extract_identifiers(
         "override suspend fun count(s: String): Int { val n = get(s); return n }", "kotlin"
     ) == ["count", "s", "String", "Int", "n", "get", "s", "n"]
+
+
+def test_preprocessor_lines_inside_a_signature_are_left_out() -> None:
+    """serilog's ``Logger : ILogger, …, IDisposable`` then ``#if FEATURE_ASYNCDISPOSABLE`` /
+    ``, IAsyncDisposable`` / ``#endif`` was one skeleton line with the directives in it (no
+    C# a model has seen); the lines of an ``#else`` branch would have named both variants."""
+    source = (
+        "namespace Serilog.Core;\n\n"
+        "public sealed class Logger : ILogger, IDisposable\n#if FEATURE_ASYNCDISPOSABLE\n"
+        "    , IAsyncDisposable\n#endif\n{\n    public void Dispose() { }\n}\n"
+    )
+    logger = next(d for d in summarize("Logger.cs", source).definitions if d.name == "Logger")
+    assert logger.signature == (
+        "public sealed class Logger : ILogger, IDisposable , IAsyncDisposable")
+    cpp = (
+        "int open_file(const char* name\n#ifdef _WIN32\n    , HANDLE* out\n#else\n"
+        "    , int* out\n#endif\n    ) {\n  return 0;\n}\n"
+    )
+    (fn,) = summarize("file.cpp", cpp).definitions
+    assert fn.signature == "int open_file(const char* name , HANDLE* out )"
