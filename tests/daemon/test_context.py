@@ -935,6 +935,77 @@ def test_a_window_does_not_start_on_lines_that_close_what_opened_above_it(
     assert start == 32
 
 
+APACHE = (
+    "// Copyright 2013-2015 Serilog Contributors\n//\n"
+    "// Licensed under the Apache License, Version 2.0 (the \"License\");\n"
+    "// you may not use this file except in compliance with the License.\n"
+    "// limitations under the License.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "leader", "end"),
+    [
+        (APACHE + "\nnamespace Serilog.Parsing;\n", "//", 5),
+        ("/*\n * Copyright (c) 2009-2011, Salvatore Sanfilippo\n *\n */\n\n#include <a.h>\n",
+         "//", 4),
+        ("#!/usr/bin/env python3\n# Copyright (C) 2001 Python Software Foundation\n\nimport os\n",
+         "#", 2),
+        (APACHE + "\n// Package chi is a small router.\npackage chi\n", "//", 5),
+        ("// Package chi is a small, idiomatic router.\npackage chi\n", "//", 0),
+        ("<?php\n/* Copyright (c) 2011 Michael Dowling */\nnamespace GuzzleHttp;\n", "//", 0),
+        ('"""Copyright: a docstring."""\nimport os\n', "#", 0),
+        ("/* Copyright, never closed\n" + "x\n" * 100, "//", 0),
+    ],
+)
+def test_the_licence_comment_opening_a_file_ends_where_its_lines_do(
+    text: str, leader: str, end: int
+) -> None:
+    from daemon.context.window import licence_end
+
+    assert licence_end(split_at_cursor(text, 0, 0).lines, leader) == end
+
+
+def test_a_window_below_the_licence_does_not_show_it() -> None:
+    """serilog opens every file with 13 lines of its Apache licence header, hiredis with 30 of
+    its BSD licence: a window reaching the file's top showed them (120-300 tokens of nothing to
+    complete from). A window for a cursor below it starts after it; the stable file block's head
+    leaves it out; a cursor inside it still sees it."""
+    body = "".join(f"    static int Value{i}() => {i};\n" for i in range(12))
+    text = APACHE + "\nnamespace Serilog.Parsing;\n\nclass Parser\n{\n" + body + "    @@\n}\n"
+    source, line, column = cursor(text, "@@")
+    ctx = assemble_context(
+        ContextRequest(path="Parser.cs", text=source, line=line, column=column,
+                       language="csharp", budget_tokens=896),
+        index=None, history=EditHistory(), counter=CharEstimator("csharp"), config=ContextConfig(),
+    )
+    prompt = "".join(seg.text for seg in ctx.segments)
+    assert "static int Value0()" in prompt and "namespace Serilog.Parsing;" in prompt
+    assert "Licensed under" not in prompt and "Copyright" not in prompt
+    # a short licence fits the file block's head whole; it is left out all the same
+    short = ("// Copyright (c) 2011 The LevelDB Authors.\n"
+             "// Use of this source code is governed by a BSD-style license.\n")
+    long_body = "".join(f"    static int Value{i}() => {i};\n" for i in range(150))
+    far, line, column = cursor(
+        short + "\nnamespace Serilog.Parsing;\n\nclass Parser\n{\n" + long_body + "    @@\n}\n",
+        "@@")
+    stable = assemble_context(
+        ContextRequest(path="Parser.cs", text=far, line=line, column=column,
+                       language="csharp", budget_tokens=896),
+        index=None, history=EditHistory(), counter=CharEstimator("csharp"),
+        config=ContextConfig(layout="stable"),
+    )
+    block = next(seg.text for seg in stable.segments if seg.kind is Kind.FILE_SUMMARY)
+    assert "namespace Serilog.Parsing;" in block and "Copyright" not in block
+    inside, line, column = cursor(APACHE.replace("2013-2015", "2013-@@") + "\nclass A {}\n", "@@")
+    ctx = assemble_context(
+        ContextRequest(path="A.cs", text=inside, line=line, column=column, language="csharp",
+                       budget_tokens=896),
+        index=None, history=EditHistory(), counter=CharEstimator("csharp"), config=ContextConfig(),
+    )
+    assert "// Copyright 2013-" in "".join(seg.text for seg in ctx.segments)
+
+
 class _RecordingCounter:
     """A CharEstimator that records the longest text it was asked to count."""
 
