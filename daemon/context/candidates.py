@@ -27,7 +27,6 @@ from daemon.context.window import (
     CursorParts,
     enclosing_definitions,
     head_end,
-    licence_end,
     suffix_cap,
     suffix_lines,
     suffix_text,
@@ -101,15 +100,6 @@ class CandidateBuilder:
     outlines: dict[frozenset[str], Outline] = field(default_factory=dict)
     _related: list[RelatedDefinition] | None = None
     _related_from: int = 0  # the first line of the window they were chosen from
-    _licence_end: int = -1  # window.licence_end of the document; -1: not computed yet
-
-    @property
-    def licence_end(self) -> int:
-        """The first line after the licence comment that opens the file (0: none): no window
-        below it starts above it, and the file block's head leaves it out."""
-        if self._licence_end < 0:
-            self._licence_end = licence_end(self.parts.lines, comment_leader(self.language))
-        return self._licence_end
 
     # -- helpers ---------------------------------------------------------------------------------
     def counted(
@@ -187,7 +177,6 @@ class CandidateBuilder:
             reserve=line_reserve + suffix.num_tokens,
             spans_at=self.summary.spans_continued_at,
             block_end=spec.block_end if (spec := LANGUAGES.get(self.language)) else "",
-            below=self.licence_end,
         )
         line_prefix = _fit_line_prefix(parts.line_prefix, self.counter, max(16, cursor_allow // 2))
         # a window inside a long literal or string that holds the cursor starts with the lines
@@ -490,8 +479,7 @@ class CandidateBuilder:
         head_stop = head_end(self.summary, lines)
         if line < head_stop:  # typing in the head: the window shows it
             head_stop = 0
-        head = fit_head(lines[min(self.licence_end, head_stop):head_stop], self.language,
-                        self.counter, room // 2)
+        head = fit_head(lines[:head_stop], self.language, self.counter, room // 2)
         if head.strip() and not head.endswith("\n\n"):
             head = head.rstrip("\n") + "\n\n"  # a blank line before the outline
         pieces = [head] if head.strip() else []

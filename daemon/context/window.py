@@ -7,7 +7,6 @@ to a multiple of ``anchor_lines`` and only moves in whole anchor steps.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -58,7 +57,6 @@ def window_start(
     reserve: int,
     spans_at: Callable[[int], list[tuple[int, int]]] | None = None,
     block_end: str = "",
-    below: int = 0,
 ) -> int:
     """First line of the cursor window: about ``lines_before`` up, snapped to ``anchor`` lines,
     moved down in anchor steps until the lines above the cursor fit ``allowance - reserve``.
@@ -70,19 +68,17 @@ def window_start(
     past the ones that end above the cursor; those that hold the cursor too are left to the
     window, which shows their first lines above its own (``CandidateBuilder.window``). A start
     on lines that only close brackets, or hold the language's ``block_end`` (Ruby's ``end``),
-    moves down past them. ``below``: the first line after the file's licence comment
-    (:func:`licence_end`); a window for a cursor below it starts there at the highest."""
+    moves down past them."""
     anchor = max(1, anchor)
-    below = below if below <= parts.line else 0
-    start = max((max(0, parts.line - lines_before) // anchor) * anchor, below)
+    start = (max(0, parts.line - lines_before) // anchor) * anchor
     while start < parts.line:
         if _fits(parts, start, allowance - reserve, counter):
             break
-        start = min(parts.line, (start // anchor + 1) * anchor)
+        start = min(parts.line, start + anchor)
     if start == parts.line and anchor > 1:
         # not even the last anchor block fits (a small budget): as many whole lines as fit,
         # rather than none (they depend on the lines above only: stable while typing)
-        while start > below and start > parts.line - anchor:
+        while start > 0 and start > parts.line - anchor:
             if not _fits(parts, start - 1, allowance - reserve, counter):
                 break
             start -= 1
@@ -92,8 +88,8 @@ def window_start(
         start += 1
     spans = spans_at(start) if spans_at is not None and start < parts.line else []
     if spans and _fits(parts, spans[0][0], allowance - reserve, counter):
-        start = spans[0][0]
-    return max(start, below)
+        return spans[0][0]
+    return start
 
 
 _CLOSERS = frozenset(")]};,")
@@ -107,35 +103,6 @@ def _closes_only(line: str, block_end: str) -> bool:
 
 def _fits(parts: CursorParts, start: int, limit: int, counter: TokenCounter) -> bool:
     return count_within(counter, "".join(parts.lines[start : parts.line]), limit) <= limit
-
-
-_LICENCE = re.compile(
-    r"copyright|licen[cs]e|spdx-license-identifier|all rights reserved|"
-    r"permission is hereby granted", re.IGNORECASE,
-)
-LICENCE_WORDS_WITHIN = 8  # lines of the opening comment the licence must be named in
-LICENCE_MAX_LINES = 80
-
-
-def licence_end(lines: Sequence[str], leader: str) -> int:
-    """End (exclusive) of a licence comment that opens the file: the comment lines from the
-    first one to the first blank or code line (``leader`` ``//`` or ``#``; ``/* … */`` where
-    the leader is ``//``; a ``#!`` line) when their first lines name a copyright or a licence;
-    0 when the file opens otherwise (code, a ``<?php`` line, a docstring, a comment that is no
-    licence). A comment after a blank line (Go's package doc) is not part of it."""
-    end, in_block, named = 0, False, False
-    for i, line in enumerate(lines[:LICENCE_MAX_LINES]):
-        text = line.strip()
-        if in_block:
-            in_block = "*/" not in text
-        elif leader == "//" and text.startswith("/*"):
-            in_block = "*/" not in text[2:]
-        elif not text or not (text.startswith(leader) or (i == 0 and text.startswith("#!"))):
-            break
-        end = i + 1
-        if i < LICENCE_WORDS_WITHIN and _LICENCE.search(text):
-            named = True
-    return end if named and not in_block else 0
 
 
 def suffix_text(parts: CursorParts, max_lines: int) -> str:
