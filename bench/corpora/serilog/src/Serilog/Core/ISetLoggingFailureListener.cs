@@ -1,0 +1,28 @@
+// Copyright © Serilog Contributors
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+namespace Serilog.Core;
+
+/// <summary>
+/// Implemented by sinks that can report failures through an <see cref="ILoggingFailureListener"/>.
+/// </summary>
+public interface ISetLoggingFailureListener
+{
+    /// <summary>
+    /// Set the (single) failure listener that the sink should use to report failures. This method must
+    /// be called only during initialization, on the initialization thread, before logging has started.
+    /// </summary>
+    /// <param name="failureListener">The listener through which to report failures.</param>
+    void SetFailureListener(ILoggingFailureListener failureListener);
+}
