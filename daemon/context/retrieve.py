@@ -185,6 +185,11 @@ def related_definitions(
     if spec is not None and spec.module_folders:  # Swift: the module's files, no import
         namespace_paths.update(index.package_of(path))
     imports_only = spec is not None and spec.imports_only
+    # C++ code outside the class uses its private members (``Status DBImpl::Get`` in a .cc
+    # file), Ruby's includers call a module's ``private def``; elsewhere a member written
+    # ``private`` is its own file's (a PHP trait's private method is its users', but they call
+    # it as ``$this->name()``, an attribute, never looked up as a bare name)
+    private_members = summary.language not in ("c", "cpp", "ruby")
     for imp in summary.imports:
         package = index.files_of_package(imp.module, path)
         if package and "*" in imp.names:
@@ -280,6 +285,8 @@ def related_definitions(
                 continue
             if ref.path in namespace_paths and not d.parent and _file_private(d):
                 continue  # Kotlin ``private fun`` at the top of another file of the package
+            if d.parent and private_members and _file_private(d):
+                continue  # another file's class's ``private $cookies``: not seen from here
             near_by = locality(ref.path, name)
             if near_by >= _FAR:
                 continue  # neither imported nor in the same folder: a name match, a guess

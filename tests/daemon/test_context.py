@@ -496,6 +496,33 @@ def test_export_and_annotation_macros_bring_no_definition() -> None:
     assert {r.definition.name for r in related} == {"Slice"}
 
 
+def test_another_files_private_members_are_not_related_definitions() -> None:
+    """guzzle's Client: ``$config['cookies']`` brought CookieJar's ``private $cookies = [];``
+    at the cursor (P0), a member no code outside CookieJar sees; its public method of the
+    same name still comes. C++ keeps them: a .cc file's ``DBImpl::Get`` uses the header's
+    private fields (the access is a label there, not in the signature)."""
+    index = index_of({
+        "src/Cookie/CookieJar.php": (
+            "<?php\nnamespace GuzzleHttp\\Cookie;\n\nclass CookieJar\n{\n"
+            "    private $cookies = [];\n    private function strict(): bool { return true; }\n"
+            "    public function clear(): void {}\n}\n"),
+        "src/Middleware.php": (
+            "<?php\nnamespace GuzzleHttp;\n\nfinal class Middleware\n{\n"
+            "    public static function cookies(): callable { return fn () => null; }\n}\n"),
+    })
+    text = (
+        "<?php\nnamespace GuzzleHttp;\n\nuse GuzzleHttp\\Cookie\\CookieJar;\n\n"
+        "class Client\n{\n    public function configure(array $config): void\n    {\n"
+        "        $jar = new CookieJar();\n        $jar->strict();\n"
+        "        if ($config['cookies'] === true) {\n            $jar->clear();\n"
+    )
+    related = related_definitions(index.snapshot(), summarize("src/Client.php", text), text, text)
+    names = {r.definition.name for r in related}
+    assert "cookies" in names and "CookieJar" in names and "clear" in names
+    assert not [r for r in related if r.definition.name in ("cookies", "strict")
+                and r.path == "src/Cookie/CookieJar.php" and r.definition.parent]
+
+
 def test_a_type_annotation_is_not_a_name_the_window_binds() -> None:
     """``const line: Money = …`` (TypeScript) and ``total: Money = …`` (Python) bind ``line``
     and ``total``; the typed-declaration rule read ``line:`` as a type and ``Money`` as the
