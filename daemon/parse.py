@@ -281,7 +281,7 @@ def _without_inner_comments(text: str, language: str) -> str:
     directives = language in _DIRECTIVE_LANGUAGES
     kept: list[str] = []
     in_comment = False
-    other_branch = 0  # depth of the #if whose #else/#elif branch is being skipped; 0: none
+    other_branch: int | None = None  # depth of the #if whose #else/#elif branch is skipped
     depth = 0
     for i, line in enumerate(lines):
         stripped = line.strip()
@@ -290,14 +290,14 @@ def _without_inner_comments(text: str, language: str) -> str:
             word = directive.group(1)
             if word in ("if", "ifdef", "ifndef"):
                 depth += 1
-            elif word in ("elif", "else") and not other_branch:
-                other_branch = depth
+            elif word in ("elif", "else") and other_branch is None:
+                other_branch = depth  # 0: an #if opened before the signature began
             elif word == "endif":
                 if other_branch == depth:
-                    other_branch = 0
+                    other_branch = None
                 depth = max(0, depth - 1)
             continue
-        if other_branch:
+        if other_branch is not None:
             continue
         if i and block_comments and (in_comment or stripped.startswith("/*")):
             in_comment = "*/" not in stripped

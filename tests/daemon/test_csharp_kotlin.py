@@ -1043,3 +1043,8 @@ def test_preprocessor_lines_inside_a_signature_are_left_out() -> None:
     )
     (fn,) = summarize("file.cpp", cpp).definitions
     assert fn.signature == "int open_file(const char* name , HANDLE* out )"
+    # an #else of an #if opened above the declaration: its lines are left out too
+    opened_above = (
+        "int close_file(int fd\n#else\n    , void* handle\n#endif\n    ) {\n  return 0;\n}\n")
+    (fn,) = summarize("file.cpp", opened_above).definitions
+    assert fn.signature == "int close_file(int fd )"
