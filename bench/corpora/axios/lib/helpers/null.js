@@ -1,0 +1,2 @@
+// eslint-disable-next-line strict
+export default null;

@@ -1,0 +1,3 @@
+'use strict'
+
+export default typeof Blob !== 'undefined' ? Blob : null

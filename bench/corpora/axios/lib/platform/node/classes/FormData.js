@@ -1,0 +1,3 @@
+import FormData from 'form-data';
+
+export default FormData;

@@ -1,0 +1,4 @@
+'use strict';
+
+import url from 'url';
+export default url.URLSearchParams;
