@@ -385,7 +385,9 @@ def fit_head(lines: Sequence[str], language: str, counter: TokenCounter, limit: 
         return _fit_lines(lines, counter, limit)
     chosen: dict[int, str] = {}  # span number -> its text as kept
     used = 0
-    for number in sorted(range(len(spans)), key=lambda k: _system_include(spans[k], lines)):
+    order = sorted(range(len(spans)), key=lambda k: _system_include(spans[k], lines))
+    reordered = order != sorted(order)  # C/C++: the project's includes chosen first
+    for number in order:
         first, last, node_type = spans[number]
         if node_type == "comment":
             continue
@@ -396,8 +398,11 @@ def fit_head(lines: Sequence[str], language: str, counter: TokenCounter, limit: 
             if opened and last > first:  # a multi-line module docstring
                 quote = opened.group(2)
                 options.append(f"{opened.group(1)}{quote}{first_doc_line(whole)}{quote}\n")
+        # the blank line before it, written unless it comes out first; chosen in another order
+        # than written, which one does is not known yet: counted then (one token at most over)
+        blank_above = first > 0 and not lines[first - 1].strip()
+        gap = "\n" if blank_above and (chosen or reordered) else ""
         for option in options:
-            gap = "\n" if chosen and first > 0 and not lines[first - 1].strip() else ""
             n = counter.count(gap + option)
             if used + n <= limit:
                 chosen[number] = option
