@@ -103,10 +103,12 @@ def c_macro_edits(data: bytes) -> list[Edit]:
     return [(start, b" " * (end - start)) for start, end in sorted(spans)]
 
 
-def c_macro_names(text: str) -> set[str]:
-    """The names of the macros :func:`c_macro_edits` blanks in ``text``: export and
-    annotation macros, whose definitions (``#define LEVELDB_EXPORT __declspec(dllexport)``)
-    tell a completion nothing."""
+def annotation_macros(text: str, language: str) -> set[str]:
+    """The names of the macros the language's work-around blanks in ``text`` (C/C++: export
+    and annotation macros, whose definitions, ``#define LEVELDB_EXPORT
+    __declspec(dllexport)``, tell a completion nothing); empty for other languages."""
+    if _FIXES.get(language) is not c_macro_edits:
+        return set()
     data = text.encode("utf-8", "surrogatepass")
     names = set()
     for at, _ in c_macro_edits(data):

@@ -154,6 +154,10 @@ class LanguageSpec:
     # definitions that are module scopes inside a file (Rust ``mod tests { … }``): a ``use``
     # in one counts its ``super`` from there
     inline_modules: tuple[str, ...] = ()
+    # a member written ``private`` is used from other files (C++: a .cc file's ``Status
+    # DBImpl::Get`` uses the header's private fields; Ruby: a module's ``private def`` is its
+    # includers'); elsewhere it is its own file's and no related definition of another file
+    private_used_elsewhere: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -329,6 +333,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec(
             id="c",
             extensions=(".c",),
+            private_used_elsewhere=True,
             grammar=("tree_sitter_c", "language"),
             definitions={
                 "function_definition": DefKind.FUNCTION,
@@ -441,6 +446,7 @@ LANGUAGES["php"] = LanguageSpec(
 LANGUAGES["ruby"] = LanguageSpec(
     id="ruby",
     extensions=(".rb", ".rake", ".gemspec", ".ru"),
+    private_used_elsewhere=True,
     grammar=("tree_sitter_ruby", "language"),
     definitions={
         "module": DefKind.CLASS,

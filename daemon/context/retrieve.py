@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from daemon.grammar_fixes import c_macro_names
+from daemon.grammar_fixes import annotation_macros
 from daemon.index import IndexSnapshot, SymbolRef
 from daemon.languages import LANGUAGES
 from daemon.parse import IDENT
@@ -185,11 +185,10 @@ def related_definitions(
     if spec is not None and spec.module_folders:  # Swift: the module's files, no import
         namespace_paths.update(index.package_of(path))
     imports_only = spec is not None and spec.imports_only
-    # C++ code outside the class uses its private members (``Status DBImpl::Get`` in a .cc
-    # file), Ruby's includers call a module's ``private def``; elsewhere a member written
-    # ``private`` is its own file's (a PHP trait's private method is its users', but they call
-    # it as ``$this->name()``, an attribute, never looked up as a bare name)
-    private_members = summary.language not in ("c", "cpp", "ruby")
+    # another file's ``private`` members (``LanguageSpec.private_used_elsewhere``; a PHP
+    # trait's are its users', but they call them as ``$this->name()``, an attribute, never
+    # looked up as a bare name)
+    skip_private = spec is None or not spec.private_used_elsewhere
     for imp in summary.imports:
         package = index.files_of_package(imp.module, path)
         if package and "*" in imp.names:
@@ -245,8 +244,8 @@ def related_definitions(
         candidates.append((rank, ref, name in near))
 
     order = identifiers_in_order(window_text)
-    if summary.language in ("c", "cpp"):  # ``class LEVELDB_EXPORT DB``: its #define is no help
-        macros = c_macro_names(window_text)
+    macros = annotation_macros(window_text, summary.language)  # ``class LEVELDB_EXPORT DB``
+    if macros:
         order = [name for name in order if name not in macros]
     position = {name: i for i, name in enumerate(order)}
     used = frozenset(order)
@@ -285,7 +284,7 @@ def related_definitions(
                 continue
             if ref.path in namespace_paths and not d.parent and _file_private(d):
                 continue  # Kotlin ``private fun`` at the top of another file of the package
-            if d.parent and private_members and _file_private(d):
+            if d.parent and skip_private and _file_private(d):
                 continue  # another file's class's ``private $cookies``: not seen from here
             near_by = locality(ref.path, name)
             if near_by >= _FAR:
