@@ -92,12 +92,11 @@ def assemble_context(
     stable = uses_stable_layout(config, budget)
     outlines: dict[frozenset[str], Outline] = {}  # made once, shared by the builders below
     block: Candidate | None = None
+    head_stop = head_end(summary, parts.lines) if stable else 0
     if stable:
         block = _builder(
             request, language, parts, summary, index, counter, config, {}, outlines
-        ).file_block(
-            int(budget * config.file_block_share)
-        )
+        ).file_block(int(budget * config.file_block_share), head_stop)
 
     whole_tokens = _whole_file_tokens(request, config, counter)
 
@@ -162,7 +161,7 @@ def assemble_context(
     else:
         kept, dropped, start = fit(budget - block.segment.num_tokens)
         window_dropped = any(d.kind in (Kind.CURSOR_WINDOW, Kind.SUFFIX) for d in dropped)
-        if window_dropped or start == 0 or start <= head_end(summary, parts.lines) <= parts.line:
+        if window_dropped or start == 0 or start <= head_stop <= parts.line:
             # a budget too small for the block and the cursor window: the window wins; or the
             # window shows the file from its head on (its first line, or inside the licence
             # comment or the imports) down to the cursor below the head: the block would only

@@ -463,7 +463,7 @@ class CandidateBuilder:
             cands.append(Candidate(seg, "history", rank, (1, rank)))
         return cands
 
-    def file_block(self, allowance: int) -> Candidate | None:
+    def file_block(self, allowance: int, head_stop: int) -> Candidate | None:
         """Stable layout: the file's head and the skeleton of its definitions in file order,
         cut to ``allowance`` tokens by whole entries (first fit), closed by an elision marker.
 
@@ -471,13 +471,13 @@ class CandidateBuilder:
         left out only while the cursor is in it), so it is the same text for every cursor
         position in a file version and the engine's KV cache keeps it across cursor moves. No
         definition is shown in full here: the one holding the cursor would differ (its cursor
-        line is left out) from what another cursor position shows.
+        line is left out) from what another cursor position shows. ``head_stop``: the end of
+        the file's head (``window.head_end``, found once a request: the assembler uses it too).
         """
         lines, line = self.parts.lines, self.parts.line
         marker = f"{comment_leader(self.language)} …\n"
         room = allowance - BOUNDARY_SLACK - self.counter.count(marker)
-        head_stop = head_end(self.summary, lines)
-        if line < head_stop:  # typing in the head: the window shows it
+        if line < head_stop:  # typing in the head (``head_end``): the window shows it
             head_stop = 0
         head = fit_head(lines[:head_stop], self.language, self.counter, room // 2)
         if head.strip() and not head.endswith("\n\n"):
