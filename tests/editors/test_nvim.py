@@ -49,7 +49,11 @@ class Nvim:
         self._unpacker = msgpack.Unpacker(raw=False)
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._sock.settimeout(60)
-        self._sock.connect(str(path))
+        try:
+            self._sock.connect(str(path))
+        except OSError:
+            self._sock.close()
+            raise
         self._ids = itertools.count(1)
 
     def request(self, method: str, *args: Any) -> Any:
@@ -185,7 +189,16 @@ def _launch(nvim_path: Path, sock: Path, cwd: Path | None = None
                             stderr=subprocess.DEVNULL, cwd=cwd)
     try:
         wait_for("neovim's socket", sock.exists, 20)
-        return Nvim(sock), proc
+        # the socket file exists from bind(), before listen(): refused until then (seen once
+        # on a loaded machine, 2026-12-03)
+        give_up = time.monotonic() + 20
+        while True:
+            try:
+                return Nvim(sock), proc
+            except ConnectionRefusedError:
+                if time.monotonic() > give_up:
+                    raise
+                time.sleep(0.05)
     except BaseException:
         proc.kill()
         proc.wait()
