@@ -189,6 +189,12 @@ def related_definitions(
     # trait's are its users', but they call them as ``$this->name()``, an attribute, never
     # looked up as a bare name)
     skip_private = spec is None or not spec.private_used_elsewhere
+    # but a C# class's other ``partial`` parts see them (serilog's DepthLimiter.cs, a part of
+    # PropertyValueConverter, uses the fields PropertyValueConverter.cs declares)
+    partial_here = {
+        d.qualname for d in summary.definitions
+        if d.kind is DefKind.CLASS and "partial" in d.signature.partition(d.name)[0].split()
+    }
     for imp in summary.imports:
         package = index.files_of_package(imp.module, path)
         if package and "*" in imp.names:
@@ -284,7 +290,7 @@ def related_definitions(
                 continue
             if ref.path in namespace_paths and not d.parent and _file_private(d):
                 continue  # Kotlin ``private fun`` at the top of another file of the package
-            if d.parent and skip_private and _file_private(d):
+            if d.parent and skip_private and d.parent not in partial_here and _file_private(d):
                 continue  # another file's class's ``private $cookies``: not seen from here
             near_by = locality(ref.path, name)
             if near_by >= _FAR:

@@ -523,6 +523,31 @@ def test_another_files_private_members_are_not_related_definitions() -> None:
                 and r.path == "src/Cookie/CookieJar.php" and r.definition.parent]
 
 
+def test_a_partial_class_part_sees_the_private_members_of_its_other_parts() -> None:
+    """C#: serilog's DepthLimiter.cs is a ``partial class PropertyValueConverter`` whose code
+    may call the private methods PropertyValueConverter.cs declares; another class's stay
+    out."""
+    index = index_of({
+        "src/Converter.cs": (
+            "namespace App;\n\npartial class Converter\n{\n"
+            "    private int ClampDepth(int depth) { return depth; }\n}\n"),
+        "src/Other.cs": (
+            "namespace App;\n\nclass Other\n{\n"
+            "    private int ClampLength(int length) { return length; }\n}\n"),
+    })
+    text = (
+        "namespace App;\n\npartial class Converter\n{\n    class Limiter\n    {\n"
+        "        int Limit(int depth)\n        {\n"
+        "            var n = ClampDepth(depth) + ClampLength(depth);\n"
+    )
+    whole = text + "            return n;\n        }\n    }\n}\n"
+    related = related_definitions(
+        index.snapshot(), summarize("src/Limiter.cs", whole), text, text)
+    names = {r.definition.name for r in related}
+    assert "ClampDepth" in names
+    assert "ClampLength" not in names
+
+
 def test_a_type_annotation_is_not_a_name_the_window_binds() -> None:
     """``const line: Money = …`` (TypeScript) and ``total: Money = …`` (Python) bind ``line``
     and ``total``; the typed-declaration rule read ``line:`` as a type and ``Money`` as the
