@@ -30,6 +30,7 @@ from engine.postprocess import without_comments
 
 _BARE = re.compile(rf"(?<![\w.]){ID}")  # not after a dot: not an attribute
 # ``owner.attr`` pairs, overlapping: ``item.sku.slug()`` gives (item, sku) and (sku, slug)
+_DEFAULT_IMPORT = re.compile(r"\s*import\s+(?:type\s+)?([A-Za-z_$][\w$]*)\s*(?:,|from\b)")
 _ATTR = re.compile(rf"\b(?=({ID})\s*\.\s*({ID}))")
 # a Rust path from a module the file names by keyword: ``crate::error::builder``,
 # ``super::Client``, ``self::body::Body``
@@ -224,6 +225,11 @@ def related_definitions(
                 imported_paths.append(sub)
             elif target is not None:
                 imported[name] = (target, _original_name(imp.text, name))
+                if name == _default_import(imp.text) and not _defs_in(index, target, name):
+                    # JavaScript's ``import utils from './utils.js'`` of a module whose
+                    # default export is an object of its names (``export default {isString,
+                    # …}``): ``utils.isString`` is utils.js's ``isString``
+                    module_alias[name] = [target]
     attr_pairs = _ATTR.findall(window_text)
     if imports_only:  # ``body::Sender`` after ``use super::body;``
         attr_pairs += _PATH_PAIR.findall(window_text)
@@ -363,6 +369,13 @@ def related_definitions(
             compact = compact if len(compact) < len(text) else ""
         out.append(RelatedDefinition(ref.path, d, text, rank, at_cursor, compact))
     return out
+
+
+def _default_import(statement: str) -> str | None:
+    """The name a JavaScript or TypeScript import binds to its module's default export
+    (``utils`` of ``import utils from './utils.js'`` and of ``import utils, {x} from …``)."""
+    found = _DEFAULT_IMPORT.match(statement)
+    return found.group(1) if found else None
 
 
 def _original_name(statement: str, bound: str) -> str:

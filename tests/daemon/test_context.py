@@ -548,6 +548,32 @@ def test_a_partial_class_part_sees_the_private_members_of_its_other_parts() -> N
     assert "ClampLength" not in names
 
 
+def test_a_default_import_of_an_object_of_names_finds_its_members() -> None:
+    """axios: ``import utils from './../utils.js'`` where utils.js ends ``export default
+    {isString, …}``: ``utils.isString(path)`` found nothing (no definition is named utils);
+    it is utils.js's ``isString``. A default export that is a definition is found as before."""
+    index = index_of({
+        "lib/utils.js": (
+            "const typeOfTest = type => thing => typeof thing === type;\n"
+            "const isString = typeOfTest('string');\n"
+            "function forEach(obj, fn) {\n  return obj.map(fn);\n}\n"
+            "export default {\n  isString,\n  forEach\n};\n"),
+        "lib/core/settle.js": (
+            "export default function settle(resolve, reject, response) {\n"
+            "  resolve(response);\n}\n"),
+    })
+    text = (
+        "import utils from './../utils.js';\nimport settle from '../core/settle.js';\n\n"
+        "export function write(name, path) {\n"
+        "  utils.isString(path) && settle(name, path);\n"
+    )
+    whole = text + "}\n"
+    related = related_definitions(
+        index.snapshot(), summarize("lib/helpers/cookies.js", whole), text, text)
+    assert {(r.path, r.definition.name) for r in related} == {
+        ("lib/utils.js", "isString"), ("lib/core/settle.js", "settle")}
+
+
 def test_a_type_annotation_is_not_a_name_the_window_binds() -> None:
     """``const line: Money = …`` (TypeScript) and ``total: Money = …`` (Python) bind ``line``
     and ``total``; the typed-declaration rule read ``line:`` as a type and ``Money`` as the
