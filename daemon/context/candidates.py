@@ -225,7 +225,7 @@ class CandidateBuilder:
             header_end = min(max(d.body_start_line, d.start_line + 1), start)
             header = "".join(lines[d.start_line : header_end])
             if d.kind is DefKind.CLASS:  # doc line and attributes: cheap, names the model needs
-                header += _class_notes(d, self.language, _indent_of([header]) + "    ")
+                header += _class_notes(d, self.language, _member_indent(header, lines, d))
             else:
                 classes = min(classes, depth)
             cands.append(
@@ -628,6 +628,19 @@ def _class_notes(d: Definition, language: str, indent: str) -> str:
              if not n.startswith(d.signature) and n.strip() not in header]
     kept = [n for n in notes if n.strip() not in ("...", "{ … }")]
     return "".join(indent + n.lstrip() for n in kept)
+
+
+def _member_indent(header: str, lines: Sequence[str], d: Definition) -> str:
+    """The indentation of the class ``d``'s members, as its file writes them (two spaces in
+    axios, a tab in Go): its body's first line's, when deeper than the header's; else the
+    header's and four spaces."""
+    outer = _indent_of([header])
+    start = max(d.body_start_line, d.start_line + 1)
+    for text in lines[start : min(d.end_line, start + 8)]:
+        if text.strip() and not text.lstrip().startswith(("}", ")", "end")):
+            inner = text[: len(text) - len(text.lstrip())]
+            return inner if len(inner) > len(outer) and inner.startswith(outer) else outer + "    "
+    return outer + "    "
 
 
 def _indent_of(lines: Sequence[str]) -> str:

@@ -1492,3 +1492,39 @@ def test_a_cursor_in_a_long_head_keeps_the_file_block() -> None:
     assert not window.source.startswith("app.py:1-")  # the window starts inside the head
     block = [s for s in ctx.segments if s.kind is Kind.FILE_SUMMARY]
     assert block and "def handler_0(request, response)" in block[0].text
+
+
+@pytest.mark.parametrize(("indent", "language", "path"), [
+    ("  ", "javascript", "lib/core/Axios.js"),
+    ("\t", "javascript", "a.js"),
+    ("    ", "python", "a.py"),
+])
+def test_an_enclosing_class_notes_take_the_indentation_of_its_members(
+    indent: str, language: str, path: str
+) -> None:
+    """The doc line an enclosing class's header gets in the stable layout was indented four
+    spaces below it in every language (axios writes two spaces; a tab in some files)."""
+    from daemon.context import summarize_stable
+
+    if language == "javascript":
+        text = ("/**\n * Create a new instance of Axios\n */\nclass Axios {\n"
+                + "".join(f"{indent}m{i}(x) {{\n{indent}{indent}return x + {i};\n{indent}}}\n\n"
+                          for i in range(120))
+                + f"{indent}last(x) {{\n{indent}{indent}return x;\n{indent}}}\n}}\n")
+        line = text.count("\n") - 3
+        doc = f"{indent}// Create a new instance of Axios"
+    else:
+        text = ("class Axios:\n" + f'{indent}"""Create a new instance of Axios."""\n\n'
+                + "".join(f"{indent}def m{i}(self, x):\n{indent}{indent}return x + {i}\n\n"
+                          for i in range(120))
+                + f"{indent}def last(self, x):\n{indent}{indent}return x\n")
+        line = text.count("\n") - 1
+        doc = f'{indent}"""Create a new instance of Axios."""'
+    ctx = assemble_context(
+        ContextRequest(path=path, text=text, line=line, column=len(indent) * 2,
+                       budget_tokens=896),
+        config=ContextConfig(budget_tokens=896, file_block_share=0.2, layout="stable"),
+        summary=summarize_stable(path, text, line, language),
+    )
+    header = next(s for s in ctx.segments if s.kind is Kind.ENCLOSING)
+    assert header.text.splitlines()[1] == doc
