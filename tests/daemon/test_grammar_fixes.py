@@ -142,8 +142,46 @@ def test_c_macro_look_alikes_are_left_alone() -> None:
     """Types in capitals and macro calls that are code are not blanked."""
     source = (b"MY_TYPE f(int);\nstruct MY_S var;\nDWORD size = 0;\nFILE* open_it(void);\n"
               b"int g(void) { return FOO_BAR(x); }\nenum class COLOR_T : int { RED };\n"
-              b"BOOL WINAPI DllMain(void);\n")
+              b"BOOL WINAPI DllMain(void);\n"
+              b"int h(DWORD n, MY_TYPE value);\nx = f(a, FOO_BAR);\nuse(x, BAR_BAZ)\n")
     assert c_macro_edits(source) == []
+
+
+def test_c_parameter_annotations_and_va_arg_types_parse() -> None:
+    """hiredis: GLib's ``gchar *argv[] G_GNUC_UNUSED``, macOS's ``CFSocketRef __unused s``,
+    libev's ``(EV_P_ ev_io *watcher, int revents)`` (a macro for a leading parameter) and
+    ``va_arg(ap,long long)`` (a type as an argument) made ERROR nodes; the edits keep every
+    offset and leave names the related-definition lookup should not take for macros."""
+    import tree_sitter
+
+    from daemon.grammar_fixes import annotation_macros
+    from daemon.languages import ts_language
+
+    source = (
+        "static void\nconnect_cb (const redisAsyncContext *ac G_GNUC_UNUSED,\n"
+        "            int status)\n{\n  (void) status;\n}\n\n"
+        "gint\nmain (gint argc     G_GNUC_UNUSED,\n      gchar *argv[] G_GNUC_UNUSED)\n{\n"
+        "  return 0;\n}\n\n"
+        "static void readEvent(EV_P_ ev_io *watcher, int revents) {\n  (void) revents;\n}\n\n"
+        "static void callback(CFSocketRef __unused s, CFDataRef __unused address, "
+        "const void __unused *data, void *info) {\n}\n\n"
+        "static long next(va_list ap) {\n  char *str = va_arg(ap,char*);\n"
+        "  long long num = va_arg(ap, long long);\n  redisReply *r = va_arg(ap, redisReply*);\n"
+        "  return num + (long) str + (long) r;\n}\n"
+    )
+    parser = tree_sitter.Parser(ts_language("c"))
+    data = source.encode()
+    assert error_bytes(parser.parse(data).root_node) > 0
+    fixed = apply_edits(data, c_macro_edits(data))
+    assert len(fixed) == len(data) and fixed.count(b"\n") == data.count(b"\n")
+    assert error_bytes(parser.parse(fixed).root_node) == 0
+    summary = summarize("glib.c", source)
+    assert not summary.has_syntax_errors
+    by_name = {d.name: d for d in summary.definitions}
+    assert {"connect_cb", "main", "readEvent", "callback", "next"} <= set(by_name)
+    assert by_name["readEvent"].signature == (
+        "static void readEvent(EV_P_ ev_io *watcher, int revents)")  # the file's own text
+    assert annotation_macros(source, "c") == {"G_GNUC_UNUSED", "EV_P_", "__unused"}
 
 
 def test_leveldb_db_h_keeps_the_members_of_db() -> None:
