@@ -8,6 +8,7 @@ from pathlib import Path
 from app.config import Config, ContextConfig
 from app.evaluation.corpus import build_index
 from daemon.context import ContextRequest, Kind, assemble_context
+from daemon.context.retrieve import RelatedDefinition, related_definitions
 from daemon.index import ProjectIndex
 from daemon.parse import summarize
 from daemon.symbols import Definition, FileSummary
@@ -20,6 +21,15 @@ def index_of(files: dict[str, str]) -> ProjectIndex:
     index = ProjectIndex(Path("/project"))
     index.apply({p: summarize(p, t) for p, t in files.items()})
     return index
+
+
+def related_in(
+    files: dict[str, str], path: str, window: str, rest: str
+) -> list[RelatedDefinition]:
+    """The related definitions of ``window`` (its text, near the cursor too) in the file
+    ``path``, whose whole text is ``window + rest``, among ``files``."""
+    summary = summarize(path, window + rest)
+    return related_definitions(index_of(files).snapshot(), summary, window, window)
 
 
 def cursor(text: str, marker: str = MARKER) -> tuple[str, int, int]:

@@ -20,7 +20,7 @@ from daemon.history import EditHistory
 from daemon.languages import LANGUAGES
 from daemon.parse import summarize
 from daemon.tokens import CharEstimator
-from tests.daemon.summaries import cursor, index_of, related_segments
+from tests.daemon.summaries import cursor, index_of, related_in, related_segments
 
 CSV = '''"""CSV helpers."""
 
@@ -527,22 +527,21 @@ def test_a_partial_class_part_sees_the_private_members_of_its_other_parts() -> N
     """C#: serilog's DepthLimiter.cs is a ``partial class PropertyValueConverter`` whose code
     may call the private methods PropertyValueConverter.cs declares; another class's stay
     out."""
-    index = index_of({
+    files = {
         "src/Converter.cs": (
             "namespace App;\n\npartial class Converter\n{\n"
             "    private int ClampDepth(int depth) { return depth; }\n}\n"),
         "src/Other.cs": (
             "namespace App;\n\nclass Other\n{\n"
             "    private int ClampLength(int length) { return length; }\n}\n"),
-    })
+    }
     text = (
         "namespace App;\n\npartial class Converter\n{\n    class Limiter\n    {\n"
         "        int Limit(int depth)\n        {\n"
         "            var n = ClampDepth(depth) + ClampLength(depth);\n"
     )
-    whole = text + "            return n;\n        }\n    }\n}\n"
-    related = related_definitions(
-        index.snapshot(), summarize("src/Limiter.cs", whole), text, text)
+    closing = "            return n;\n        }\n    }\n}\n"
+    related = related_in(files, "src/Limiter.cs", text, closing)
     names = {r.definition.name for r in related}
     assert "ClampDepth" in names
     assert "ClampLength" not in names
@@ -552,7 +551,7 @@ def test_a_default_import_of_an_object_of_names_finds_its_members() -> None:
     """axios: ``import utils from './../utils.js'`` where utils.js ends ``export default
     {isString, …}``: ``utils.isString(path)`` found nothing (no definition is named utils);
     it is utils.js's ``isString``. A default export that is a definition is found as before."""
-    index = index_of({
+    files = {
         "lib/utils.js": (
             "const typeOfTest = type => thing => typeof thing === type;\n"
             "const isString = typeOfTest('string');\n"
@@ -561,15 +560,13 @@ def test_a_default_import_of_an_object_of_names_finds_its_members() -> None:
         "lib/core/settle.js": (
             "export default function settle(resolve, reject, response) {\n"
             "  resolve(response);\n}\n"),
-    })
+    }
     text = (
         "import utils from './../utils.js';\nimport settle from '../core/settle.js';\n\n"
         "export function write(name, path) {\n"
         "  utils.isString(path) && settle(name, path);\n"
     )
-    whole = text + "}\n"
-    related = related_definitions(
-        index.snapshot(), summarize("lib/helpers/cookies.js", whole), text, text)
+    related = related_in(files, "lib/helpers/cookies.js", text, "}\n")
     assert {(r.path, r.definition.name) for r in related} == {
         ("lib/utils.js", "isString"), ("lib/core/settle.js", "settle")}
 
