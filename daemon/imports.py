@@ -21,6 +21,11 @@ _JS_FROM = re.compile(r"""^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['
 _JS_BARE = re.compile(r"""^\s*import\s*['"]([^'"]+)['"]""")
 # ``export … from "m"`` (a re-export: what a barrel file, ``index.ts``, is made of)
 _JS_REEXPORT = re.compile(r"""^\s*export\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]""", re.S)
+# ``export default { ...utils, ...platform }``: the module's default export holds what the
+# modules bound to those names export (axios's platform/index.js)
+_JS_DEFAULT_OBJECT = re.compile(r"^\s*export\s+default\s*\{")
+_JS_SPREAD = re.compile(rf"\.\.\.\s*({IDENTIFIER})\s*[,}}]")
+SPREAD_PREFIX = "..."  # an Import's module until ``resolve_spreads`` names it
 # CommonJS: ``const m = require("m")``, ``const { a, b: c } = require("m")``
 _JS_REQUIRE = re.compile(
     rf"""^\s*(?:const|let|var)\s+(\{{[^}}]*\}}|{IDENTIFIER})\s*=\s*"""
@@ -78,6 +83,9 @@ def _javascript_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[
     if node.type == "export_statement":
         m = _JS_REEXPORT.match(text)
         if m is None:
+            if _JS_DEFAULT_OBJECT.match(text):  # ``export default {...utils, ...platform}``
+                spreads = dict.fromkeys(_JS_SPREAD.findall(text))
+                return [(SPREAD_PREFIX + name, ("*",), "", "") for name in spreads]
             return []
         clause, module = m.group(1).strip(), m.group(2)
         if clause == "*":
@@ -113,6 +121,29 @@ def _javascript_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[
         return [(module, tuple(names), alias, "")]
     m = _JS_BARE.match(text)
     return [(m.group(1), (), "", "")] if m else []
+
+
+def resolve_spreads(imports: list[Import]) -> list[Import]:
+    """``imports`` with each ``export default {...name}`` spread (its module ``...name``, from
+    ``_javascript_imports``) read as a re-export of everything of the module its file binds
+    ``name`` to (``import * as utils from './common/utils.js'`` or ``import platform from
+    './node/index.js'``); a spread of a name no import binds is left out."""
+    if not any(i.module.startswith(SPREAD_PREFIX) for i in imports):
+        return imports
+    bound: dict[str, str] = {}
+    for i in imports:
+        if i.module.startswith(SPREAD_PREFIX):
+            continue
+        for name in (*i.names, i.alias):
+            if name and name != "*":
+                bound.setdefault(name, i.module)
+    out: list[Import] = []
+    for i in imports:
+        if not i.module.startswith(SPREAD_PREFIX):
+            out.append(i)
+        elif (module := bound.get(i.module[len(SPREAD_PREFIX):])) is not None:
+            out.append(Import(module=module, names=("*",), alias="", line=i.line, text=i.text))
+    return out
 
 
 def _js_bound_names(clause: str, rename: str) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from daemon import grammar_fixes
-from daemon.imports import is_commonjs_require, read_imports
+from daemon.imports import is_commonjs_require, read_imports, resolve_spreads
 from daemon.languages import (
     LANGUAGES,
     TEXT,
@@ -208,7 +208,7 @@ def summarize(
     return FileSummary(
         language=language,
         definitions=tuple(definitions),
-        imports=tuple(imports),
+        imports=tuple(resolve_spreads(imports)),
         has_syntax_errors=root.has_error,
         prose_spans=prose_spans,
         literal_spans=literal_spans,

@@ -571,6 +571,37 @@ def test_a_default_import_of_an_object_of_names_finds_its_members() -> None:
         ("lib/utils.js", "isString"), ("lib/core/settle.js", "settle")}
 
 
+def test_a_default_export_spreading_other_modules_re_exports_them() -> None:
+    """axios's platform/index.js is ``export default {...utils, ...platform}`` of two imported
+    modules: ``platform.hasStandardBrowserEnv`` is common/utils.js's; a spread of a local
+    object is no import."""
+    files = {
+        "lib/platform/common/utils.js": (
+            "const hasBrowserEnv = typeof window !== 'undefined';\n"
+            "const hasStandardBrowserEnv = hasBrowserEnv && typeof document !== 'undefined';\n"
+            "export {\n  hasBrowserEnv,\n  hasStandardBrowserEnv\n};\n"),
+        "lib/platform/node/index.js": (
+            "import URLSearchParams from './classes/URLSearchParams.js';\n\n"
+            "export default {\n  isNode: true,\n  protocols: ['http', 'https']\n};\n"),
+        "lib/platform/index.js": (
+            "import platform from './node/index.js';\n"
+            "import * as utils from './common/utils.js';\n\n"
+            "const local = {x: 1};\n\n"
+            "export default {\n  ...utils,\n  ...platform,\n  ...local\n}\n"),
+    }
+    spread = summarize("lib/platform/index.js", files["lib/platform/index.js"]).imports
+    assert [(i.module, i.names) for i in spread if "*" in i.names] == [
+        ("./common/utils.js", ("*",)), ("./node/index.js", ("*",))]
+    text = (
+        "import platform from '../platform/index.js';\n\n"
+        "export function read(name) {\n"
+        "  return platform.hasStandardBrowserEnv && name;\n"
+    )
+    related = related_in(files, "lib/helpers/cookies.js", text, "}\n")
+    assert {(r.path, r.definition.name) for r in related} == {
+        ("lib/platform/common/utils.js", "hasStandardBrowserEnv")}
+
+
 def test_a_type_annotation_is_not_a_name_the_window_binds() -> None:
     """``const line: Money = …`` (TypeScript) and ``total: Money = …`` (Python) bind ``line``
     and ``total``; the typed-declaration rule read ``line:`` as a type and ``Money`` as the
