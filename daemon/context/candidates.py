@@ -632,8 +632,8 @@ def _class_notes(d: Definition, language: str, indent: str) -> str:
 
 def _member_indent(header: str, lines: Sequence[str], d: Definition) -> str:
     """The indentation of the class ``d``'s members, as its file writes them (two spaces in
-    axios, a tab in Go): its body's first line's, when deeper than the header's; else the
-    header's and four spaces."""
+    axios, a tab in a file indented with tabs): its body's first line's (of its first eight),
+    when deeper than the header's; else the header's and four spaces."""
     outer = _indent_of([header])
     start = max(d.body_start_line, d.start_line + 1)
     for text in lines[start : min(d.end_line, start + 8)]:

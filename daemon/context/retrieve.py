@@ -29,8 +29,9 @@ from daemon.symbols import Definition, DefKind, FileSummary
 from engine.postprocess import without_comments
 
 _BARE = re.compile(rf"(?<![\w.]){ID}")  # not after a dot: not an attribute
-# ``owner.attr`` pairs, overlapping: ``item.sku.slug()`` gives (item, sku) and (sku, slug)
+# the name a JavaScript default import binds: ``utils`` of ``import utils from '…'``
 _DEFAULT_IMPORT = re.compile(r"\s*import\s+(?:type\s+)?([A-Za-z_$][\w$]*)\s*(?:,|from\b)")
+# ``owner.attr`` pairs, overlapping: ``item.sku.slug()`` gives (item, sku) and (sku, slug)
 _ATTR = re.compile(rf"\b(?=({ID})\s*\.\s*({ID}))")
 # a Rust path from a module the file names by keyword: ``crate::error::builder``,
 # ``super::Client``, ``self::body::Body``

@@ -154,7 +154,9 @@ def head_end(summary: FileSummary, lines: list[str], *, max_lines: int = 40) -> 
     """End (exclusive) of the file head: module doc, imports and the lines between them."""
     last = -1
     for imp in summary.imports:
-        if imp.line < max_lines:
+        # not JavaScript's ``export default {...utils}`` (the module's body, read as a
+        # re-export of utils: daemon.imports.resolve_spreads)
+        if imp.line < max_lines and not imp.text.startswith("export default"):
             last = max(last, imp.line)
     end = last + 1
     # continuation lines of a multi-line import statement

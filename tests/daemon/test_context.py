@@ -589,9 +589,12 @@ def test_a_default_export_spreading_other_modules_re_exports_them() -> None:
             "const local = {x: 1};\n\n"
             "export default {\n  ...utils,\n  ...platform,\n  ...local\n}\n"),
     }
-    spread = summarize("lib/platform/index.js", files["lib/platform/index.js"]).imports
-    assert [(i.module, i.names) for i in spread if "*" in i.names] == [
+    platform = files["lib/platform/index.js"]
+    summary = summarize("lib/platform/index.js", platform)
+    assert [(i.module, i.names) for i in summary.imports if "*" in i.names] == [
         ("./common/utils.js", ("*",)), ("./node/index.js", ("*",))]
+    from daemon.context.window import head_end
+    assert head_end(summary, platform.splitlines(keepends=True)) == 2  # the imports only
     text = (
         "import platform from '../platform/index.js';\n\n"
         "export function read(name) {\n"
