@@ -109,16 +109,17 @@ def c_macro_edits(data: bytes) -> list[Edit]:
     """The C/C++ work-around's edits of ``data``: blanks for its export, annotation and
     parameter macros (``_macro_spans``), each span in spaces (never a newline: arguments are
     matched on one line), and a name for each type written as a ``va_arg`` argument."""
-    edits = [(start, b" " * (end - start)) for start, end in _macro_spans(data)]
+    edits = [(start, b" " * (end - start)) for start, end in _macro_spans(data, params=True)]
     for match in _VA_ARG_TYPE.finditer(data):
         start, end = match.span(1)
         edits.append((start, b"_" + b" " * (end - start - 1)))
     return sorted(edits)
 
 
-def _macro_spans(data: bytes) -> list[tuple[int, int]]:
-    """Spans of the export macros, trailing annotation macros (with their arguments) and
-    parameter annotations of ``data``."""
+def _macro_spans(data: bytes, *, params: bool) -> list[tuple[int, int]]:
+    """Spans of the export macros and trailing annotation macros (with their arguments) of
+    ``data``, and with ``params`` its parameter annotations (whose three patterns cost 130 us
+    more on a 4 KB window, so the request path's ``annotation_macros`` leaves them out)."""
     spans = [m.span(1) for m in _CLASS_MACRO.finditer(data)]
     spans += [m.span(1) for m in _LEADING_MACRO.finditer(data)]
     for match in _TRAILING_MACRO.finditer(data):
@@ -130,21 +131,22 @@ def _macro_spans(data: bytes) -> list[tuple[int, int]]:
         if word is not None and word.group(1) in _STATEMENT_WORDS:
             continue  # ``return FOO_BAR(x);``: a statement's own macro call
         spans.append(match.span())
-    for rule in (_AFTER_DECLARATOR, _BEFORE_NAME, _LEADING_PARAM):
+    for rule in (_AFTER_DECLARATOR, _BEFORE_NAME, _LEADING_PARAM) if params else ():
         spans += [m.span(1) for m in rule.finditer(data)]
     return sorted(spans)
 
 
 def annotation_macros(text: str, language: str) -> set[str]:
-    """The names of the macros the language's work-around blanks in ``text`` (C/C++: export,
-    annotation and parameter macros, whose definitions, ``#define LEVELDB_EXPORT
-    __declspec(dllexport)``, tell a completion nothing; not the types ``va_arg`` takes);
-    empty for other languages."""
+    """The names of the macros the language's work-around blanks in ``text`` (C/C++: export
+    and annotation macros, whose definitions, ``#define LEVELDB_EXPORT
+    __declspec(dllexport)``, tell a completion nothing; not the parameter annotations, a
+    ``#define EV_P_ struct ev_loop *loop,`` says something, nor ``va_arg``'s types); empty for
+    other languages. On the request path: 85 us for a 4 KB C++ window."""
     if _FIXES.get(language) is not c_macro_edits:
         return set()
     data = text.encode("utf-8", "surrogatepass")
     names = set()
-    for at, _ in _macro_spans(data):
+    for at, _ in _macro_spans(data, params=False):
         name = _NAME.match(data, at)
         if name is not None:
             names.add(name.group().decode())
