@@ -1529,6 +1529,7 @@ def test_a_cursor_in_a_long_head_keeps_the_file_block() -> None:
     ("  ", "javascript", "lib/core/Axios.js"),
     ("\t", "javascript", "a.js"),
     ("    ", "python", "a.py"),
+    ("  ", "csharp", "Axios.cs"),
 ])
 def test_an_enclosing_class_notes_take_the_indentation_of_its_members(
     indent: str, language: str, path: str
@@ -1542,6 +1543,14 @@ def test_an_enclosing_class_notes_take_the_indentation_of_its_members(
                 + "".join(f"{indent}m{i}(x) {{\n{indent}{indent}return x + {i};\n{indent}}}\n\n"
                           for i in range(120))
                 + f"{indent}last(x) {{\n{indent}{indent}return x;\n{indent}}}\n}}\n")
+        line = text.count("\n") - 3
+        doc = f"{indent}// Create a new instance of Axios"
+    elif language == "csharp":  # the brace on a line of its own
+        text = ("/// <summary>Create a new instance of Axios</summary>\nclass Axios\n{\n"
+                + "".join(f"{indent}int M{i}(int x)\n{indent}{{\n{indent}{indent}return x + {i};\n"
+                          f"{indent}}}\n\n" for i in range(120))
+                + f"{indent}int Last(int x)\n{indent}{{\n{indent}{indent}return x;\n"
+                + f"{indent}}}\n}}\n")
         line = text.count("\n") - 3
         doc = f"{indent}// Create a new instance of Axios"
     else:
