@@ -15,7 +15,7 @@ from app.config import ContextConfig
 from app.errors import CursorError
 from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
 from daemon.context.retrieve import bound_names, related_definitions
-from daemon.context.window import split_at_cursor, suffix_cap, suffix_lines
+from daemon.context.window import head_end, split_at_cursor, suffix_cap, suffix_lines
 from daemon.history import EditHistory
 from daemon.languages import LANGUAGES
 from daemon.parse import summarize
@@ -593,7 +593,6 @@ def test_a_default_export_spreading_other_modules_re_exports_them() -> None:
     summary = summarize("lib/platform/index.js", platform)
     assert [(i.module, i.names) for i in summary.imports if "*" in i.names] == [
         ("./common/utils.js", ("*",)), ("./node/index.js", ("*",))]
-    from daemon.context.window import head_end
     assert head_end(summary, platform.splitlines(keepends=True)) == 2  # the imports only
     text = (
         "import platform from '../platform/index.js';\n\n"
