@@ -123,6 +123,23 @@ def _javascript_imports(node: tree_sitter.Node, data: bytes, text: str) -> list[
     return [(m.group(1), (), "", "")] if m else []
 
 
+def js_default_binding(statement: str) -> str | None:
+    """The name a JavaScript or TypeScript import binds to its module's default export:
+    ``utils`` of ``import utils from './utils.js'`` and of ``import utils, {x} from …``; None
+    for ``import {x} from …``, ``import * as ns from …`` and other statements."""
+    m = _JS_FROM.match(statement)
+    if m is None:
+        return None
+    first = m.group(1).split(",", 1)[0].strip()
+    return first if first and IDENT.fullmatch(first) else None
+
+
+def is_spread_reexport(imp: Import) -> bool:
+    """Whether ``imp`` is an ``export default {...name}`` spread (``resolve_spreads``): the
+    module's own body, no part of the file's head."""
+    return imp.text.startswith("export default")
+
+
 def resolve_spreads(imports: list[Import]) -> list[Import]:
     """``imports`` with each ``export default {...name}`` spread (its module ``...name``, from
     ``_javascript_imports``) read as a re-export of everything of the module its file binds

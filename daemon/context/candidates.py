@@ -637,7 +637,8 @@ def _member_indent(header: str, lines: Sequence[str], d: Definition) -> str:
     outer = _indent_of([header])
     start = max(d.body_start_line, d.start_line + 1)
     for text in lines[start : min(d.end_line, start + 8)]:
-        if text.strip() and text.strip() != "{" and not text.lstrip().startswith(("}", ")", "end")):
+        code = text.strip()
+        if code and code != "{" and not code.startswith(("}", ")", "end")):
             inner = text[: len(text) - len(text.lstrip())]
             return inner if len(inner) > len(outer) and inner.startswith(outer) else outer + "    "
     return outer + "    "

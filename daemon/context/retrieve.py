@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from daemon.grammar_fixes import annotation_macros
+from daemon.imports import js_default_binding
 from daemon.index import IndexSnapshot, SymbolRef
 from daemon.languages import LANGUAGES
 from daemon.parse import IDENT
@@ -29,8 +30,6 @@ from daemon.symbols import Definition, DefKind, FileSummary
 from engine.postprocess import without_comments
 
 _BARE = re.compile(rf"(?<![\w.]){ID}")  # not after a dot: not an attribute
-# the name a JavaScript default import binds: ``utils`` of ``import utils from '…'``
-_DEFAULT_IMPORT = re.compile(r"\s*import\s+(?:type\s+)?([A-Za-z_$][\w$]*)\s*(?:,|from\b)")
 # ``owner.attr`` pairs, overlapping: ``item.sku.slug()`` gives (item, sku) and (sku, slug)
 _ATTR = re.compile(rf"\b(?=({ID})\s*\.\s*({ID}))")
 # a Rust path from a module the file names by keyword: ``crate::error::builder``,
@@ -176,6 +175,10 @@ def related_definitions(
     local_names = {d.name for d in summary.definitions}
     imported: dict[str, tuple[str, str]] = {}  # bound name -> (module path, original name)
     module_alias: dict[str, list[str]] = {}  # alias -> the module's paths (a Go package: all)
+    # JavaScript default imports -> their module's file: read as the module (``utils.isString``
+    # of ``import utils from './utils.js'`` and ``export default {isString, …}``) when the
+    # module has no definition of that name; decided only for the owners the window uses
+    default_targets: dict[str, str] = {}
     imported_paths: list[str] = []
     imported_folders: set[str] = set()  # packages imported whole (Java ``import a.b.*;``)
     # files of namespaces imported whole (C# ``using A.B;``, Kotlin ``import a.b.*``, their own
@@ -191,12 +194,6 @@ def related_definitions(
     # trait's are its users', but they call them as ``$this->name()``, an attribute, never
     # looked up as a bare name)
     skip_private = spec is None or not spec.private_used_elsewhere
-    # but a C# class's other ``partial`` parts see them (serilog's DepthLimiter.cs, a part of
-    # PropertyValueConverter, uses the fields PropertyValueConverter.cs declares)
-    partial_here = {
-        d.qualname for d in summary.definitions
-        if d.kind is DefKind.CLASS and "partial" in d.signature.partition(d.name)[0].split()
-    }
     for imp in summary.imports:
         package = index.files_of_package(imp.module, path)
         if package and "*" in imp.names:
@@ -226,11 +223,8 @@ def related_definitions(
                 imported_paths.append(sub)
             elif target is not None:
                 imported[name] = (target, _original_name(imp.text, name))
-                if name == _default_import(imp.text) and not _defs_in(index, target, name):
-                    # JavaScript's ``import utils from './utils.js'`` of a module whose
-                    # default export is an object of its names (``export default {isString,
-                    # …}``): ``utils.isString`` is utils.js's ``isString``
-                    module_alias[name] = [target]
+                if name == js_default_binding(imp.text):
+                    default_targets[name] = target
     attr_pairs = _ATTR.findall(window_text)
     if imports_only:  # ``body::Sender`` after ``use super::body;``
         attr_pairs += _PATH_PAIR.findall(window_text)
@@ -297,7 +291,7 @@ def related_definitions(
                 continue
             if ref.path in namespace_paths and not d.parent and _file_private(d):
                 continue  # Kotlin ``private fun`` at the top of another file of the package
-            if d.parent and skip_private and d.parent not in partial_here and _file_private(d):
+            if d.parent and skip_private and _file_private(d) and not _partial_here(summary, d):
                 continue  # another file's class's ``private $cookies``: not seen from here
             near_by = locality(ref.path, name)
             if near_by >= _FAR:
@@ -306,6 +300,9 @@ def related_definitions(
         if len(candidates) >= _MAX_CANDIDATES:
             break
     for owner, attr in attr_pairs:
+        if owner not in module_alias and owner in default_targets:
+            target = default_targets[owner]
+            module_alias[owner] = [] if _defs_in(index, target, owner) else [target]
         for module_path in module_alias.get(owner, ()):
             for ref in _defs_in(index, module_path, attr):
                 add(ref, position.get(attr, position.get(owner, 50)), attr)
@@ -372,11 +369,15 @@ def related_definitions(
     return out
 
 
-def _default_import(statement: str) -> str | None:
-    """The name a JavaScript or TypeScript import binds to its module's default export
-    (``utils`` of ``import utils from './utils.js'`` and of ``import utils, {x} from …``)."""
-    found = _DEFAULT_IMPORT.match(statement)
-    return found.group(1) if found else None
+def _partial_here(summary: FileSummary, member: Definition) -> bool:
+    """Whether ``summary``'s file declares a part of the C# ``partial`` class ``member``
+    belongs to: its parts see each other's private members (serilog's DepthLimiter.cs, a part
+    of PropertyValueConverter, uses what PropertyValueConverter.cs declares)."""
+    return any(
+        d.qualname == member.parent and d.kind is DefKind.CLASS
+        and "partial" in d.signature.partition(d.name)[0].split()
+        for d in summary.definitions
+    )
 
 
 def _original_name(statement: str, bound: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from app.errors import CursorError
 from daemon.context.budget import count_within
+from daemon.imports import is_spread_reexport
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
 from engine.postprocess import indent_width
@@ -154,9 +155,7 @@ def head_end(summary: FileSummary, lines: list[str], *, max_lines: int = 40) -> 
     """End (exclusive) of the file head: module doc, imports and the lines between them."""
     last = -1
     for imp in summary.imports:
-        # not JavaScript's ``export default {...utils}`` (the module's body, read as a
-        # re-export of utils: daemon.imports.resolve_spreads)
-        if imp.line < max_lines and not imp.text.startswith("export default"):
+        if imp.line < max_lines and not is_spread_reexport(imp):
             last = max(last, imp.line)
     end = last + 1
     # continuation lines of a multi-line import statement
