@@ -150,7 +150,7 @@ def annotation_macros(text: str, language: str) -> set[str]:
     and annotation macros, whose definitions, ``#define LEVELDB_EXPORT
     __declspec(dllexport)``, tell a completion nothing; not the parameter annotations, a
     ``#define EV_P_ struct ev_loop *loop,`` says something, nor ``va_arg``'s types); empty for
-    other languages. On the request path: 85 us for a 4 KB C++ window."""
+    other languages. On the request path: about 80 us for a 4 KB C++ window (a one-off timeit)."""
     if _FIXES.get(language) is not c_macro_edits:
         return set()
     data = text.encode("utf-8", "surrogatepass")
