@@ -17,6 +17,8 @@ from daemon.languages import LANGUAGES, detect_language
 from daemon.manifests import manifest_kind
 from daemon.symbols import Definition, DefKind, FileSummary, ModuleRoot, SkipRecord
 
+MAX_INCLUDED = 48  # headers a C/C++ file sees through its includes' includes
+
 
 @dataclass(frozen=True, slots=True)
 class SymbolRef:
@@ -47,6 +49,8 @@ class IndexSnapshot:
     _resolved: dict[tuple[str, str], str | None] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # header path -> the project headers it includes, directly or through others
+    _included: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def lookup(self, name: str) -> tuple[SymbolRef, ...]:
         return self.symbols.get(name, ())
@@ -64,6 +68,41 @@ class IndexSnapshot:
                 found = path  # C# ``using System;`` is no System.py
                 break
         self._resolved[asked] = found
+        return found
+
+    def included_through(self, headers: Iterable[str]) -> tuple[str, ...]:
+        """The project headers that ``headers`` (what a C/C++ file includes) include in turn,
+        breadth first, at most ``MAX_INCLUDED``: what the compiler sees beside them
+        (leveldb's table/iterator.cc includes leveldb/iterator.h, which includes
+        leveldb/slice.h: ``Slice`` is declared there). Not ``headers`` themselves."""
+        direct = list(dict.fromkeys(headers))
+        found: dict[str, None] = {}
+        for header in direct:
+            for path in self._includes_of(header):
+                if len(found) >= MAX_INCLUDED:
+                    break
+                found.setdefault(path)
+        return tuple(p for p in found if p not in direct)
+
+    def _includes_of(self, header: str) -> tuple[str, ...]:
+        """The headers ``header`` includes, transitively (itself excluded), cached."""
+        if header in self._included:
+            return self._included[header]
+        self._included[header] = ()  # an include cycle ends here
+        seen: dict[str, None] = {header: None}
+        queue = [header]
+        while queue and len(seen) <= MAX_INCLUDED:
+            current = queue.pop(0)
+            summary = self.files.get(current)
+            if summary is None:
+                continue
+            for imp in summary.imports:
+                target = self.resolve_module(imp.module, current)
+                if target is not None and target not in seen:
+                    seen[target] = None
+                    queue.append(target)
+        found = tuple(p for p in seen if p != header)[:MAX_INCLUDED]
+        self._included[header] = found
         return found
 
     def resolve_package(self, module: str, from_path: str) -> tuple[str, ...]:

@@ -824,6 +824,30 @@ def test_cpp_declarations_of_an_included_header_and_the_class_of_a_constructor()
     assert "Polygon.Polygon" not in by_name  # the class shows its constructors
 
 
+def test_a_c_file_sees_what_its_headers_include() -> None:
+    """leveldb's table/iterator.cc includes leveldb/iterator.h, which includes leveldb/slice.h:
+    ``Slice`` is declared there, as hiredis.h's read.h declares ``REDIS_OK``."""
+    index = index_of({
+        "include/lib/slice.h": "/// A view of bytes.\nclass Slice {\n  public:\n"
+        "    size_t size() const;\n};\n",
+        "include/lib/iterator.h": '#include "lib/slice.h"\n'
+        "class Iterator {\n  public:\n    bool Valid() const;\n};\n",
+        "read.h": "#define REDIS_OK 0\n#define REDIS_ERR -1\n",
+        "hiredis.h": '#include "read.h"\nint redisCommand(void *c, const char *fmt);\n',
+        "other/slice.h": "class Slice { int n; };\n",
+    })
+    text = (
+        '#include "lib/iterator.h"\n#include "hiredis.h"\n\n'
+        "int f(Iterator* it) {\n  Slice k;\n"
+        "  return redisCommand(0, \"x\") == REDIS_OK;\n}\n"
+    )
+    related = related_definitions(index.snapshot(), summarize("table/iter.cc", text), text, text)
+    found = {(r.path, r.definition.qualname) for r in related}
+    assert ("include/lib/slice.h", "Slice") in found  # through lib/iterator.h
+    assert ("read.h", "REDIS_OK") in found  # a macro constant, through hiredis.h
+    assert ("other/slice.h", "Slice") not in found  # the same name, included by nothing
+
+
 def test_the_suffix_grows_with_the_budget_and_ignores_what_is_typed_before_it() -> None:
     """``suffix_share`` of the budget, at most ``suffix_max_lines`` lines after the cursor line."""
     text = "def f(x):\n    y = x + 1\n" + "".join(f"    y = y * {i} + x\n" for i in range(12))

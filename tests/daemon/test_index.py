@@ -215,6 +215,30 @@ def test_c_includes_resolve_next_to_the_includer_first_then_in_the_project() -> 
     assert snap.resolve_module("stdio.h", "src/main.c") is None
 
 
+def test_the_headers_an_include_includes_are_seen_through_it_cycles_and_all() -> None:
+    """What a C/C++ file's includes include in turn (transitively, breadth first), each once:
+    a header including one that includes it back ends the walk."""
+    snap = index_of(
+        {
+            "include/lib/db.h": '#include "lib/iterator.h"\n#include <vector>\n',
+            "include/lib/iterator.h": '#include "lib/slice.h"\n#include "lib/db.h"\n',
+            "include/lib/slice.h": "class Slice {};\n",
+            "db/impl.h": '#include "lib/db.h"\n',
+            "db/impl.cc": '#include "db/impl.h"\n',
+            "db/other.h": "int other;\n",
+        }
+    ).snapshot()
+    assert snap.included_through(["db/impl.h"]) == (
+        "include/lib/db.h", "include/lib/iterator.h", "include/lib/slice.h"
+    )
+    # the headers asked about are not repeated; one seen through another is
+    assert snap.included_through(["include/lib/iterator.h", "include/lib/slice.h"]) == (
+        "include/lib/db.h",
+    )
+    assert snap.included_through(["db/other.h"]) == ()
+    assert snap.included_through([]) == ()
+
+
 def test_a_resolved_module_is_remembered_by_its_snapshot_only() -> None:
     """resolve_module answers again from the snapshot's memo (a request asks for every import
     and name again); a file removed makes a new snapshot that answers afresh."""
