@@ -62,8 +62,12 @@ class IndexSnapshot:
             return self._resolved[asked]
         found = None
         namespaced = _key_style(from_path) == "namespace"
+        # ``<x.h>``: a file at the project's root or in include/, not one deeper
+        exact = module.startswith("<") and "/" not in module
         for key in _module_keys_for_import(module, from_path):
             path = self.modules.get(key)
+            if exact and path != key:
+                continue
             if path is not None and (not namespaced or _key_style(path) == "namespace"):
                 found = path  # C# ``using System;`` is no System.py
                 break
@@ -544,6 +548,20 @@ def _build_namespaces(
     return {namespace: tuple(paths) for namespace, paths in namespace_files.items()}
 
 
+# headers of the C and C++ standard libraries, POSIX and the common platforms: ``<util.h>``
+# is BSD's even where the project has a util.h of its own
+_SYSTEM_HEADER_NAMES = (
+    "assert complex ctype errno fenv float inttypes iso646 limits locale math setjmp signal "
+    "stdalign stdarg stdatomic stdbool stddef stdint stdio stdlib stdnoreturn string tgmath "
+    "threads time uchar wchar wctype aio arpa cpio dirent dlfcn fcntl fmtmsg fnmatch ftw glob "
+    "grp iconv langinfo libgen monetary mqueue ndbm netdb nl_types poll pthread pwd regex sched "
+    "search semaphore spawn strings stropts syslog tar termios trace ulimit unistd utime utmpx "
+    "wordexp alloca endian err getopt libintl malloc memory paths util libutil execinfo "
+    "features windows winsock winsock2 ws2tcpip io process direct conio intrin"
+)
+_SYSTEM_HEADERS = frozenset(f"{name}.h" for name in _SYSTEM_HEADER_NAMES.split())
+
+
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
     base = PurePosixPath(from_path).parent
     style = _key_style(from_path)
@@ -555,6 +573,9 @@ def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
             inner = module[1:-1].strip()
             if "/" in inner:
                 yield inner
+            elif inner not in _SYSTEM_HEADERS:  # ``<hiredis.h>`` from examples/ (``-I..``):
+                yield inner  # the project's root or include/ folder only (``resolve_module``)
+                yield f"include/{inner}"
             return
         yield _normalise(base / module)
         yield module

@@ -211,8 +211,28 @@ def test_c_includes_resolve_next_to_the_includer_first_then_in_the_project() -> 
     # angle brackets is the system's even where the project has one (<util.h> is BSD's)
     assert snap.resolve_module("<mylib/api.h>", "src/main.c") == "include/mylib/api.h"
     assert snap.resolve_module("<util.h>", "tools/gen.c") is None
+    assert snap.resolve_module("<stdlib.h>", "tools/gen.c") is None
     assert snap.resolve_module("<sys/types.h>", "src/main.c") is None
     assert snap.resolve_module("stdio.h", "src/main.c") is None
+
+
+def test_a_bare_angle_include_is_the_projects_header_at_its_root_or_in_include() -> None:
+    """hiredis's examples include ``<hiredis.h>`` (built with ``-I..``): the project's root or
+    include/ folder holds it. Deeper files of that name, and standard names, are not taken."""
+    snap = index_of(
+        {
+            "hiredis.h": "int redisCommand(void);\n",
+            "include/ext.h": "int ext(void);\n",
+            "src/deep.h": "int deep(void);\n",
+            "stdlib.h": "int shadow(void);\n",
+            "examples/example.c": "#include <hiredis.h>\n",
+        }
+    ).snapshot()
+    assert snap.resolve_module("<hiredis.h>", "examples/example.c") == "hiredis.h"
+    assert snap.resolve_module("<ext.h>", "examples/example.c") == "include/ext.h"
+    assert snap.resolve_module("<deep.h>", "examples/example.c") is None
+    assert snap.resolve_module("<stdlib.h>", "examples/example.c") is None
+    assert snap.resolve_module("deep.h", "examples/example.c") == "src/deep.h"  # quoted: any
 
 
 def test_the_headers_an_include_includes_are_seen_through_it_cycles_and_all() -> None:
