@@ -8,7 +8,9 @@ indexing never holds a lock that serving waits on for more than a pointer swap.
 from __future__ import annotations
 
 import bisect
+import functools
 import threading
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -49,8 +51,11 @@ class IndexSnapshot:
     _resolved: dict[tuple[str, str], str | None] = field(
         default_factory=dict, repr=False, compare=False
     )
-    # header path -> the project headers it includes, directly or through others
-    _included: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    # a file's includes -> what they include in turn; a header -> what it includes itself
+    _included: dict[tuple[str, ...], tuple[str, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _includes: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def lookup(self, name: str) -> tuple[SymbolRef, ...]:
         return self.symbols.get(name, ())
@@ -79,35 +84,29 @@ class IndexSnapshot:
         breadth first, at most ``MAX_INCLUDED``: what the compiler sees beside them
         (leveldb's table/iterator.cc includes leveldb/iterator.h, which includes
         leveldb/slice.h: ``Slice`` is declared there). Not ``headers`` themselves."""
-        direct = list(dict.fromkeys(headers))
-        found: dict[str, None] = {}
-        for header in direct:
-            for path in self._includes_of(header):
-                if len(found) >= MAX_INCLUDED:
-                    break
-                found.setdefault(path)
-        return tuple(p for p in found if p not in direct)
+        direct = tuple(dict.fromkeys(headers))
+        if direct in self._included:
+            return self._included[direct]
+        seen = set(direct)
+        queue = deque(direct)
+        found: list[str] = []
+        while queue and len(found) < MAX_INCLUDED:
+            for target in self._includes_of(queue.popleft()):
+                if target not in seen:
+                    seen.add(target)
+                    found.append(target)
+                    queue.append(target)
+        self._included[direct] = result = tuple(found[:MAX_INCLUDED])
+        return result
 
     def _includes_of(self, header: str) -> tuple[str, ...]:
-        """The headers ``header`` includes, transitively (itself excluded), cached."""
-        if header in self._included:
-            return self._included[header]
-        self._included[header] = ()  # an include cycle ends here
-        seen: dict[str, None] = {header: None}
-        queue = [header]
-        while queue and len(seen) <= MAX_INCLUDED:
-            current = queue.pop(0)
-            summary = self.files.get(current)
-            if summary is None:
-                continue
-            for imp in summary.imports:
-                target = self.resolve_module(imp.module, current)
-                if target is not None and target not in seen:
-                    seen[target] = None
-                    queue.append(target)
-        found = tuple(p for p in seen if p != header)[:MAX_INCLUDED]
-        self._included[header] = found
-        return found
+        """The project files ``header`` includes itself, cached."""
+        if header not in self._includes:
+            summary = self.files.get(header)
+            targets = (self.resolve_module(i.module, header) for i in summary.imports) if (
+                summary is not None) else ()
+            self._includes[header] = tuple(dict.fromkeys(t for t in targets if t is not None))
+        return self._includes[header]
 
     def resolve_package(self, module: str, from_path: str) -> tuple[str, ...]:
         """Folders of the package a wildcard import names (Java ``import a.b.*;`` ->
@@ -305,6 +304,7 @@ _SCRIPT_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"
 _STRIP_SUFFIXES = (".py", ".pyi", *_SCRIPT_SUFFIXES, ".go", ".rs", ".java", ".php", ".rb")
 
 
+@functools.lru_cache(maxsize=8192)
 def _key_style(path: str) -> str:
     """How imports name ``path`` (``LanguageSpec.module_keys``)."""
     spec = LANGUAGES.get(detect_language(path))
@@ -563,20 +563,21 @@ _SYSTEM_HEADERS = frozenset(f"{name}.h" for name in _SYSTEM_HEADER_NAMES.split()
 
 
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
-    base = PurePosixPath(from_path).parent
     style = _key_style(from_path)
+    if style == "file" and module.startswith("<") and module.endswith(">"):
+        # ``#include <mylib/api.h>`` (``-Iinclude``): a project header when a project file ends
+        # with that path; a bare ``<x.h>`` only at the project's root or in include/
+        # (``resolve_module``; ``<hiredis.h>`` from examples/ built with ``-I..``), and never
+        # a standard name (``<util.h>`` is BSD's, whatever the project has)
+        inner = module[1:-1].strip()
+        if "/" in inner:
+            yield inner
+        elif inner not in _SYSTEM_HEADERS:
+            yield inner
+            yield f"include/{inner}"
+        return
+    base = PurePosixPath(from_path).parent
     if style == "file":  # ``#include "x.h"``: next to the includer first
-        if module.startswith("<") and module.endswith(">"):
-            # ``#include <mylib/api.h>`` (``-Iinclude``): a project header when a project file
-            # ends with that path; a bare ``<x.h>`` is the system's (``<util.h>`` is a BSD
-            # header, whatever the project has)
-            inner = module[1:-1].strip()
-            if "/" in inner:
-                yield inner
-            elif inner not in _SYSTEM_HEADERS:  # ``<hiredis.h>`` from examples/ (``-I..``):
-                yield inner  # the project's root or include/ folder only (``resolve_module``)
-                yield f"include/{inner}"
-            return
         yield _normalise(base / module)
         yield module
         return
