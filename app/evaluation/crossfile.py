@@ -15,8 +15,12 @@ from the file's bindings (``ast``):
   owner cannot be told without types.
 
 Other languages, and Python files that do not parse, use the lexical rule: any name the file's
-outline does not define, except ``self.x``/``this.x``/``cls.x``. Identifiers are taken from code
-only (strings and comments masked) and whole: a word the cursor splits counts by its full name.
+outline does not define, except ``self.x``/``this.x``/``cls.x``, and except a bare name the file
+binds itself: a parameter of one of its functions, or a variable it declares or assigns
+(``redisReply *reply = …``, PHP's ``$options``; since 2026-12-03: 65 of the 420 cross-file
+points of the stored draws were such names only, guzzle's ``$options`` 17 of 30). Identifiers
+are taken from code only (strings and comments masked) and whole: a word the cursor splits
+counts by its full name.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ import keyword
 import re
 from dataclasses import dataclass
 
+from daemon.context.retrieve import bound_names
 from daemon.index import IndexSnapshot
-from daemon.parse import mask_prose
+from daemon.languages import LANGUAGES
+from daemon.parse import IDENT, mask_prose
 
 MAX_DEFINING_FILES = 3  # a name defined in more files than this is too common for cross-file
 _BUILTINS = frozenset(dir(builtins))
@@ -88,6 +94,50 @@ def _bound_name(node: ast.AST) -> str | None:
     return None
 
 
+# languages whose parameters are written name first (``a: int``, Go's ``a int``); the others
+# name last (``const Slice& key``, PHP's ``array $options``)
+_NAME_FIRST = frozenset(
+    {"python", "go", "kotlin", "swift", "typescript", "tsx", "javascript", "rust", "ruby"}
+)
+_PARAM_KEYWORDS = frozenset({"mut", "self", "ref", "out", "in", "inout", "var", "val", "final"})
+
+
+def param_names(params: str, language: str) -> set[str]:
+    """The names a parameter list as written binds (``Definition.params``): ``(redisContext
+    *c, int flags)`` -> c, flags; ``(a, b int)`` (Go) -> a, b; ``(for key: String)`` (Swift,
+    both labels) -> for, key."""
+    inner = params.strip()
+    if inner.startswith("(") and inner.endswith(")"):
+        inner = inner[1:-1]
+    names: set[str] = set()
+    for chunk in _top_level_parts(inner):
+        chunk = chunk.split("=", 1)[0]
+        if language in _NAME_FIRST:
+            head, colon, _ = chunk.partition(":")
+            words = [w for w in IDENT.findall(head) if w not in _PARAM_KEYWORDS]
+            names.update(words if colon and language != "go" else words[:1])
+        else:
+            words = IDENT.findall(chunk)
+            names.update(words[-1:])
+    return names
+
+
+def _top_level_parts(text: str) -> list[str]:
+    """``text`` split at its commas outside brackets."""
+    parts: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>" and depth:
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
 @dataclass(frozen=True, slots=True)
 class Use:
     """One identifier of the hidden text, whole, with the name before its dot if any."""
@@ -116,12 +166,24 @@ class CrossFileResolver:
 
     def __init__(self, snap: IndexSnapshot) -> None:
         self.snap = snap
-        self._files: dict[str, tuple[bytes, Bindings | None]] = {}
+        self._files: dict[str, tuple[bytes, Bindings | None, frozenset[str]]] = {}
 
-    def _file(self, path: str, language: str, text: str) -> tuple[bytes, Bindings | None]:
+    def _file(
+        self, path: str, language: str, text: str
+    ) -> tuple[bytes, Bindings | None, frozenset[str]]:
+        """The file's code with prose masked, its Python bindings (None: the lexical rule),
+        and for the lexical rule the bare names it binds itself (parameters, variables)."""
         if path not in self._files:
             bindings = python_bindings(text) if language == "python" else None
-            self._files[path] = (mask_prose(text, language), bindings)
+            bound: frozenset[str] = frozenset()
+            if bindings is None:
+                spec = LANGUAGES.get(language)
+                names = bound_names(text, sigil=spec.variable_sigil if spec is not None else "")
+                own = self.snap.files.get(path)
+                for d in own.definitions if own is not None else ():
+                    names |= param_names(d.params, language)
+                bound = frozenset(names)
+            self._files[path] = (mask_prose(text, language), bindings, bound)
         return self._files[path]
 
     def _elsewhere(self, name: str, path: str) -> bool:
@@ -131,7 +193,7 @@ class CrossFileResolver:
     def names(self, path: str, language: str, before: str, hidden: str, after: str) -> list[str]:
         """Names of ``hidden`` (between ``before`` and ``after`` in the file) defined in other
         corpus files and not in this one, sorted; ``base.name`` for module attributes."""
-        masked, bindings = self._file(path, language, before + hidden + after)
+        masked, bindings, bound = self._file(path, language, before + hidden + after)
         start = len(before.encode("utf-8", "surrogatepass"))
         end = start + len(hidden.encode("utf-8", "surrogatepass"))
         own = self.snap.files.get(path)
@@ -144,6 +206,8 @@ class CrossFileResolver:
             if bindings is None:  # lexical rule
                 if use.base is not None and use.base.encode() in _OWNERS:
                     continue
+                if use.base is None and name in bound:
+                    continue  # a parameter or variable of this file's
                 if name not in _BUILTINS and self._elsewhere(name, path):
                     found.add(name)
             elif use.base is not None:

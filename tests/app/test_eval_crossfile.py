@@ -3,11 +3,13 @@ takes it from another file, never when it binds the same name itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.config import Config
 from app.evaluation.corpus import build_index
-from app.evaluation.crossfile import CrossFileResolver, python_bindings
+from app.evaluation.crossfile import CrossFileResolver, param_names, python_bindings
 
 GEOMETRY = '''"""Helpers."""
 
@@ -80,10 +82,61 @@ def test_a_word_split_by_the_cursor_counts_by_its_whole_name(resolver: CrossFile
 def test_a_file_that_does_not_parse_falls_back_to_the_lexical_rule(
     resolver: CrossFileResolver,
 ) -> None:
-    broken = "def f(:\n    end = Widget().draw(\n    self.helper()\n"
-    # any name defined elsewhere and not in the file's outline, attribute or not
-    assert names(resolver, broken, "end = Widget().draw(", "broken.py") == ["Widget", "draw", "end"]
+    broken = "def f(:\n    end = Widget().draw(\n    self.helper()\n    print(end)\n"
+    # any name defined elsewhere and not in the file's outline, attribute or not, unless the
+    # file binds it itself (``end =``)
+    assert names(resolver, broken, "end = Widget().draw(", "broken.py") == ["Widget", "draw"]
+    assert names(resolver, broken, "print(end)", "broken.py") == []
     assert names(resolver, broken, "self.helper()", "broken.py") == []
+
+
+def test_the_lexical_rule_leaves_out_the_files_own_parameters_and_variables(
+    tmp_path: Path,
+) -> None:
+    """hiredis's ``reply`` (a field elsewhere, a local here) and guzzle's ``$options`` (a
+    parameter here): the file's own names, not another file's."""
+    files = {
+        "read.h": "typedef struct redisReply { int elements; } redisReply;\n"
+        "struct ctx { int flags; void *reply; };\nint redisCommand(void *c);\n",
+        "example.c": '#include "read.h"\nint run(void *c, int flags) {\n'
+        "    redisReply *reply = redisCommand(c);\n    return reply->elements + flags;\n}\n",
+        "src/Jar.php": "<?php\nclass Jar { private $options; public function options() {} }\n",
+        "src/Client.php": "<?php\nclass Client {\n    public function send(array $options) {\n"
+        "        return $options['x'] . options();\n    }\n}\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    index, _ = build_index(tmp_path, Config())
+    resolver = CrossFileResolver(index.snapshot())
+
+    def of(path: str, language: str, hidden: str) -> list[str]:
+        text = files[path]
+        start = text.index(hidden)
+        return resolver.names(path, language, text[:start], hidden, text[start + len(hidden):])
+
+    assert of("example.c", "c", "redisReply *reply = redisCommand(c);") == [
+        "redisCommand", "redisReply"
+    ]
+    assert of("example.c", "c", "reply->elements + flags;") == ["elements"]  # a member counts
+    assert of("src/Client.php", "php", "$options['x'] . options()") == ["options"]  # the call
+
+
+def test_parameter_names_as_each_language_writes_them() -> None:
+    assert param_names("(redisContext *c, int flags, const char *fmt, ...)", "c") == {
+        "c", "flags", "fmt"
+    }
+    assert param_names("(const std::string& fname, std::string* data)", "cpp") == {
+        "fname", "data"
+    }
+    assert param_names("(final Map<String, Integer> m, int... xs)", "java") == {"m", "xs"}
+    assert param_names("(array $options, ?Foo $x = null)", "php") == {"options", "x"}
+    assert param_names("(a, b int, s Store)", "go") == {"a", "b", "s"}  # not the type Store
+    assert param_names("(&mut self, mut x: u32, y: &str)", "rust") == {"x", "y"}
+    assert param_names("(a: number, {b, c}: Opts, ...rest: string[])", "typescript") == {
+        "a", "b", "c", "rest"
+    }
+    assert param_names("(for key: String, _ value: Int)", "swift") >= {"key", "value"}
 
 
 def test_bindings_by_kind() -> None:
