@@ -17,8 +17,9 @@ from the file's bindings (``ast``):
 Other languages, and Python files that do not parse, use the lexical rule: any name the file's
 outline does not define, except ``self.x``/``this.x``/``cls.x``, and except a bare name the file
 binds itself: a parameter of one of its functions, or a variable it declares or assigns
-(``redisReply *reply = …``, PHP's ``$options``; since 2026-12-03: 65 of the 420 cross-file
-points of the stored draws were such names only, guzzle's ``$options`` 17 of 30). Identifiers
+(``redisReply *reply = …``, PHP's ``$options`` where written so; since 2026-12-03: 68 of the
+420 cross-file points of the stored draws were such names only, guzzle's ``$options`` 17 of
+30). Identifiers
 are taken from code only (strings and comments masked) and whole: a word the cursor splits
 counts by its full name.
 """
@@ -144,6 +145,7 @@ class Use:
 
     name: str
     base: str | None  # ``base.name``; None for a bare name
+    variable: bool = False  # written after a ``$`` (PHP, Ruby's globals): a variable's name
 
 
 def hidden_uses(masked: bytes, start: int, end: int) -> list[Use]:
@@ -157,7 +159,7 @@ def hidden_uses(masked: bytes, start: int, end: int) -> list[Use]:
         if before.endswith(b"."):
             words = _WORD.findall(before[:-1].rstrip()[-80:])
             base = words[-1].decode() if words and before[:-1].rstrip().endswith(words[-1]) else ""
-        uses.append(Use(m.group().decode(), base))
+        uses.append(Use(m.group().decode(), base, masked[m.start() - 1 : m.start()] == b"$"))
     return uses
 
 
@@ -194,6 +196,8 @@ class CrossFileResolver:
         """Names of ``hidden`` (between ``before`` and ``after`` in the file) defined in other
         corpus files and not in this one, sorted; ``base.name`` for module attributes."""
         masked, bindings, bound = self._file(path, language, before + hidden + after)
+        spec = LANGUAGES.get(language)
+        sigil = spec.variable_sigil if spec is not None else ""
         start = len(before.encode("utf-8", "surrogatepass"))
         end = start + len(hidden.encode("utf-8", "surrogatepass"))
         own = self.snap.files.get(path)
@@ -206,8 +210,8 @@ class CrossFileResolver:
             if bindings is None:  # lexical rule
                 if use.base is not None and use.base.encode() in _OWNERS:
                     continue
-                if use.base is None and name in bound:
-                    continue  # a parameter or variable of this file's
+                if use.base is None and name in bound and (use.variable or not sigil):
+                    continue  # a parameter or variable of this file's (PHP: ``$name`` only)
                 if name not in _BUILTINS and self._elsewhere(name, path):
                     found.add(name)
             elif use.base is not None:

@@ -102,7 +102,7 @@ def test_the_lexical_rule_leaves_out_the_files_own_parameters_and_variables(
         "    redisReply *reply = redisCommand(c);\n    return reply->elements + flags;\n}\n",
         "src/Jar.php": "<?php\nclass Jar { private $options; public function options() {} }\n",
         "src/Client.php": "<?php\nclass Client {\n    public function send(array $options) {\n"
-        "        return $options['x'] . options();\n    }\n}\n",
+        "        return $options['x'] + options();\n    }\n}\n",
     }
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -119,7 +119,9 @@ def test_the_lexical_rule_leaves_out_the_files_own_parameters_and_variables(
         "redisCommand", "redisReply"
     ]
     assert of("example.c", "c", "reply->elements + flags;") == ["elements"]  # a member counts
-    assert of("src/Client.php", "php", "$options['x'] . options()") == ["options"]  # the call
+    # PHP's variable ``$options`` is the file's; a function ``options()`` is another name
+    assert of("src/Client.php", "php", "$options['x']") == []
+    assert of("src/Client.php", "php", "options()") == ["options"]
 
 
 def test_parameter_names_as_each_language_writes_them() -> None:
