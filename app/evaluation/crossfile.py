@@ -163,29 +163,38 @@ def hidden_uses(masked: bytes, start: int, end: int) -> list[Use]:
     return uses
 
 
+@dataclass(frozen=True, slots=True)
+class _FileFacts:
+    """What the resolver reads once per file."""
+
+    masked: bytes  # the code, prose blanked
+    bindings: Bindings | None  # Python's; None: the lexical rule
+    # the lexical rule's bare names the file binds itself (parameters, variables)
+    bound: frozenset[str]
+    sigil: str  # what starts a variable's name (PHP ``$``): only such uses are the file's
+
+
 class CrossFileResolver:
     """Cross-file names of points of one corpus snapshot (caches per file)."""
 
     def __init__(self, snap: IndexSnapshot) -> None:
         self.snap = snap
-        self._files: dict[str, tuple[bytes, Bindings | None, frozenset[str]]] = {}
+        self._files: dict[str, _FileFacts] = {}
 
-    def _file(
-        self, path: str, language: str, text: str
-    ) -> tuple[bytes, Bindings | None, frozenset[str]]:
-        """The file's code with prose masked, its Python bindings (None: the lexical rule),
-        and for the lexical rule the bare names it binds itself (parameters, variables)."""
+    def _file(self, path: str, language: str, text: str) -> _FileFacts:
         if path not in self._files:
             bindings = python_bindings(text) if language == "python" else None
-            bound: frozenset[str] = frozenset()
+            spec = LANGUAGES.get(language)
+            sigil = spec.variable_sigil if spec is not None else ""
+            bound: set[str] = set()
             if bindings is None:
-                spec = LANGUAGES.get(language)
-                names = bound_names(text, sigil=spec.variable_sigil if spec is not None else "")
+                bound = bound_names(text, sigil=sigil)
                 own = self.snap.files.get(path)
                 for d in own.definitions if own is not None else ():
-                    names |= param_names(d.params, language)
-                bound = frozenset(names)
-            self._files[path] = (mask_prose(text, language), bindings, bound)
+                    bound |= param_names(d.params, language)
+            self._files[path] = _FileFacts(
+                mask_prose(text, language), bindings, frozenset(bound), sigil
+            )
         return self._files[path]
 
     def _elsewhere(self, name: str, path: str) -> bool:
@@ -195,9 +204,8 @@ class CrossFileResolver:
     def names(self, path: str, language: str, before: str, hidden: str, after: str) -> list[str]:
         """Names of ``hidden`` (between ``before`` and ``after`` in the file) defined in other
         corpus files and not in this one, sorted; ``base.name`` for module attributes."""
-        masked, bindings, bound = self._file(path, language, before + hidden + after)
-        spec = LANGUAGES.get(language)
-        sigil = spec.variable_sigil if spec is not None else ""
+        facts = self._file(path, language, before + hidden + after)
+        masked, bindings = facts.masked, facts.bindings
         start = len(before.encode("utf-8", "surrogatepass"))
         end = start + len(hidden.encode("utf-8", "surrogatepass"))
         own = self.snap.files.get(path)
@@ -210,7 +218,7 @@ class CrossFileResolver:
             if bindings is None:  # lexical rule
                 if use.base is not None and use.base.encode() in _OWNERS:
                     continue
-                if use.base is None and name in bound and (use.variable or not sigil):
+                if use.base is None and name in facts.bound and (use.variable or not facts.sigil):
                     continue  # a parameter or variable of this file's (PHP: ``$name`` only)
                 if name not in _BUILTINS and self._elsewhere(name, path):
                     found.add(name)
