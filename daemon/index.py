@@ -67,8 +67,7 @@ class IndexSnapshot:
             return self._resolved[asked]
         found = None
         namespaced = _key_style(from_path) == "namespace"
-        # ``<x.h>``: a file at the project's root or in include/, not one deeper
-        exact = module.startswith("<") and "/" not in module
+        exact = _bare_angle_include(module)  # a key names that file, not a deeper one
         for key in _module_keys_for_import(module, from_path):
             path = self.modules.get(key)
             if exact and path != key:
@@ -562,15 +561,20 @@ _SYSTEM_HEADER_NAMES = (
 _SYSTEM_HEADERS = frozenset(f"{name}.h" for name in _SYSTEM_HEADER_NAMES.split())
 
 
+def _bare_angle_include(module: str) -> bool:
+    """``#include <x.h>`` without a folder: the project's x.h only at its root or in include/
+    (``<hiredis.h>`` from examples/ built with ``-I..``), never a standard name (``<util.h>``
+    is BSD's, whatever the project has)."""
+    return module.startswith("<") and module.endswith(">") and "/" not in module
+
+
 def _module_keys_for_import(module: str, from_path: str) -> Iterable[str]:
     style = _key_style(from_path)
     if style == "file" and module.startswith("<") and module.endswith(">"):
         # ``#include <mylib/api.h>`` (``-Iinclude``): a project header when a project file ends
-        # with that path; a bare ``<x.h>`` only at the project's root or in include/
-        # (``resolve_module``; ``<hiredis.h>`` from examples/ built with ``-I..``), and never
-        # a standard name (``<util.h>`` is BSD's, whatever the project has)
+        # with that path; a bare one by ``_bare_angle_include``'s rule
         inner = module[1:-1].strip()
-        if "/" in inner:
+        if not _bare_angle_include(module):
             yield inner
         elif inner not in _SYSTEM_HEADERS:
             yield inner
