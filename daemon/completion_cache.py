@@ -216,6 +216,11 @@ class CompletionCache:
             if entry.context[0] != path and entry.status is not EntryStatus.STREAMING:
                 self._remove(request_id)
 
+    def clear(self) -> None:
+        """Forget every entry (a new engine: these are another model's completions)."""
+        self._entries.clear()
+        self._by_context.clear()
+
     def _remove(self, request_id: str) -> None:
         entry = self._entries.pop(request_id, None)
         if entry is None:

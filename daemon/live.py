@@ -40,6 +40,7 @@ class Live:
     prompt_prefix: str = ""
     prompt_suffix: str = ""
     submitted_to: Engine | None = None
+    given: Engine | None = None  # the engine it was given, from before its context is assembled
     submitted_at: float | None = None  # monotonic, when it went to the engine
     cancel_requested: bool = False
     num_chunks: int = 0

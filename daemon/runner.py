@@ -46,13 +46,15 @@ async def run_daemon(
     index_projects: bool = True,
     on_ready: Callable[[Service], None] | None = None,
     crash_reports: bool = False,
+    engine_factory_for: Callable[[Config], EngineFactory] | None = None,
 ) -> None:
     """Run one daemon until ``stop`` is set (or SIGTERM/SIGINT): take the per-user lock, bind
     the ipc socket (0600) and, when configured, tcp://127.0.0.1 with the token; serve; then
     answer everything pending, stop the engine and release the lock and socket.
 
     ``crash_reports`` (the ``nospin daemon`` process only: faulthandler is process-wide)
-    reports the previous daemon's fatal crash and records this one's (daemon/crashlog.py)."""
+    reports the previous daemon's fatal crash and records this one's (daemon/crashlog.py).
+    ``engine_factory_for``: the factory of a changed configuration (Service)."""
     lock = DaemonLock()
     lock.acquire()  # AlreadyRunning says where the other one is
     last_crash = collect(state_dir()) if crash_reports else None
@@ -67,6 +69,7 @@ async def run_daemon(
             config, engine_factory=engine_factory, config_path=config_path,
             snapshots=SnapshotStore(), metrics=Metrics(log=request_log),
             log_file=log_file, index_projects=index_projects,
+            engine_factory_for=engine_factory_for,
         )
         service.last_crash = last_crash.to_dict() if last_crash else {}
         listeners = [Listener(ipc_endpoint(), on_bound=lambda _: secure_socket(path))]

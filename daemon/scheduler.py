@@ -189,6 +189,12 @@ class Scheduler:
                 raise ValueError("capacity must be at least 1")
             self._capacity = capacity
 
+    def engine_changed(self) -> None:
+        """A new engine (other settings or model): its speed is learnt afresh from the priors,
+        and the fast tier's budget starts again from its configured share."""
+        self._model = LatencyModel()
+        self._fast = FastBudget(self._fast_base(self._tiers, self._budget_tokens))
+
     def set_force_fast(self, on: bool) -> None:
         """Tray toggle: every interactive request starts at tier FAST while on (``tiers.
         force_fast`` in the config forces it too)."""

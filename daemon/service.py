@@ -22,6 +22,7 @@ import math
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ from daemon.documents import (
     offset_of,
     read_disk_text,
 )
+from daemon.engine_settings import needs_new_engine
 from daemon.events import EventHub
 from daemon.fast_budget import tier_budget
 from daemon.hints import Cursor, PromptHints
@@ -126,8 +128,16 @@ class Service:
         metrics: Metrics | None = None,
         log_file: str = "",
         index_projects: bool = True,
+        engine_factory_for: Callable[[cfg.Config], EngineFactory] | None = None,
     ) -> None:
+        """``engine_factory_for`` builds the engine factory of a changed configuration: with
+        it, a ``config.set`` of engine settings loads a new engine before it answers
+        (``_config_set_reloading``); without it they take effect at the next start."""
         self.config = config
+        self._engine_factory_for = engine_factory_for
+        self._engine_config = config.engine  # what the running engine was built from
+        self._reloads = asyncio.Lock()  # config.set requests that load a new engine, in order
+        self._config_waiting: dict[str, Peer] = {}  # their ids: heartbeats while they load
         self._config_path = config_path
         self._snapshots = snapshots
         self.metrics = metrics or Metrics()
@@ -220,7 +230,7 @@ class Service:
     async def _ticker(self) -> None:
         last_beat = last_metrics = time.monotonic()
         while True:
-            if self._live:
+            if self._live or self._config_waiting:
                 await asyncio.sleep(TICK_S)
             else:
                 self._tick_wake.clear()
@@ -290,10 +300,7 @@ class Service:
             case p.ConfigGetRequest():
                 peer.send(p.ConfigReply(id=request.id, values=self._config_get(request.key)))
             case p.ConfigSetRequest():
-                snap = self.set_config(request.changes, reason=request.note or _describe(
-                    request.changes))
-                peer.send(p.ConfigReply(id=request.id, values=cfg.to_dict(self.config),
-                                        snapshot=snap))
+                self._on_config_set(peer, request)
             case p.FastModeRequest():
                 snap = self.set_config({"tiers.force_fast": request.on},
                                        reason=f"fast mode {'on' if request.on else 'off'}")
@@ -551,7 +558,7 @@ class Service:
     async def _run(self, live: Live, s: StartInstruction) -> None:
         """Assemble the context (off the loop) and submit to the engine."""
         try:
-            engine = await self._engine_for(live)
+            engine = live.given = await self._engine_for(live)
             if live.kind in ("complete", "warmup"):
                 budget = self._budget(s.budget_factor)
                 t0 = time.monotonic()
@@ -706,7 +713,12 @@ class Service:
     def _on_engine_state(self, state: str) -> None:
         engine = self.supervisor.engine if state == "ready" else None
         if engine is not None:  # what the loaded engine declares, not what its kind suggests
-            self.scheduler.warmup_takeover = engine.capabilities.resumable_prefill
+            caps = engine.capabilities
+            self.scheduler.warmup_takeover = caps.resumable_prefill
+            # requests it runs at once: a batching engine (exllamav2 paged, a remote server)
+            # gets up to max_batch, others one at a time
+            self.scheduler.configure(self.config.tiers,
+                                     capacity=max(1, caps.max_batch) if caps.batching else 1)
         self._tick_wake.set()  # the scan gate follows the engine's state
         self._events.publish("state", self._state_data())
 
@@ -851,6 +863,8 @@ class Service:
                 live.last_sent = now
                 state = "loading" if self.supervisor.state != "ready" else live.state
                 live.peer.send(p.HeartbeatReply(id=live.request_id, state=state))
+        for request_id, peer in list(self._config_waiting.items()):
+            peer.send(p.HeartbeatReply(id=request_id, state="loading"))
 
     # ------------------------------------------------------------------ events, status, config
     def _metrics_data(self) -> dict[str, Any]:
@@ -893,6 +907,74 @@ class Service:
                 raise ConfigError(f"unknown configuration key {key!r}")
             node = node[part]
         return {key: node}
+
+    def _on_config_set(self, peer: Peer, request: p.ConfigSetRequest) -> None:
+        """Apply at once, or, when the change needs a new engine (or one is being loaded),
+        in order behind the engine reloads (``_config_set_reloading``)."""
+        new = cfg.with_changes(self.config, request.changes)  # invalid: refused now
+        if not self._reloads.locked() and not self._wants_new_engine(new):
+            snap = self.set_config(request.changes, reason=request.note or _describe(
+                request.changes))
+            peer.send(p.ConfigReply(id=request.id, values=cfg.to_dict(self.config),
+                                    snapshot=snap))
+            return
+        self._config_waiting[request.id] = peer
+        self._spawn(self._config_set_reloading(peer, request))
+
+    def _wants_new_engine(self, new: cfg.Config) -> bool:
+        return self._engine_factory_for is not None and needs_new_engine(
+            self._engine_config, new.engine)
+
+    async def _config_set_reloading(self, peer: Peer, request: p.ConfigSetRequest) -> None:
+        """A config.set whose engine settings need a new engine: load it first (requests wait
+        meanwhile, the client gets heartbeats), then save and apply the whole change. When the
+        new engine does not start, or the change cannot be saved, the previous engine is
+        loaded again and nothing changes: an error reply says why."""
+        reason = request.note or _describe(request.changes)
+        try:
+            async with self._reloads:
+                new = cfg.with_changes(self.config, request.changes)
+                reloaded = self._wants_new_engine(new)
+                if reloaded:
+                    await self._reload_engine(new.engine, new)
+                try:
+                    snap = self.set_config(request.changes, reason=reason)
+                except ConfigError:
+                    if reloaded:  # not saved: back to the engine the saved settings describe
+                        with contextlib.suppress(NospinError):
+                            await self._reload_engine(self.config.engine, self.config)
+                    raise
+            reply: p.Reply = p.ConfigReply(id=request.id, values=cfg.to_dict(self.config),
+                                           snapshot=snap)
+        except NospinError as exc:
+            reply = p.error_reply(request.id, exc)
+        finally:
+            self._config_waiting.pop(request.id, None)
+        peer.send(reply)
+
+    async def _reload_engine(self, engine: cfg.EngineConfig, config: cfg.Config) -> None:
+        """Swap the engine for one built from ``config``; raise ConfigError when it would not
+        start (the previous one is running again by then)."""
+        assert self._engine_factory_for is not None
+        started = time.monotonic()
+        log.info("loading a new engine for the changed engine settings")
+        error = await self.supervisor.reload(
+            self._engine_factory_for(config),
+            busy=lambda old: any(live.given is old and live.kind != "warmup"
+                                 for live in self._live.values()))
+        self._forget_engine()  # the engine running now, new or reloaded, starts afresh
+        if error is not None:
+            raise ConfigError(f"the engine did not start with these settings, so nothing was "
+                              f"changed: {error}", detail=error.detail) from error
+        self._engine_config = engine
+        log.info("new engine ready in %.1f s", time.monotonic() - started)
+
+    def _forget_engine(self) -> None:
+        """What was learnt of the old engine: its speed, which documents its KV cache held, its
+        completions (a new model answers differently)."""
+        self.scheduler.engine_changed()
+        self._hints = PromptHints(self.config.engine.kv_state_slots)
+        self._cache.clear()
 
     def set_config(self, changes: dict[str, Any], *, reason: str) -> str | None:
         """Validate, save atomically, snapshot with the metrics before, apply. Returns the

@@ -188,8 +188,8 @@ class SettingsDialog(QDialog):
         layout.setSpacing(14)
         layout.addLayout(form)
         layout.addWidget(spec)
-        layout.addWidget(_hint("Engine and model changes take effect when the engine restarts "
-                               "(Restart daemon in the tray menu)."))
+        layout.addWidget(_hint("Engine and model changes load the engine again when applied; "
+                               "one that does not start changes nothing."))
         layout.addStretch(1)
         return page
 
@@ -373,8 +373,9 @@ class SettingsDialog(QDialog):
                                                              else "")
         if snapshot:
             text += f" · snapshot {snapshot}"
-        if any(key.startswith("engine.") for key in self._sent_keys):
-            text += " · engine changes take effect when the engine restarts"
+        if any(key.startswith("engine.") and key != "engine.speculation"
+               for key in self._sent_keys):
+            text += " · engine reloaded"
         self._show(text, _OK)
 
     def _on_refused(self, reason: str) -> None:

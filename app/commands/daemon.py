@@ -31,7 +31,8 @@ def register(sub: Any) -> None:
 
 
 def engine_factory(config: cfg.Config, spec: str = "") -> EngineFactory:
-    """The factory the supervisor calls (again after each engine death)."""
+    """The factory the supervisor calls (again after each engine death); the daemon asks for
+    another when engine settings change (``config.set``)."""
     if spec:
         module_name, _, attr = spec.partition(":")
         try:
@@ -79,5 +80,6 @@ def run(args: argparse.Namespace) -> int:
     asyncio.run(run_daemon(
         config, engine_factory=engine_factory(config, args.engine_factory), config_path=path,
         log_file=args.log_file, index_projects=not args.no_index, crash_reports=True,
+        engine_factory_for=lambda changed: engine_factory(changed, args.engine_factory),
     ))
     return 0

@@ -33,8 +33,9 @@ class FakeEngine(Engine):
 
     def __init__(self, *, pieces: tuple[str, ...] = DEFAULT_PIECES, token_delay_s: float = 0.005,
                  fail_start: bool = False, prefill_s: float = 0.0,
-                 resumable_prefill: bool = False) -> None:
+                 resumable_prefill: bool = False, max_batch: int = 1) -> None:
         self.pieces = pieces
+        self.max_batch = max_batch  # declared only (batching when over 1): one engine thread
         self.resumable_prefill = resumable_prefill  # declared only: the fake keeps no KV cache
         self.prefill_s = prefill_s  # an uninterruptible "prefill" before the first token
         self.token_delay_s = token_delay_s
@@ -48,10 +49,12 @@ class FakeEngine(Engine):
         self.submitted: list[GenerationRequest] = []
         self.cancel_calls: list[str] = []  # request ids engine.cancel() was called with
         self.num_requests = 0
+        self.closed = False
 
     @property
     def capabilities(self) -> Capabilities:
-        return Capabilities(fim=True, speculation=False, batching=False, max_batch=1,
+        return Capabilities(fim=True, speculation=False, batching=self.max_batch > 1,
+                            max_batch=self.max_batch,
                             exact_tokenizer=False, kv_state_cache=False, n_ctx=4096,
                             resumable_prefill=self.resumable_prefill)
 
@@ -79,6 +82,7 @@ class FakeEngine(Engine):
         return EngineStats(requests=self.num_requests, model="fake")
 
     def close(self) -> None:
+        self.closed = True
         self._jobs.put(None)
         if self._thread is not None:
             self._thread.join(2)
@@ -151,8 +155,10 @@ class FakeEngine(Engine):
 
 def make_engine(config: Config) -> FakeEngine:
     """The daemon's engine: NOSPIN_FAKE_TOKEN_DELAY_S between pieces, NOSPIN_FAKE_PIECES (a JSON
-    list of strings) in place of DEFAULT_PIECES."""
+    list of strings) in place of DEFAULT_PIECES; a model file named ``missing.gguf`` does not
+    load (ModelNotInstalled at start)."""
     delay = float(os.environ.get("NOSPIN_FAKE_TOKEN_DELAY_S", "0.005"))
     pieces = os.environ.get("NOSPIN_FAKE_PIECES")
     return FakeEngine(token_delay_s=delay,
-                      pieces=tuple(json.loads(pieces)) if pieces else DEFAULT_PIECES)
+                      pieces=tuple(json.loads(pieces)) if pieces else DEFAULT_PIECES,
+                      fail_start=os.path.basename(config.engine.model) == "missing.gguf")

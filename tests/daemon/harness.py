@@ -63,8 +63,12 @@ def running_daemon(
     *,
     engine_factory: Callable[[], Engine] | None = None,
     index_projects: bool = False,
+    engine_factory_for: Callable[[Config], Engine] | None = None,
 ) -> Iterator[DaemonHandle]:
-    """A daemon serving on the real ipc socket of NOSPIN_HOME until the block ends."""
+    """A daemon serving on the real ipc socket of NOSPIN_HOME until the block ends.
+
+    ``engine_factory_for``: the engine of a changed configuration (engine settings set with
+    ``config.set`` load a new one); every engine made either way is in ``engines``."""
     config = config or Config()
     engines: list[Engine] = []
 
@@ -72,6 +76,15 @@ def running_daemon(
         engine = engine_factory() if engine_factory else FakeEngine()
         engines.append(engine)
         return engine
+
+    def factory_for(changed: Config) -> Callable[[], Engine]:
+        assert engine_factory_for is not None
+
+        def make() -> Engine:
+            engine = engine_factory_for(changed)
+            engines.append(engine)
+            return engine
+        return make
 
     ready = threading.Event()
     handles: list[DaemonHandle] = []
@@ -90,7 +103,8 @@ def running_daemon(
 
         await run_daemon(config, engine_factory=factory, stop=stop, handle_signals=False,
                          config_path=default_config_path(),
-                         index_projects=index_projects, on_ready=on_ready)
+                         index_projects=index_projects, on_ready=on_ready,
+                         engine_factory_for=factory_for if engine_factory_for else None)
 
     def thread_main() -> None:
         try:

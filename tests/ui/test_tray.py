@@ -131,7 +131,7 @@ def test_settings_are_validated_applied_and_refused(
     dialog.draft.setText("/models/draft.gguf")
     dialog.apply_button.click()
     qtbot.waitUntil(lambda: dialog.status.text().startswith("Applied"), timeout=WAIT_MS)
-    assert "snapshot" in dialog.status.text() and "engine changes" in dialog.status.text()
+    assert "snapshot" in dialog.status.text() and "engine reloaded" in dialog.status.text()
     values = client.config_get()
     assert values["context"]["budget_tokens"] == 3072
     assert values["context"]["shares"]["cursor"] == pytest.approx(0.45)
@@ -157,6 +157,18 @@ def test_settings_are_validated_applied_and_refused(
     assert dialog.status.text() == (
         "Refused by the daemon: tiers.cap_tokens must be at least 1, not 0")
     assert config(client, "tiers.cap_tokens") == 24
+
+    # an engine that does not start with the new settings: refused, nothing changed
+    dialog.load(dialog._values)
+    dialog.model.setText("/models/missing.gguf")
+    dialog.debounce.setValue(150)
+    dialog.apply_button.click()
+    qtbot.waitUntil(lambda: dialog.status.text().startswith("Refused"), timeout=WAIT_MS)
+    assert "did not start with these settings" in dialog.status.text()
+    assert "fake model missing" in dialog.status.text()
+    assert config(client, "engine.model") == "/models/main.gguf"
+    assert config(client, "completion.debounce_ms") == 120
+    wait_state(qtbot, tray, TrayState.READY)
 
 
 def test_icon_follows_the_tiers(daemon: DaemonProcess, client: Client, tray: TrayApp,
