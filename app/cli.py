@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "app.commands.daemon",
     "app.commands.status",
     "app.commands.stop",  # stop and restart
+    "app.commands.config",
     "app.commands.complete",
     "app.commands.snapshot",
     "app.commands.eval",

@@ -16,7 +16,7 @@ def register(sub: Any) -> None:
                       help="seconds to wait for it to exit (default 15)")
     stop.set_defaults(func=run_stop)
     restart = sub.add_parser("restart", help="stop the running daemon and start a new one "
-                             "(for example after changing the engine or model)")
+                             "(for example after editing its config file by hand)")
     restart.add_argument("--timeout", type=float, default=15.0,
                          help="seconds to wait for the old one to exit (default 15)")
     restart.set_defaults(func=run_restart)
