@@ -24,6 +24,8 @@ Stages, each timed, each check recorded with its value:
             in the source, stop strings, single line, 8 concurrent requests with a cancel and a
             deadline, warm-up (prefill only) then cache reuse, speculation with a faithful draft,
             switch-off with an unrelated draft
+  daemon    the daemon in this process on its ipc socket with the engine: a completion alone,
+            then 8 from 8 clients at once (bench/gpu_daemon.py); unpaged one at a time
   sdpa_probe diagnostic: is decode time a per-new-key-length cost of torch SDPA (cuDNN plan
             builds, thread-local)? SDPA alone and the generator at new / repeated lengths, on
             new threads, with cuDNN off and with exllamav2's matmul attention (no_sdpa); and
@@ -64,6 +66,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.gpu_daemon import stage_daemon
 from bench.gpu_engine import stage_engine, stage_latency, stage_quantize, stage_speculation
 from bench.gpu_library import stage_library, stage_sdpa_probe, stage_spec_probe, stage_speed
 from bench.gpu_models import stage_models
@@ -161,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
             ("library", lambda: stage_library(rep, work), 15.0),
             ("engine", lambda: stage_engine(rep, work), 10.0),
             ("speculation", lambda: stage_speculation(rep, work), 25.0),
+            # completions from 8 clients through the daemon on its socket (bench/gpu_daemon.py)
+            ("daemon", lambda: stage_daemon(rep, work, paged=False), 20.0),
             ("sdpa_probe", lambda: stage_sdpa_probe(work), 30.0),
             ("speed", lambda: stage_speed(work), 0.0),
             ("latency", lambda: stage_latency(work), 0.0),

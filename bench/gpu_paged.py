@@ -10,7 +10,8 @@ checks what paged mode is for:
 
 - batching: 8 requests of 64 tokens at once take far less than 8 times one request;
 - prefix pages: after a second document, the first one's prompt plus a keystroke reuses whole
-  256-token pages of the first prompt (the llamacpp engine's KV state cache, paged).
+  256-token pages of the first prompt (the llamacpp engine's KV state cache, paged);
+- the daemon: 8 completions from 8 clients at once run side by side (bench/gpu_daemon.py).
 
 ``python -m bench.gpu_paged --work DIR --out FILE`` writes the report JSON; the parent merges
 its checks with a ``paged.`` prefix.
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="write the report JSON here")
     ap.add_argument("--budget-s", type=float, default=240.0)
     args = ap.parse_args(argv)
+    from bench.gpu_daemon import stage_daemon
     from bench.gpu_engine import stage_engine, stage_speculation
 
     work = Path(args.work)
@@ -168,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     def body() -> None:
         rep.stage("flash", lambda: stage_flash(rep), required=True)
         rep.stage("batching", lambda: stage_batching(rep, work))
+        rep.stage("daemon", lambda: stage_daemon(rep, work, paged=True))  # through the daemon
         rep.stage("engine", lambda: stage_engine(rep, work))
         rep.stage("speculation", lambda: stage_speculation(rep, work))
 

@@ -35,7 +35,7 @@ class FakeEngine(Engine):
                  fail_start: bool = False, prefill_s: float = 0.0,
                  resumable_prefill: bool = False, max_batch: int = 1) -> None:
         self.pieces = pieces
-        self.max_batch = max_batch  # declared only (batching when over 1): one engine thread
+        self.max_batch = max_batch  # over 1: batching, that many requests run at once
         self.resumable_prefill = resumable_prefill  # declared only: the fake keeps no KV cache
         self.prefill_s = prefill_s  # an uninterruptible "prefill" before the first token
         self.token_delay_s = token_delay_s
@@ -95,14 +95,28 @@ class FakeEngine(Engine):
         self._crash.set()
 
     def _loop(self) -> None:
+        slots = threading.BoundedSemaphore(self.max_batch)
         while True:
             job = self._jobs.get()
             if job is None:
                 return
             request, sink = job
+            if self.max_batch > 1:  # batching: up to max_batch requests run side by side
+                slots.acquire()
+                threading.Thread(target=self._run_slot, args=(request, sink, slots),
+                                 daemon=True).start()
+                continue
             if not self._run(request, sink):
                 self._dead = True
                 return  # crashed: pending requests never finish here
+
+    def _run_slot(self, req: GenerationRequest, sink: EventSink,
+                  slots: threading.BoundedSemaphore) -> None:
+        try:
+            if not self._run(req, sink):
+                self._dead = True
+        finally:
+            slots.release()
 
     def _run(self, req: GenerationRequest, sink: EventSink) -> bool:
         self.num_requests += 1

@@ -1,0 +1,151 @@
+"""The daemon runs a batching engine's requests side by side (GPU check, paged mode).
+
+``batch_through_daemon`` starts a daemon in this process on its real ipc socket (under
+``NOSPIN_HOME``) with the given engine, sends one completion alone, then ``n`` at once from
+``n`` clients on ``n`` documents (none supersedes another), and returns the times, the
+scheduler's capacity, each request's tier and reason, and ``speedup``: tokens per second with
+``n`` at once against one alone. A daemon that runs one request at a time (before 2026-12-03 it
+did, whatever the engine declared) gets about 1; one that batches far more. ``stage_daemon``
+runs it with the exllamav2 engine in paged mode (bench/gpu_paged.py); the tests run it with a
+scripted batching engine on the CPU (tests/bench/test_gpu_daemon.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.config import Config
+from bench.gpu_report import Report
+from engine.base import Engine
+
+__all__ = ["batch_through_daemon", "stage_daemon"]
+
+
+def _document(i: int) -> str:
+    body = "".join(f"    total_{i} += item.weight * {j}\n" for j in range(6))
+    return (f"class Basket{i}:\n    def __init__(self, items):\n        self.items = items\n\n"
+            f"    def weigh(self):\n        total_{i} = 0\n        for item in self.items:\n"
+            f"{body}        ")
+
+
+def batch_through_daemon(make_engine: Callable[[], Engine], config: Config, *, n: int = 8,
+                         max_tokens: int = 32, timeout_s: float = 120.0) -> dict[str, Any]:
+    """One completion alone, then ``n`` at once, through a daemon in this process."""
+    from daemon.runner import run_daemon
+
+    holder: dict[str, Any] = {}
+    ready = threading.Event()
+    errors: list[BaseException] = []
+
+    async def serve() -> None:
+        holder["loop"], holder["stop"] = asyncio.get_running_loop(), asyncio.Event()
+
+        def on_ready(service: Any) -> None:
+            holder["endpoint"] = service.endpoints[0]
+            ready.set()
+
+        await run_daemon(config, engine_factory=make_engine, stop=holder["stop"],
+                         handle_signals=False, index_projects=False, on_ready=on_ready)
+
+    def thread_main() -> None:
+        try:
+            asyncio.run(serve())
+        except BaseException as exc:  # reported to the caller
+            errors.append(exc)
+            ready.set()
+
+    thread = threading.Thread(target=thread_main, daemon=True, name="gpu-daemon")
+    thread.start()
+    ready.wait(60)
+    if errors or "endpoint" not in holder:
+        raise RuntimeError(f"the daemon did not start: {errors[0] if errors else 'timeout'}")
+    try:
+        return asyncio.run(_drive(holder["endpoint"], n, max_tokens, timeout_s))
+    finally:
+        holder["loop"].call_soon_threadsafe(holder["stop"].set)
+        thread.join(60)
+
+
+async def _drive(endpoint: str, n: int, max_tokens: int, timeout_s: float) -> dict[str, Any]:
+    from app.client import AsyncClient
+
+    folder = Path(tempfile.mkdtemp(prefix="nospin-batch-"))
+    clients = [AsyncClient(endpoint, autostart=False, idle_timeout_s=timeout_s)
+               for _ in range(n)]
+    try:
+        for client in clients:
+            await client.connect()
+        status = await clients[0].status()
+        deadline = time.monotonic() + timeout_s
+        while status.engine.get("state") != "ready":
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"engine not ready: {status.engine}")
+            await asyncio.sleep(0.1)
+            status = await clients[0].status()
+
+        async def one(client: AsyncClient, i: int, tag: str) -> dict[str, Any]:
+            text = _document(i)
+            path = str(folder / f"{tag}{i}.py")
+            lines = text.split("\n")
+            t = time.monotonic()
+            done = await client.complete(
+                path, len(lines) - 1, len(lines[-1]), text=text, max_tokens=max_tokens,
+                multiline=True, deadline_ms=int(timeout_s * 1000))
+            return {"s": round(time.monotonic() - t, 3), "tier": done.tier,
+                    "reason": done.finish_reason, "tokens": done.num_tokens}
+
+        await one(clients[0], n, "warm")  # first request: loads, measures threads, warms up
+        t = time.monotonic()
+        alone = await one(clients[0], n + 1, "alone")
+        one_s = time.monotonic() - t
+        t = time.monotonic()
+        together = await asyncio.gather(*(one(c, i, "doc") for i, c in enumerate(clients)))
+        n_s = time.monotonic() - t
+        status = await clients[0].status()
+        queue = (status.metrics or {}).get("queue") or {}
+        tokens = sum(r["tokens"] for r in together)
+        # tokens per second together against alone: requests may end early (a stop, a
+        # repetition), so their times alone do not compare
+        rate_alone = alone["tokens"] / one_s if one_s > 0 else 0.0
+        speedup = (tokens / n_s) / rate_alone if n_s > 0 and rate_alone > 0 else None
+        return {
+            "capacity": queue.get("capacity"),
+            "engine_capabilities": status.engine.get("capabilities"),
+            "one_s": round(one_s, 3), "n_s": round(n_s, 3),
+            "tokens_alone": alone["tokens"], "tokens_together": tokens,
+            "speedup": round(speedup, 2) if speedup is not None else None,
+            "alone": alone, "together": together,
+        }
+    finally:
+        for client in clients:
+            await client.close()
+
+
+def stage_daemon(rep: Report, work: Path, *, paged: bool, n: int = 8) -> dict[str, Any]:
+    """exllamav2 through the daemon: completions from n clients at once all answered; paged,
+    run side by side (capacity n, well over one request's tokens per second), unpaged one at a
+    time (capacity 1)."""
+    from app.config import ContextConfig, EngineConfig
+    from bench.gpu_engine import _engine
+    from bench.gpu_models import N_CTX
+
+    os.environ["NOSPIN_HOME"] = tempfile.mkdtemp(prefix="ns", dir="/tmp")  # a short socket path
+    config = Config(engine=EngineConfig(kind="exllamav2", model=str(work / "main"), n_ctx=N_CTX,
+                                        max_batch=n, model_profile="qwen2.5-coder"),
+                    context=ContextConfig(budget_tokens=512))
+    info = batch_through_daemon(lambda: _engine(work / "main", max_batch=n), config, n=n)
+    rep.check("daemon.capacity", info["capacity"] == (n if paged else 1), info["capacity"],
+              n if paged else 1)
+    reasons = [r["reason"] for r in [info["alone"], *info["together"]]]
+    rep.check("daemon.all_done", not {"deadline", "cancelled"} & set(reasons), reasons)
+    if paged:  # tokens per second with n at once against one alone (one at a time: about 1)
+        speedup = info["speedup"]
+        rep.check("daemon.concurrent", speedup is not None and speedup > 2.5, speedup, "> 2.5")
+    return info
