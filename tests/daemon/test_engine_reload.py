@@ -237,3 +237,25 @@ def test_the_embedded_model_reloads_with_new_settings(monkeypatch: pytest.Monkey
         assert n_ctx() == 3072
         assert complete(raw, "c2", src, max_tokens=4)["type"] == "done"
         raw.close()
+
+
+def test_settings_that_cannot_be_saved_leave_the_previous_engine(home: Path) -> None:
+    with running_daemon(engine_factory=lambda: engine_for(Config()),
+                        engine_factory_for=engine_for) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        folder = default_config_path().parent
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.rmdir()
+        folder.write_text("a file where the config folder should be\n")  # no file inside it
+        final = config_set(raw, "s", {"engine.n_ctx": 8192})[-1]
+        assert final["type"] == "error" and final["code"] == "config", final
+        assert "could not be saved" in final["message"] and "nothing was changed" in \
+            final["message"]
+        # loaded with the new settings, then again with the saved ones
+        assert [e.built_from.n_ctx for e in d.engines] == [4096, 8192, 4096]  # type: ignore[attr-defined]
+        raw.send({"type": "config.get", "id": "g", "key": "engine.n_ctx"})
+        assert raw.until_final("g")[-1]["values"] == {"engine.n_ctx": 4096}
+        assert complete(raw, "c", src)["type"] == "done"
+        assert d.engines[2].num_requests >= 1  # type: ignore[attr-defined]
+        raw.close()
