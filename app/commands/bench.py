@@ -41,6 +41,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                      "another file pays for unsaved buffers."),
     "parse": ("bench.parsing", "Parsing per language: summarize() and the bare tree-sitter "
               "parse of generated files."),
+    "memory": ("bench.memory", "Memory of a long-running daemon: many open documents, an "
+               "indexed root, rounds of edits."),
     "body-end": ("bench.body_end", "Function ends: completions on the last statement line of "
                  "long functions (writing top-down)."),
 }
