@@ -936,13 +936,13 @@ class Service:
                 new = cfg.with_changes(self.config, request.changes)
                 reloaded = self._wants_new_engine(new)
                 if reloaded:
-                    await self._reload_engine(new.engine, new)
+                    await self._reload_engine(new)
                 try:
                     snap = self.set_config(request.changes, reason=reason)
                 except ConfigError:
                     if reloaded:  # not saved: back to the engine the saved settings describe
                         with contextlib.suppress(NospinError):
-                            await self._reload_engine(self.config.engine, self.config)
+                            await self._reload_engine(self.config)
                     raise
             reply: p.Reply = p.ConfigReply(id=request.id, values=cfg.to_dict(self.config),
                                            snapshot=snap)
@@ -952,7 +952,7 @@ class Service:
             self._config_waiting.pop(request.id, None)
         peer.send(reply)
 
-    async def _reload_engine(self, engine: cfg.EngineConfig, config: cfg.Config) -> None:
+    async def _reload_engine(self, config: cfg.Config) -> None:
         """Swap the engine for one built from ``config``; raise ConfigError when it would not
         start (the previous one is running again by then)."""
         assert self._engine_factory_for is not None
@@ -966,7 +966,7 @@ class Service:
         if error is not None:
             raise ConfigError(f"the engine did not start with these settings, so nothing was "
                               f"changed: {error}", detail=error.detail) from error
-        self._engine_config = engine
+        self._engine_config = config.engine
         log.info("new engine ready in %.1f s", time.monotonic() - started)
 
     def _forget_engine(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+from collections import deque
 import threading
 import time
 
@@ -46,8 +47,10 @@ class FakeEngine(Engine):
         self._thread: threading.Thread | None = None
         self._dead = False
         self._crash = threading.Event()
-        self.submitted: list[GenerationRequest] = []
-        self.cancel_calls: list[str] = []  # request ids engine.cancel() was called with
+        # the latest requests (a bounded record: a long run through a daemon, bench memory,
+        # must not see the fake's own growth)
+        self.submitted: deque[GenerationRequest] = deque(maxlen=512)
+        self.cancel_calls: deque[str] = deque(maxlen=512)  # ids engine.cancel() was called with
         self.num_requests = 0
         self.closed = False
 
