@@ -7,7 +7,8 @@ line typed in it (a full-text change, as an editor sends one after a paste) and 
 its end. The daemon's resident memory (``/proc/PID/status`` VmRSS; its parse workers apart) is
 read when the engine is ready, once the root is indexed, after the buffers are opened, after
 each round and after they are closed. ``growth_mb_per_1000_requests`` is the least-squares
-slope over the rounds after the first (caches fill in the first): a bounded daemon stays near 0.
+slope over the second half of the rounds (the bounded caches fill in the first): a daemon that
+keeps nothing it should not stays near 0.
 """
 
 from __future__ import annotations
@@ -169,7 +170,8 @@ async def _run(args: argparse.Namespace, pid: int, root: Path) -> dict[str, Any]
         rss["peak"] = rss_mb(pid, "VmHWM")
         out.update(requests=requests, completions_nonempty=nonempty)
         per_round = len(docs)
-        points = [(per_round * (i + 1), v) for i, v in enumerate(rounds) if v is not None][1:]
+        points = [(per_round * (i + 1), v) for i, v in enumerate(rounds) if v is not None]
+        points = points[len(points) // 2:]  # the second half: the first fills the caches
         out["growth_mb_per_1000_requests"] = slope_per_1000([x for x, _ in points],
                                                             [y for _, y in points])
     finally:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import os
 import queue
-from collections import deque
 import threading
 import time
+from collections import deque
 
 from app.config import Config
 from engine.base import (
