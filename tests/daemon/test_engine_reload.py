@@ -16,13 +16,30 @@ from app.config import Config, EngineConfig, default_config_path
 from daemon.engine_settings import needs_new_engine
 from engine.base import Engine
 from tests.daemon.fakes import FakeEngine
-from tests.daemon.harness import RawClient, running_daemon, short_home, write_project
+from tests.daemon.harness import (
+    DaemonHandle,
+    RawClient,
+    running_daemon,
+    short_home,
+    write_project,
+)
 
 
 @pytest.fixture
 def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     with short_home(monkeypatch) as path:
         yield path
+
+
+@pytest.fixture
+def recorded(home: Path) -> Iterator[tuple[DaemonHandle, RawClient, Path]]:
+    """A daemon whose every engine, the first included, records the settings it was built from;
+    a client; a project file to complete in."""
+    with running_daemon(engine_factory=lambda: engine_for(Config()),
+                        engine_factory_for=engine_for) as d:
+        raw = RawClient(d.endpoint)
+        yield d, raw, write_project(home / "proj")
+        raw.close()
 
 
 def engine_for(config: Config) -> Engine:
@@ -116,27 +133,24 @@ def test_a_request_running_when_the_engine_changes_finishes_on_the_old_one(home:
         raw.close()
 
 
-def test_an_engine_that_does_not_start_changes_nothing(home: Path) -> None:
-    with running_daemon(engine_factory=lambda: engine_for(Config()),
-                        engine_factory_for=engine_for) as d:
-        raw = RawClient(d.endpoint)
-        src = write_project(home / "proj")
-        before = default_config_path().read_bytes() if default_config_path().exists() else b""
-        final = config_set(raw, "s", {"engine.model": "missing",
-                                      "completion.max_tokens": 8})[-1]
-        assert final["type"] == "error" and final["code"] == "config", final
-        assert "did not start with these settings" in final["message"]
-        assert "fake model missing" in final["message"]
-        raw.send({"type": "config.get", "id": "g"})
-        values = raw.until_final("g")[-1]["values"]
-        assert values["engine"]["model"] == "" and values["completion"]["max_tokens"] == 64
-        after = default_config_path().read_bytes() if default_config_path().exists() else b""
-        assert after == before
-        # the previous settings' engine was loaded again and serves
-        assert complete(raw, "c", src)["type"] == "done"
-        models = [e.built_from.model for e in d.engines]  # type: ignore[attr-defined]
-        assert models == ["", "missing", ""] and d.engines[2].num_requests >= 1  # type: ignore[attr-defined]
-        raw.close()
+def test_an_engine_that_does_not_start_changes_nothing(
+        recorded: tuple[DaemonHandle, RawClient, Path]) -> None:
+    d, raw, src = recorded
+    before = default_config_path().read_bytes() if default_config_path().exists() else b""
+    final = config_set(raw, "s", {"engine.model": "missing",
+                                  "completion.max_tokens": 8})[-1]
+    assert final["type"] == "error" and final["code"] == "config", final
+    assert "did not start with these settings" in final["message"]
+    assert "fake model missing" in final["message"]
+    raw.send({"type": "config.get", "id": "g"})
+    values = raw.until_final("g")[-1]["values"]
+    assert values["engine"]["model"] == "" and values["completion"]["max_tokens"] == 64
+    after = default_config_path().read_bytes() if default_config_path().exists() else b""
+    assert after == before
+    # the previous settings' engine was loaded again and serves
+    assert complete(raw, "c", src)["type"] == "done"
+    models = [e.built_from.model for e in d.engines]  # type: ignore[attr-defined]
+    assert models == ["", "missing", ""] and d.engines[2].num_requests >= 1  # type: ignore[attr-defined]
 
 
 def test_a_failed_engine_is_mended_by_new_settings(home: Path) -> None:
@@ -239,23 +253,20 @@ def test_the_embedded_model_reloads_with_new_settings(monkeypatch: pytest.Monkey
         raw.close()
 
 
-def test_settings_that_cannot_be_saved_leave_the_previous_engine(home: Path) -> None:
-    with running_daemon(engine_factory=lambda: engine_for(Config()),
-                        engine_factory_for=engine_for) as d:
-        raw = RawClient(d.endpoint)
-        src = write_project(home / "proj")
-        folder = default_config_path().parent
-        folder.mkdir(parents=True, exist_ok=True)
-        folder.rmdir()
-        folder.write_text("a file where the config folder should be\n")  # no file inside it
-        final = config_set(raw, "s", {"engine.n_ctx": 8192})[-1]
-        assert final["type"] == "error" and final["code"] == "config", final
-        assert "could not be saved" in final["message"] and "nothing was changed" in \
-            final["message"]
-        # loaded with the new settings, then again with the saved ones
-        assert [e.built_from.n_ctx for e in d.engines] == [4096, 8192, 4096]  # type: ignore[attr-defined]
-        raw.send({"type": "config.get", "id": "g", "key": "engine.n_ctx"})
-        assert raw.until_final("g")[-1]["values"] == {"engine.n_ctx": 4096}
-        assert complete(raw, "c", src)["type"] == "done"
-        assert d.engines[2].num_requests >= 1  # type: ignore[attr-defined]
-        raw.close()
+def test_settings_that_cannot_be_saved_leave_the_previous_engine(
+        recorded: tuple[DaemonHandle, RawClient, Path]) -> None:
+    d, raw, src = recorded
+    folder = default_config_path().parent
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.rmdir()
+    folder.write_text("a file where the config folder should be\n")  # no file inside it
+    final = config_set(raw, "s", {"engine.n_ctx": 8192})[-1]
+    assert final["type"] == "error" and final["code"] == "config", final
+    assert "could not be saved" in final["message"] and "nothing was changed" in \
+        final["message"]
+    # loaded with the new settings, then again with the saved ones
+    assert [e.built_from.n_ctx for e in d.engines] == [4096, 8192, 4096]  # type: ignore[attr-defined]
+    raw.send({"type": "config.get", "id": "g", "key": "engine.n_ctx"})
+    assert raw.until_final("g")[-1]["values"] == {"engine.n_ctx": 4096}
+    assert complete(raw, "c", src)["type"] == "done"
+    assert d.engines[2].num_requests >= 1  # type: ignore[attr-defined]
