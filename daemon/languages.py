@@ -54,6 +54,9 @@ class LanguageSpec:
     # "namespace" (an import names a namespace or package the files declare wherever they are,
     # ``A.B.C`` the file declaring C in it: C#, Kotlin; ``daemon.index``)
     module_keys: str = "path"
+    # an imported file's own imports are seen too (C/C++: a header's includes are the
+    # includer's; ``IndexSnapshot.included_through``)
+    transitive_imports: bool = False
     # fields that hold a function's return type
     return_fields: tuple[str, ...] = ("return_type", "result")
     # parent nodes that wrap a definition (Python decorators, C++ templates): the definition's
@@ -357,6 +360,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             ),
             import_syntax="c",
             module_keys="file",
+            transitive_imports=True,
             return_fields=("type",),
             declarator="declarator",
             typedef_nodes=("type_definition", "declaration"),

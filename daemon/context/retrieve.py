@@ -225,7 +225,7 @@ def related_definitions(
                 imported[name] = (target, _original_name(imp.text, name))
                 if name == js_default_binding(imp.text):
                     default_targets[name] = target
-    if spec is not None and spec.module_keys == "file":  # C/C++: what the includes include
+    if spec is not None and spec.transitive_imports:  # C/C++: what the includes include
         imported_paths.extend(index.included_through(imported_paths))
     attr_pairs = _ATTR.findall(window_text)
     if imports_only:  # ``body::Sender`` after ``use super::body;``
