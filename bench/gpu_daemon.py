@@ -36,8 +36,14 @@ def _document(i: int) -> str:
 
 
 def batch_through_daemon(make_engine: Callable[[], Engine], config: Config, *, n: int = 8,
-                         max_tokens: int = 32, timeout_s: float = 120.0) -> dict[str, Any]:
-    """One completion alone, then ``n`` at once, through a daemon in this process."""
+                         max_tokens: int = 32, timeout_s: float = 120.0,
+                         engine_for: Callable[[Config], Engine] | None = None,
+                         reload: dict[str, Any] | None = None,
+                         memory_mb: Callable[[], float] | None = None) -> dict[str, Any]:
+    """One completion alone, then ``n`` at once, through a daemon in this process; then, with
+    ``reload`` (engine settings), a ``config.set`` of them (``engine_for`` builds the new
+    engine) and a completion on the new engine, ``memory_mb()`` read before and after (the
+    old engine's memory must be freed)."""
     from daemon.runner import run_daemon
 
     holder: dict[str, Any] = {}
@@ -51,8 +57,11 @@ def batch_through_daemon(make_engine: Callable[[], Engine], config: Config, *, n
             holder["endpoint"] = service.endpoints[0]
             ready.set()
 
+        factory_for = None if engine_for is None else (
+            lambda changed: lambda: engine_for(changed))
         await run_daemon(config, engine_factory=make_engine, stop=holder["stop"],
-                         handle_signals=False, index_projects=False, on_ready=on_ready)
+                         handle_signals=False, index_projects=False, on_ready=on_ready,
+                         engine_factory_for=factory_for)
 
     def thread_main() -> None:
         try:
@@ -67,13 +76,16 @@ def batch_through_daemon(make_engine: Callable[[], Engine], config: Config, *, n
     if errors or "endpoint" not in holder:
         raise RuntimeError(f"the daemon did not start: {errors[0] if errors else 'timeout'}")
     try:
-        return asyncio.run(_drive(holder["endpoint"], n, max_tokens, timeout_s))
+        return asyncio.run(_drive(holder["endpoint"], n, max_tokens, timeout_s, reload,
+                                  memory_mb))
     finally:
         holder["loop"].call_soon_threadsafe(holder["stop"].set)
         thread.join(60)
 
 
-async def _drive(endpoint: str, n: int, max_tokens: int, timeout_s: float) -> dict[str, Any]:
+async def _drive(endpoint: str, n: int, max_tokens: int, timeout_s: float,
+                 reload: dict[str, Any] | None, memory_mb: Callable[[], float] | None
+                 ) -> dict[str, Any]:
     from app.client import AsyncClient
 
     folder = Path(tempfile.mkdtemp(prefix="nospin-batch-"))
@@ -115,7 +127,20 @@ async def _drive(endpoint: str, n: int, max_tokens: int, timeout_s: float) -> di
         # repetition), so their times alone do not compare
         rate_alone = alone["tokens"] / one_s if one_s > 0 else 0.0
         speedup = (tokens / n_s) / rate_alone if n_s > 0 and rate_alone > 0 else None
+        reloaded: dict[str, Any] = {}
+        if reload:
+            before = memory_mb() if memory_mb else None
+            t = time.monotonic()
+            reply = await clients[0].config_set(reload, note="gpu check: reload")
+            reloaded["s"] = round(time.monotonic() - t, 2)
+            reloaded["values"] = {k: _dotted(reply.values, k) for k in reload}
+            after_status = await clients[0].status()
+            reloaded["capabilities"] = after_status.engine.get("capabilities")
+            reloaded["completion"] = await one(clients[0], n + 2, "reloaded")
+            if memory_mb:
+                reloaded.update(memory_before_mb=before, memory_after_mb=memory_mb())
         return {
+            "reload": reloaded,
             "capacity": queue.get("capacity"),
             "engine_capabilities": status.engine.get("capabilities"),
             "one_s": round(one_s, 3), "n_s": round(n_s, 3),
@@ -140,7 +165,31 @@ def stage_daemon(rep: Report, work: Path, *, paged: bool, n: int = 8) -> dict[st
     config = Config(engine=EngineConfig(kind="exllamav2", model=str(work / "main"), n_ctx=N_CTX,
                                         max_batch=n, model_profile="qwen2.5-coder"),
                     context=ContextConfig(budget_tokens=512))
-    info = batch_through_daemon(lambda: _engine(work / "main", max_batch=n), config, n=n)
+    reload = None if paged else {"engine.n_ctx": 1024}
+
+    def engine_for(changed: Config) -> Engine:
+        engine: Engine = _engine(work / "main", max_batch=changed.engine.max_batch,
+                                 n_ctx=changed.engine.n_ctx)
+        return engine
+
+    def gpu_mb() -> float:
+        import torch
+
+        torch.cuda.synchronize()
+        return round(float(torch.cuda.memory_allocated()) / 2**20, 1)
+
+    info = batch_through_daemon(lambda: _engine(work / "main", max_batch=n), config, n=n,
+                                engine_for=engine_for, reload=reload, memory_mb=gpu_mb)
+    if reload:  # engine settings changed while it runs: a new engine, the old one's memory freed
+        r = info["reload"]
+        rep.check("daemon.reload_applied", (r["capabilities"] or {}).get("n_ctx") == 1024,
+                  r["capabilities"], "n_ctx 1024")
+        rep.check("daemon.reload_serves", r["completion"]["reason"] not in ("deadline",
+                                                                          "cancelled"),
+                  r["completion"])
+        rep.check("daemon.reload_frees_memory",
+                  r["memory_after_mb"] <= r["memory_before_mb"] * 1.05 + 16,
+                  [r["memory_before_mb"], r["memory_after_mb"]], "after <= before")
     rep.check("daemon.capacity", info["capacity"] == (n if paged else 1), info["capacity"],
               n if paged else 1)
     reasons = [r["reason"] for r in [info["alone"], *info["together"]]]
@@ -149,3 +198,10 @@ def stage_daemon(rep: Report, work: Path, *, paged: bool, n: int = 8) -> dict[st
         speedup = info["speedup"]
         rep.check("daemon.concurrent", speedup is not None and speedup > 2.5, speedup, "> 2.5")
     return info
+
+
+def _dotted(values: dict[str, Any], key: str) -> Any:
+    node: Any = values
+    for part in key.split("."):
+        node = node[part]
+    return node

@@ -35,3 +35,19 @@ def test_the_daemon_runs_as_many_at_once_as_the_engine_batches(home: Path, max_b
         assert info["speedup"] > 3, info
     else:  # one after another: about the same
         assert info["speedup"] < 2, info
+
+
+def test_engine_settings_changed_through_the_daemon_load_a_new_engine(home: Path) -> None:
+    made: list[Config] = []
+
+    def engine_for(config: Config) -> FakeEngine:
+        made.append(config)
+        return FakeEngine(pieces=PIECES, token_delay_s=0.005)
+
+    info = batch_through_daemon(
+        lambda: FakeEngine(pieces=PIECES, token_delay_s=0.005), Config(), n=2, max_tokens=10,
+        timeout_s=30, engine_for=engine_for, reload={"engine.n_ctx": 8192},
+        memory_mb=lambda: 1.0)
+    r = info["reload"]
+    assert [c.engine.n_ctx for c in made] == [8192] and r["values"] == {"engine.n_ctx": 8192}
+    assert r["completion"]["tokens"] == 10 and r["memory_after_mb"] == 1.0
