@@ -118,6 +118,8 @@ def run_get(args: argparse.Namespace) -> int:
         data = cfg.to_dict(cfg.load())
         values = data if args.key is None else {args.key: _lookup(data, args.key)}
     value = values if args.key is None else values[args.key]
+    if isinstance(value, dict):  # a secret only when asked for by its own key
+        value = _masked(value, args.key or "")
     if args.json:
         print(json.dumps(value, indent=2))
     elif isinstance(value, dict):
@@ -125,6 +127,21 @@ def run_get(args: argparse.Namespace) -> int:
     else:
         print(value if isinstance(value, str) else tomlkit.item(value).as_string())
     return 0
+
+
+SECRETS = frozenset({"engine.remote_api_key"})
+
+
+def _masked(values: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """``values`` (the section at ``prefix``) with secrets that are set shown as ``"***"``."""
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        key = f"{prefix}.{name}" if prefix else name
+        if isinstance(value, dict):
+            out[name] = _masked(value, key)
+        else:
+            out[name] = "***" if key in SECRETS and value else value
+    return out
 
 
 def _lookup(data: dict[str, Any], key: str) -> Any:

@@ -52,6 +52,11 @@ def test_without_a_daemon_the_file_is_read_and_changed(home: Path) -> None:
     assert tomllib.loads(text)["engine"]["n_ctx"] == 8192
     got = nospin(home, "config", "get", "completion")
     assert "debounce_ms = 90" in got.stdout and "paused = true" in got.stdout
+    assert nospin(home, "config", "set", "engine.remote_api_key=sk-secret").returncode == 0
+    for shown in (nospin(home, "config", "get").stdout,
+                  nospin(home, "config", "get", "engine", "--json").stdout):
+        assert "sk-secret" not in shown and "***" in shown
+    assert nospin(home, "config", "get", "engine.remote_api_key").stdout == "sk-secret\n"
     refused = nospin(home, "config", "set", "engine.n_ctx=100")
     assert refused.returncode == 1 and "nothing was changed" in refused.stderr
     assert tomllib.loads(path.read_text())["engine"]["n_ctx"] == 8192
