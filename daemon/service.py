@@ -948,6 +948,10 @@ class Service:
                                            snapshot=snap)
         except NospinError as exc:
             reply = p.error_reply(request.id, exc)
+        except asyncio.CancelledError:  # the daemon is closing: still one final reply
+            peer.send(p.error_reply(request.id, DaemonError(
+                "the daemon is shutting down; the configuration was not changed")))
+            raise
         finally:
             self._config_waiting.pop(request.id, None)
         peer.send(reply)

@@ -34,9 +34,11 @@ class FakeEngine(Engine):
 
     def __init__(self, *, pieces: tuple[str, ...] = DEFAULT_PIECES, token_delay_s: float = 0.005,
                  fail_start: bool = False, prefill_s: float = 0.0,
-                 resumable_prefill: bool = False, max_batch: int = 1) -> None:
+                 resumable_prefill: bool = False, max_batch: int = 1,
+                 start_s: float = 0.0) -> None:
         self.pieces = pieces
         self.max_batch = max_batch  # over 1: batching, that many requests run at once
+        self.start_s = start_s  # a model's load time
         self.resumable_prefill = resumable_prefill  # declared only: the fake keeps no KV cache
         self.prefill_s = prefill_s  # an uninterruptible "prefill" before the first token
         self.token_delay_s = token_delay_s
@@ -62,6 +64,7 @@ class FakeEngine(Engine):
                             resumable_prefill=self.resumable_prefill)
 
     def start(self) -> None:
+        time.sleep(self.start_s)
         if self.fail_start:
             from app.errors import ModelNotInstalled
 
@@ -172,10 +175,11 @@ class FakeEngine(Engine):
 
 def make_engine(config: Config) -> FakeEngine:
     """The daemon's engine: NOSPIN_FAKE_TOKEN_DELAY_S between pieces, NOSPIN_FAKE_PIECES (a JSON
-    list of strings) in place of DEFAULT_PIECES; a model file named ``missing.gguf`` does not
-    load (ModelNotInstalled at start)."""
+    list of strings) in place of DEFAULT_PIECES, NOSPIN_FAKE_START_S its load time; a model file
+    named ``missing.gguf`` does not load (ModelNotInstalled at start)."""
     delay = float(os.environ.get("NOSPIN_FAKE_TOKEN_DELAY_S", "0.005"))
     pieces = os.environ.get("NOSPIN_FAKE_PIECES")
     return FakeEngine(token_delay_s=delay,
                       pieces=tuple(json.loads(pieces)) if pieces else DEFAULT_PIECES,
-                      fail_start=os.path.basename(config.engine.model) == "missing.gguf")
+                      fail_start=os.path.basename(config.engine.model) == "missing.gguf",
+                      start_s=float(os.environ.get("NOSPIN_FAKE_START_S", "0")))

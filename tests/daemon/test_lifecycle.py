@@ -108,6 +108,35 @@ def test_foreground_daemon_stops_cleanly_on_signal(home: Path, sig: signal.Signa
             proc.communicate()
 
 
+def test_a_config_set_loading_an_engine_gets_a_reply_on_shutdown(home: Path) -> None:
+    env = {**_daemon_env(home), "NOSPIN_FAKE_START_S": "2.0"}
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
+                            cwd=REPO, env=env, stderr=subprocess.DEVNULL)
+    try:
+        _wait_socket(proc)
+        raw = RawClient()
+        raw.send({"type": "status", "id": "s"})
+        deadline = time.monotonic() + 30
+        while raw.until_final("s", timeout_s=10)[-1]["engine"]["state"] != "ready":
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+            raw.send({"type": "status", "id": "s"})
+        raw.send({"type": "config.set", "id": "c", "changes": {"engine.n_ctx": 8192}})
+        time.sleep(0.5)  # the new engine loads for 2 s
+        proc.send_signal(signal.SIGTERM)
+        final = raw.until_final("c", timeout_s=20)[-1]
+        assert final["type"] == "error" and final["code"] == "daemon", final
+        assert "not changed" in final["message"]
+        raw.close()
+        assert proc.wait(20) == 0
+        saved = home / "config" / "config.toml"
+        assert not saved.exists() or "n_ctx" not in saved.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_pending_request_gets_a_reply_on_shutdown(home: Path) -> None:
     env = {**_daemon_env(home), "NOSPIN_FAKE_TOKEN_DELAY_S": "1.0"}
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
