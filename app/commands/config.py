@@ -86,12 +86,7 @@ def typed_value(key: str, text: str, default: Any) -> Any:
 
 
 def _default_of(defaults: dict[str, Any], key: str) -> Any:
-    node: Any = defaults
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise ConfigError(f"unknown configuration key {key!r} (`nospin config get` lists "
-                              "them)")
-        node = node[part]
+    node = _lookup(defaults, key)
     if isinstance(node, dict):
         raise ConfigError(f"{key} is a section; set one of its keys ({key}.{next(iter(node))} "
                           "...)")
@@ -148,7 +143,8 @@ def _lookup(data: dict[str, Any], key: str) -> Any:
     node: Any = data
     for part in key.split("."):
         if not isinstance(node, dict) or part not in node:
-            raise ConfigError(f"unknown configuration key {key!r}")
+            raise ConfigError(f"unknown configuration key {key!r} (`nospin config get` lists "
+                              "them)")
         node = node[part]
     return node
 
