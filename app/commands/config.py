@@ -159,7 +159,8 @@ def _nest(key: str, value: Any) -> dict[str, Any]:
 
 def run_set(args: argparse.Namespace) -> int:
     changes = parse_changes(args.pairs)
-    said = ", ".join(f"{k} = {json.dumps(v)}" for k, v in changes.items())
+    said = ", ".join(f"{k} = {'***' if k in SECRETS and v else json.dumps(v)}"
+                     for k, v in changes.items())
     client = None if args.file else _client()
     if client is None:
         path = cfg.default_config_path()

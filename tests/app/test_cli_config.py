@@ -52,7 +52,8 @@ def test_without_a_daemon_the_file_is_read_and_changed(home: Path) -> None:
     assert tomllib.loads(text)["engine"]["n_ctx"] == 8192
     got = nospin(home, "config", "get", "completion")
     assert "debounce_ms = 90" in got.stdout and "paused = true" in got.stdout
-    assert nospin(home, "config", "set", "engine.remote_api_key=sk-secret").returncode == 0
+    secret = nospin(home, "config", "set", "engine.remote_api_key=sk-secret")
+    assert secret.returncode == 0 and "sk-secret" not in secret.stdout, secret.stdout
     for shown in (nospin(home, "config", "get").stdout,
                   nospin(home, "config", "get", "engine", "--json").stdout):
         assert "sk-secret" not in shown and "***" in shown
