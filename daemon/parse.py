@@ -1,4 +1,4 @@
-"""Parse one file into a FileSummary: definitions with signatures, imports, identifiers.
+"""Parse one file into a FileSummary: definitions with signatures, imports.
 
 ``summarize`` is pure (text in, summary out) and never raises on bad syntax: tree-sitter's
 partial tree is used and ``has_syntax_errors`` says so. Called by the indexer for files on disk
@@ -12,7 +12,6 @@ import dataclasses
 import functools
 import hashlib
 import re
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -62,21 +61,6 @@ def _parse(language: str, data: bytes) -> tree_sitter.Tree:
 
 def digest_text(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-
-
-def identifiers_of(text: str) -> frozenset[str]:
-    """All identifier-like words of a text (used for retrieval and recall), as the
-    interpreter's shared strings (``sys.intern``): the same names recur in every file of a
-    project, and an index holds one copy of each (``interned`` after a worker's pickle)."""
-    return frozenset(map(sys.intern, set(IDENT.findall(text))))
-
-
-def interned(summary: FileSummary) -> FileSummary:
-    """``summary`` with its identifiers shared again after unpickling (pickle shares equal
-    strings only within one task's answer): the standard library's 735 files name 285,724
-    identifiers, 50,327 of them different."""
-    return dataclasses.replace(
-        summary, identifiers=frozenset(map(sys.intern, summary.identifiers)))
 
 
 def mask_prose(text: str, language: str) -> bytes:
@@ -147,7 +131,8 @@ def _multiline_spans(language: str, root: tree_sitter.Node) -> tuple[Spans, Span
 def summarize(
     path: str, text: str, language: str | None = None, *, prose: bool = False
 ) -> FileSummary:
-    """Summarise ``text`` as the content of ``path``; plain text files get identifiers only.
+    """Summarise ``text`` as the content of ``path``; plain text files get their size and
+    digest only (and a manifest its module roots).
     ``prose``: also find the multi-line strings and comments (``prose_spans``), which the
     context assembler needs and the index does not (``nospin bench context`` prints both costs:
     ``buffer_parse_ms`` with them, ``buffer_parse_no_prose_ms`` without)."""
@@ -158,7 +143,6 @@ def summarize(
         "path": path,
         "num_lines": num_lines,
         "num_bytes": len(data),
-        "identifiers": identifiers_of(text),
         "digest": digest_text(text),
     }
     spec = LANGUAGES.get(language)

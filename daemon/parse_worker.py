@@ -24,13 +24,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from app.errors import SkippedFile
 from daemon.discovery import read_source
-from daemon.parse import interned, summarize
+from daemon.parse import summarize
 from daemon.symbols import FileSummary
 
 #: What one task returns: results in input order, seconds spent reading, seconds parsing.
@@ -104,9 +104,8 @@ class WorkerProcess:
         assert self._proc.stdin is not None and self._proc.stdout is not None
         pickle.dump((list(items), max_bytes), self._proc.stdin, pickle.HIGHEST_PROTOCOL)
         self._proc.stdin.flush()
-        parsed, read_s, parse_s = pickle.load(self._proc.stdout)
-        return [replace(p, summary=interned(p.summary)) if p.summary is not None else p
-                for p in parsed], read_s, parse_s
+        result: TaskResult = pickle.load(self._proc.stdout)
+        return result
 
     def close(self, timeout: float = 5.0) -> None:
         """Let the worker finish (end of its input) or kill it after ``timeout``."""

@@ -1,10 +1,10 @@
-"""What the index knows about a file: definitions, imports, identifiers (pure data)."""
+"""What the index knows about a file: definitions, imports (pure data)."""
 
 from __future__ import annotations
 
 import bisect
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 class DefKind(enum.Enum):
@@ -73,7 +73,6 @@ class FileSummary:
     num_bytes: int
     definitions: tuple[Definition, ...] = ()
     imports: tuple[Import, ...] = ()
-    identifiers: frozenset[str] = field(default_factory=frozenset)  # all identifiers used
     has_syntax_errors: bool = False  # partial results kept
     digest: str = ""  # content hash (blake2b) of the text that was parsed
     # string literals and comments spanning lines, as (first line, last line), 0-based and
