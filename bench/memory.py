@@ -109,6 +109,8 @@ async def _run(args: argparse.Namespace, pid: int, root: Path) -> dict[str, Any]
 
     rng = random.Random(args.seed)
     docs = pick_documents(root, args.docs, rng)
+    if not docs:
+        raise SystemExit(f"no .py file of {root} has 50 lines with 3 assignments to type after")
     out: dict[str, Any] = {"docs": len(docs)}
     rss: dict[str, Any] = {}
     await wait_ready(300)
