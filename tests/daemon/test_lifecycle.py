@@ -69,6 +69,20 @@ def _daemon_env(home: Path) -> dict[str, str]:
             "PYTHONPATH": str(REPO)}
 
 
+def _quiet_daemon(home: Path, **env: str) -> subprocess.Popen[bytes]:
+    """``nospin daemon --no-index`` with the scripted engine (``env`` on top), serving."""
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
+                            cwd=REPO, env={**_daemon_env(home), **env},
+                            stderr=subprocess.DEVNULL)
+    try:
+        _wait_socket(proc)
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    return proc
+
+
 def _wait_socket(proc: subprocess.Popen[bytes], timeout_s: float = 20) -> None:
     deadline = time.monotonic() + timeout_s
     while not (lifecycle.socket_path().exists() and lifecycle.read_daemon_info()):
@@ -109,11 +123,8 @@ def test_foreground_daemon_stops_cleanly_on_signal(home: Path, sig: signal.Signa
 
 
 def test_a_config_set_loading_an_engine_gets_a_reply_on_shutdown(home: Path) -> None:
-    env = {**_daemon_env(home), "NOSPIN_FAKE_START_S": "2.0"}
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
-                            cwd=REPO, env=env, stderr=subprocess.DEVNULL)
+    proc = _quiet_daemon(home, NOSPIN_FAKE_START_S="2.0")
     try:
-        _wait_socket(proc)
         raw = RawClient()
         raw.send({"type": "status", "id": "s"})
         deadline = time.monotonic() + 30
@@ -138,11 +149,8 @@ def test_a_config_set_loading_an_engine_gets_a_reply_on_shutdown(home: Path) -> 
 
 
 def test_pending_request_gets_a_reply_on_shutdown(home: Path) -> None:
-    env = {**_daemon_env(home), "NOSPIN_FAKE_TOKEN_DELAY_S": "1.0"}
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "daemon", "--no-index"],
-                            cwd=REPO, env=env, stderr=subprocess.DEVNULL)
+    proc = _quiet_daemon(home, NOSPIN_FAKE_TOKEN_DELAY_S="1.0")
     try:
-        _wait_socket(proc)
         src = home / "a.py"
         src.write_text("def f():\n    \n")
         raw = RawClient()
