@@ -372,6 +372,46 @@ def _check_key(dotted: str) -> None:
         raise ConfigError(f"unknown configuration key {dotted!r}")
 
 
+_TRUE = frozenset({"true", "on", "yes", "1"})
+_FALSE = frozenset({"false", "off", "no", "0"})
+
+
+def parse_assignments(pairs: list[str]) -> dict[str, Any]:
+    """``["engine.n_ctx=8192", "completion.paused=on"]`` as changes for ``with_changes``, each
+    value read as its key's type (``nospin config set``, the benchmarks' ``--set``);
+    ConfigError names a pair that is not KEY=VALUE, a key that is no setting, a bad value."""
+    defaults = to_dict(Config())
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"{pair!r} is not KEY=VALUE (for example engine.n_ctx=8192)")
+        _check_key(key)
+        default: Any = defaults
+        for part in key.split("."):
+            default = default[part]
+        changes[key] = _typed_value(key, text.strip(), default)
+    return changes
+
+
+def _typed_value(key: str, text: str, default: Any) -> Any:
+    """``text`` as the type of the key's default; ConfigError says what the key takes."""
+    if isinstance(default, bool):
+        if text.lower() in _TRUE | _FALSE:
+            return text.lower() in _TRUE
+        raise ConfigError(f"{key} is true or false, not {text!r}")
+    if isinstance(default, int | float):
+        try:
+            return type(default)(text)
+        except ValueError:
+            kind = "a whole number" if isinstance(default, int) else "a number"
+            raise ConfigError(f"{key} is {kind}, not {text!r}") from None
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]  # quoted as in TOML or a shell that kept the quotes
+    return text
+
+
 def with_changes(config: Config, changes: dict[str, Any]) -> Config:
     """Return a validated copy with dotted-key changes applied (``{"tiers.force_fast": True}``)."""
     data = to_dict(config)

@@ -26,7 +26,6 @@ import random
 import sysconfig
 import threading
 import time
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,8 +33,7 @@ from typing import Any
 
 import msgspec
 
-from app.config import Config, EngineConfig
-from app.errors import InputError
+from app.config import Config, EngineConfig, parse_assignments
 from app.evaluation.corpus import build_index, percentile
 from bench.busy import parse_span
 from bench.daemon_proc import code_version
@@ -54,21 +52,6 @@ from engine.base import (
 from engine.postprocess import postprocess
 
 NAIVE_FORMAT_TOKENS = 8  # FIM markers and slack the naive prompt leaves for the format
-
-
-def parse_settings(items: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` strings (a TOML value; bare words are strings) to config changes."""
-    changes: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"--set takes KEY=VALUE, not {item!r}")
-        try:
-            value = tomllib.loads(f"v = {raw.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw.strip()
-        changes[key.strip()] = value
-    return changes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -125,7 +108,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="daemon pipeline: a config change (dotted key, TOML value), e.g. "
+        help="daemon pipeline: a config change (dotted key; the value as the key's type), e.g. "
         "engine.num_draft_tokens=3; repeatable",
     )
     parser.add_argument(
@@ -539,7 +522,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "context.whole_file_share": context_config.whole_file_share,
             "engine.n_ctx": args.n_ctx,
             "engine.n_threads": args.threads,
-        } | parse_settings(args.set)
+        } | parse_assignments(args.set)
         load = _load()
         sent, extra = run_daemon_pipeline(
             root,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import time
 from collections import Counter
@@ -23,6 +22,7 @@ from typing import Any
 
 from app.client import AsyncClient
 from app.commands.argtypes import positive_int
+from app.config import parse_assignments
 from app.errors import ConfigError, DaemonError, NospinError
 from bench.daemon_proc import private_daemon, wait_ready
 from daemon import protocol as p
@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-tokens", type=int, default=24)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="daemon config override (dotted key, JSON value), repeatable")
+                        help="daemon config override (dotted key; the value read as the "
+                        "key's type, as `nospin config set` reads it), repeatable")
 
 
 @dataclass(slots=True)
@@ -132,21 +133,6 @@ def _peak_rss_mb(pid: int) -> float | None:
     return None
 
 
-def _overrides(items: list[str]) -> dict[str, Any]:
-    """``["tiers.fast_ms=2000", ...]`` -> ``{"tiers.fast_ms": 2000}`` (values as JSON if they
-    parse, else strings)."""
-    changes: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--set needs KEY=VALUE, got {item!r}")
-        try:
-            changes[key.strip()] = json.loads(raw)
-        except json.JSONDecodeError:
-            changes[key.strip()] = raw
-    return changes
-
-
 async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
     await wait_ready(180)
     rng = random.Random(args.seed)
@@ -194,7 +180,7 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         "files": args.files,
         "num_files": len(files),
         "max_bytes": args.max_bytes,
-        "config_overrides": _overrides(args.set),
+        "config_overrides": parse_assignments(args.set),
         "wall_s": round(wall, 1),
         "replies_final": len(results) - sum(r.lost for r in results),
         "replies_lost": sum(r.lost for r in results) + (total - len(results)),
@@ -237,5 +223,5 @@ def _detail(r: Result) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    with private_daemon(_overrides(args.set), engine=args.engine, prefix="nsload") as proc:
+    with private_daemon(parse_assignments(args.set), engine=args.engine, prefix="nsload") as proc:
         return asyncio.run(_run(args, proc.pid))

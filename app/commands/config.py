@@ -23,9 +23,6 @@ from app.errors import ConfigError, DaemonError
 from daemon import lifecycle
 from daemon.engine_settings import needs_new_engine
 
-_TRUE = frozenset({"true", "on", "yes", "1"})
-_FALSE = frozenset({"false", "off", "no", "0"})
-
 
 def register(sub: Any) -> None:
     parser = sub.add_parser(
@@ -49,48 +46,6 @@ def register(sub: Any) -> None:
     put.set_defaults(func=run_set)
     path = verbs.add_parser("path", help="the configuration file's path")
     path.set_defaults(func=run_path)
-
-
-def parse_changes(pairs: list[str]) -> dict[str, Any]:
-    """``["engine.n_ctx=8192", ...]`` as typed changes; ConfigError names a bad pair or key."""
-    defaults = cfg.to_dict(cfg.Config())
-    changes: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, text = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ConfigError(f"{pair!r} is not KEY=VALUE (for example engine.n_ctx=8192)")
-        changes[key] = typed_value(key, text.strip(), _default_of(defaults, key))
-    return changes
-
-
-def typed_value(key: str, text: str, default: Any) -> Any:
-    """``text`` as the type of the key's default; ConfigError says what the key takes."""
-    if isinstance(default, bool):
-        if text.lower() in _TRUE:
-            return True
-        if text.lower() in _FALSE:
-            return False
-        raise ConfigError(f"{key} is true or false, not {text!r}")
-    if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise ConfigError(f"{key} is a whole number, not {text!r}") from None
-    if isinstance(default, float):
-        try:
-            return float(text)
-        except ValueError:
-            raise ConfigError(f"{key} is a number, not {text!r}") from None
-    return text
-
-
-def _default_of(defaults: dict[str, Any], key: str) -> Any:
-    node = _lookup(defaults, key)
-    if isinstance(node, dict):
-        raise ConfigError(f"{key} is a section; set one of its keys ({key}.{next(iter(node))} "
-                          "...)")
-    return node
 
 
 def _client() -> Client | None:
@@ -158,7 +113,7 @@ def _nest(key: str, value: Any) -> dict[str, Any]:
 
 
 def run_set(args: argparse.Namespace) -> int:
-    changes = parse_changes(args.pairs)
+    changes = cfg.parse_assignments(args.pairs)
     said = ", ".join(f"{k} = {'***' if k in SECRETS and v else json.dumps(v)}"
                      for k, v in changes.items())
     client = None if args.file else _client()

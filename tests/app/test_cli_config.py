@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.commands.config import parse_changes
-from app.config import default_config_path
+from app.config import default_config_path, parse_assignments
 from app.errors import ConfigError
 from daemon import lifecycle
 from tests.app.test_cli_complete import nospin
@@ -26,17 +25,20 @@ def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def test_values_are_read_as_the_keys_types() -> None:
-    assert parse_changes(["engine.n_ctx=8192", "completion.paused=on", "engine.speculation=NO",
-                          "tiers.cap_ms=1400", "context.shares.cursor=0.35",
-                          "engine.model= /m/a b.gguf"]) == {
+    """``nospin config set`` and the benchmarks' ``--set`` (bench latency, bench load)."""
+    assert parse_assignments([
+        "engine.n_ctx=8192", "completion.paused=on", "engine.speculation=NO",
+        "tiers.cap_ms=1400", "context.shares.cursor=0.35", "engine.model= /m/a b.gguf",
+        "engine.draft_model=prompt-lookup", 'context.layout="stable"']) == {
         "engine.n_ctx": 8192, "completion.paused": True, "engine.speculation": False,
-        "tiers.cap_ms": 1400.0, "context.shares.cursor": 0.35, "engine.model": "/m/a b.gguf"}
+        "tiers.cap_ms": 1400.0, "context.shares.cursor": 0.35, "engine.model": "/m/a b.gguf",
+        "engine.draft_model": "prompt-lookup", "context.layout": "stable"}
     for bad, says in (("engine.n_ctx=lots", "whole number"), ("completion.paused=maybe",
                       "true or false"), ("tiers.cap_ms=soon", "is a number"),
-                      ("engine=1", "is a section"), ("engine.nope=1", "unknown"),
+                      ("engine=1", "unknown"), ("engine.nope=1", "unknown"),
                       ("engine.n_ctx", "KEY=VALUE")):
         with pytest.raises(ConfigError, match=says):
-            parse_changes([bad])
+            parse_assignments([bad])
 
 
 def test_without_a_daemon_the_file_is_read_and_changed(home: Path) -> None:

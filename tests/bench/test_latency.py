@@ -231,16 +231,3 @@ def test_tiny_replay_prints_every_pipeline(tmp_path: Path) -> None:
     assert ratios["finished_ms_p95"] == pytest.approx(
         result["naive"]["finished_ms_p95"] / daemon["finished_ms_p95"], rel=0.01)
     assert result["targets_daemon"]["p95_20x_below_naive"] == (ratios["finished_ms_p95"] >= 20)
-
-
-def test_set_takes_toml_values_and_bare_words() -> None:
-    from app.errors import InputError
-    from bench.latency import parse_settings
-
-    assert parse_settings(
-        ["engine.draft_model=prompt-lookup", "engine.num_draft_tokens=3", "tiers.force_fast=true",
-         'context.layout="stable"']
-    ) == {"engine.draft_model": "prompt-lookup", "engine.num_draft_tokens": 3,
-          "tiers.force_fast": True, "context.layout": "stable"}
-    with pytest.raises(InputError, match="KEY=VALUE"):
-        parse_settings(["engine.speculation"])
