@@ -715,6 +715,9 @@ class Service:
         if engine is not None:  # what the loaded engine declares, not what its kind suggests
             caps = engine.capabilities
             self.scheduler.warmup_takeover = caps.resumable_prefill
+            # a newly loaded engine (the first, a restart after a crash, a reload) holds no
+            # document's prompt: the hints must not count on the previous one's KV states
+            self._hints.warm.forget_held()
             # requests it runs at once: a batching engine (exllamav2 paged, a remote server)
             # gets up to max_batch, others one at a time
             self.scheduler.configure(self.config.tiers,
@@ -966,19 +969,15 @@ class Service:
             self._engine_factory_for(config),
             busy=lambda old: any(live.given is old and live.kind != "warmup"
                                  for live in self._live.values()))
-        self._forget_engine()  # the engine running now, new or reloaded, starts afresh
-        if error is not None:
+        if error is not None:  # the previous settings' engine runs again
             raise ConfigError(f"the engine did not start with these settings, so nothing was "
                               f"changed: {error}", detail=error.detail) from error
         self._engine_config = config.engine
-        log.info("new engine ready in %.1f s", time.monotonic() - started)
-
-    def _forget_engine(self) -> None:
-        """What was learnt of the old engine: its speed, which documents its KV cache held, its
-        completions (a new model answers differently)."""
+        # other settings: their speed is learnt afresh, another model's completions are not
+        # this one's (what its KV cache held went when it became ready: _on_engine_state)
         self.scheduler.engine_changed()
-        self._hints = PromptHints(self.config.engine.kv_state_slots)
         self._cache.clear()
+        log.info("new engine ready in %.1f s", time.monotonic() - started)
 
     def set_config(self, changes: dict[str, Any], *, reason: str) -> str | None:
         """Validate, save atomically, snapshot with the metrics before, apply. Returns the

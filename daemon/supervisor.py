@@ -91,13 +91,12 @@ class EngineSupervisor:
 
         New requests wait from now on (state loading); requests the old engine runs are let
         finish while ``busy(old)`` says so, for ``drain_s`` at most, then ``on_died`` answers the
-        rest; then the old engine is closed (its memory freed) before the new one loads. A
-        second reload asked meanwhile runs after this one."""
-        while self._reload is not None:  # one at a time, in the order asked
-            with contextlib.suppress(Exception):
-                await asyncio.shield(self._reload.done)
+        rest; then the old engine is closed (its memory freed) before the new one loads. One
+        at a time: the caller orders them (``Service._config_set_reloading``)."""
         if self._task is None or self._task.done():
             raise EngineUnavailable("the engine supervisor is not running")
+        if self._reload is not None:
+            raise EngineUnavailable("an engine reload is already under way")
         request = _Reload(factory, busy, drain_s)
         self._reload = request
         self._wake.set()

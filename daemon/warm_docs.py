@@ -32,6 +32,10 @@ class WarmDocuments:
     def __len__(self) -> int:
         return len(self._held)
 
+    def forget_held(self) -> None:
+        """A newly loaded engine holds no document's prompt (the edit sizes learnt stay)."""
+        self._held.clear()
+
     def mark(self, path: str, budget: int, num_prompt_tokens: int) -> None:
         """The engine prefilled a prompt of ``num_prompt_tokens`` at ``budget`` for ``path``."""
         self._held.pop(path, None)

@@ -270,3 +270,25 @@ def test_settings_that_cannot_be_saved_leave_the_previous_engine(
     assert raw.until_final("g")[-1]["values"] == {"engine.n_ctx": 4096}
     assert complete(raw, "c", src)["type"] == "done"
     assert d.engines[2].num_requests >= 1  # type: ignore[attr-defined]
+
+
+def test_a_new_engine_holds_no_documents_prompt(home: Path) -> None:
+    """After a restart (the engine died) as after a reload, the scheduler's hints do not count
+    on the previous engine's KV states."""
+    with running_daemon(engine_factory=lambda: FakeEngine(token_delay_s=0.05)) as d:
+        raw = RawClient(d.endpoint)
+        src = write_project(home / "proj")
+        assert complete(raw, "c0", src)["type"] == "done"
+        assert len(d.service._hints.warm) == 1  # its prompt is in the engine's KV cache
+        first = d.engines[0]
+        assert isinstance(first, FakeEngine)
+        first.crash()
+        raw.send({"type": "complete", "id": "c1", "path": str(src), "line": 5, "col": 4,
+                  "options": {"deadline_ms": 20_000, "multiline": True}})  # not cached
+        assert raw.until_final("c1", timeout_s=20)[-1]["code"] == "engine_died"
+        deadline = time.monotonic() + 20
+        while len(d.engines) < 2 or d.service.supervisor.state != "ready":
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert len(d.service._hints.warm) == 0
+        raw.close()
