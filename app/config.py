@@ -361,15 +361,23 @@ def _set_in_doc(doc: tomlkit.TOMLDocument, parts: list[str], value: Any) -> None
     node[parts[-1]] = value
 
 
-def _check_key(dotted: str) -> None:
-    """Raise ConfigError unless ``dotted`` names a setting (not a section)."""
-    node: Any = to_dict(Config())
+def value_at(data: dict[str, Any], dotted: str) -> Any:
+    """The value or section at ``dotted`` in ``to_dict`` data; ConfigError when none."""
+    node: Any = data
     for part in dotted.split("."):
         if not isinstance(node, dict) or part not in node:
             raise ConfigError(f"unknown configuration key {dotted!r}")
         node = node[part]
-    if isinstance(node, dict):
+    return node
+
+
+def _check_key(dotted: str) -> Any:
+    """The default of the setting ``dotted``; ConfigError unless it names one (not a
+    section)."""
+    default = value_at(to_dict(Config()), dotted)
+    if isinstance(default, dict):
         raise ConfigError(f"unknown configuration key {dotted!r}")
+    return default
 
 
 _TRUE = frozenset({"true", "on", "yes", "1"})
@@ -380,18 +388,13 @@ def parse_assignments(pairs: list[str]) -> dict[str, Any]:
     """``["engine.n_ctx=8192", "completion.paused=on"]`` as changes for ``with_changes``, each
     value read as its key's type (``nospin config set``, the benchmarks' ``--set``);
     ConfigError names a pair that is not KEY=VALUE, a key that is no setting, a bad value."""
-    defaults = to_dict(Config())
     changes: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep or not key:
             raise ConfigError(f"{pair!r} is not KEY=VALUE (for example engine.n_ctx=8192)")
-        _check_key(key)
-        default: Any = defaults
-        for part in key.split("."):
-            default = default[part]
-        changes[key] = _typed_value(key, text.strip(), default)
+        changes[key] = _typed_value(key, text.strip(), _check_key(key))
     return changes
 
 

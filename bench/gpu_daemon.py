@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.config import Config
+from app.config import Config, value_at
 from bench.gpu_report import Report
 from engine.base import Engine
 
@@ -133,7 +133,7 @@ async def _drive(endpoint: str, n: int, max_tokens: int, timeout_s: float,
             t = time.monotonic()
             reply = await clients[0].config_set(reload, note="gpu check: reload")
             reloaded["s"] = round(time.monotonic() - t, 2)
-            reloaded["values"] = {k: _dotted(reply.values, k) for k in reload}
+            reloaded["values"] = {k: value_at(reply.values, k) for k in reload}
             after_status = await clients[0].status()
             reloaded["capabilities"] = after_status.engine.get("capabilities")
             reloaded["completion"] = await one(clients[0], n + 2, "reloaded")
@@ -199,9 +199,3 @@ def stage_daemon(rep: Report, work: Path, *, paged: bool, n: int = 8) -> dict[st
         rep.check("daemon.concurrent", speedup is not None and speedup > 2.5, speedup, "> 2.5")
     return info
 
-
-def _dotted(values: dict[str, Any], key: str) -> Any:
-    node: Any = values
-    for part in key.split("."):
-        node = node[part]
-    return node

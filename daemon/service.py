@@ -904,12 +904,7 @@ class Service:
         data = cfg.to_dict(self.config)
         if key is None:
             return data
-        node: Any = data
-        for part in key.split("."):
-            if not isinstance(node, dict) or part not in node:
-                raise ConfigError(f"unknown configuration key {key!r}")
-            node = node[part]
-        return {key: node}
+        return {key: cfg.value_at(data, key)}
 
     def _on_config_set(self, peer: Peer, request: p.ConfigSetRequest) -> None:
         """Apply at once, or, when the change needs a new engine (or one is being loaded),

@@ -19,7 +19,7 @@ import tomlkit
 
 from app import config as cfg
 from app.client import Client
-from app.errors import ConfigError, DaemonError
+from app.errors import DaemonError
 from daemon import lifecycle
 from daemon.engine_settings import needs_new_engine
 
@@ -66,7 +66,7 @@ def run_get(args: argparse.Namespace) -> int:
                               "--file` reads its file") from exc
     else:
         data = cfg.to_dict(cfg.load())
-        values = data if args.key is None else {args.key: _lookup(data, args.key)}
+        values = data if args.key is None else {args.key: cfg.value_at(data, args.key)}
     value = values if args.key is None else values[args.key]
     if isinstance(value, dict):  # a secret only when asked for by its own key
         value = _masked(value, args.key or "")
@@ -92,16 +92,6 @@ def _masked(values: dict[str, Any], prefix: str) -> dict[str, Any]:
         else:
             out[name] = "***" if key in SECRETS and value else value
     return out
-
-
-def _lookup(data: dict[str, Any], key: str) -> Any:
-    node: Any = data
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise ConfigError(f"unknown configuration key {key!r} (`nospin config get` lists "
-                              "them)")
-        node = node[part]
-    return node
 
 
 def _nest(key: str, value: Any) -> dict[str, Any]:
