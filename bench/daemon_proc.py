@@ -123,3 +123,14 @@ async def wait_ready(timeout_s: float) -> None:
                 await client.close()
         await asyncio.sleep(0.2)
     raise DaemonError("the daemon's engine did not become ready")
+
+
+def rss_mb(pid: int, field: str = "VmRSS") -> float | None:
+    """A process's resident (VmRSS) or peak resident (VmHWM) memory in MB; None if gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None

@@ -24,7 +24,7 @@ from app.client import AsyncClient
 from app.commands.argtypes import positive_int
 from app.config import parse_assignments
 from app.errors import ConfigError, DaemonError, NospinError
-from bench.daemon_proc import private_daemon, wait_ready
+from bench.daemon_proc import private_daemon, rss_mb, wait_ready
 from daemon import protocol as p
 from daemon.discovery import IgnoreRules, walk_project
 from daemon.metrics import percentile
@@ -123,16 +123,6 @@ async def _client(index: int, points: list[tuple[str, str, int, int]], args: arg
         await client.close()
 
 
-def _peak_rss_mb(pid: int) -> float | None:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        return None
-    return None
-
-
 async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
     await wait_ready(180)
     rng = random.Random(args.seed)
@@ -199,7 +189,7 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         "tier_shares": {k: round(v / total, 3) for k, v in tiers.items()}
         | {"shed_or_error": round(sum(codes.values()) / total, 3)},
         "cache": dict(Counter(r.cache for r in served)),
-        "daemon_peak_rss_mb": _peak_rss_mb(pid),
+        "daemon_peak_rss_mb": rss_mb(pid, "VmHWM"),
         "daemon_metrics": {k: status.metrics.get(k) for k in
                            ("first_token_ms", "total_ms", "tiers", "num_shed", "cache")},
     }

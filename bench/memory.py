@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.daemon_proc import code_version, private_daemon, wait_ready
+from bench.daemon_proc import code_version, private_daemon, rss_mb, wait_ready
 
 _CODE_LINE = re.compile(r"^( *)[A-Za-z_][\w.]* *= *\S")  # an assignment: its indentation is safe
 
@@ -43,17 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tokens", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--index-timeout-s", type=float, default=600.0)
-
-
-def rss_mb(pid: int, field: str = "VmRSS") -> float | None:
-    """A process's resident (VmRSS) or peak resident (VmHWM) memory in MB; None if gone."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        return None
-    return None
 
 
 def children_rss_mb(pid: int) -> float:
