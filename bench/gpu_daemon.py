@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,43 +43,13 @@ def batch_through_daemon(make_engine: Callable[[], Engine], config: Config, *, n
     ``reload`` (engine settings), a ``config.set`` of them (``engine_for`` builds the new
     engine) and a completion on the new engine, ``memory_mb()`` read before and after (the
     old engine's memory must be freed)."""
-    from daemon.runner import run_daemon
+    from daemon.in_thread import daemon_in_thread
 
-    holder: dict[str, Any] = {}
-    ready = threading.Event()
-    errors: list[BaseException] = []
-
-    async def serve() -> None:
-        holder["loop"], holder["stop"] = asyncio.get_running_loop(), asyncio.Event()
-
-        def on_ready(service: Any) -> None:
-            holder["endpoint"] = service.endpoints[0]
-            ready.set()
-
-        factory_for = None if engine_for is None else (
-            lambda changed: lambda: engine_for(changed))
-        await run_daemon(config, engine_factory=make_engine, stop=holder["stop"],
-                         handle_signals=False, index_projects=False, on_ready=on_ready,
-                         engine_factory_for=factory_for)
-
-    def thread_main() -> None:
-        try:
-            asyncio.run(serve())
-        except BaseException as exc:  # reported to the caller
-            errors.append(exc)
-            ready.set()
-
-    thread = threading.Thread(target=thread_main, daemon=True, name="gpu-daemon")
-    thread.start()
-    ready.wait(60)
-    if errors or "endpoint" not in holder:
-        raise RuntimeError(f"the daemon did not start: {errors[0] if errors else 'timeout'}")
-    try:
-        return asyncio.run(_drive(holder["endpoint"], n, max_tokens, timeout_s, reload,
+    factory_for = None if engine_for is None else (lambda changed: lambda: engine_for(changed))
+    with daemon_in_thread(config, engine_factory=make_engine, engine_factory_for=factory_for,
+                          start_timeout_s=60, stop_timeout_s=60) as daemon:
+        return asyncio.run(_drive(daemon.endpoint, n, max_tokens, timeout_s, reload,
                                   memory_mb))
-    finally:
-        holder["loop"].call_soon_threadsafe(holder["stop"].set)
-        thread.join(60)
 
 
 async def _drive(endpoint: str, n: int, max_tokens: int, timeout_s: float,

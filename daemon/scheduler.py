@@ -173,21 +173,21 @@ class Scheduler:
     def fast_budget(self) -> FastBudget:
         return self._fast
 
-    def configure(
-        self, tiers: TierConfig, *, capacity: int | None = None, budget_tokens: int | None = None
-    ) -> None:
-        """Apply a configuration change (tiers, forced fast mode, capacity, the normal context
-        budget) from the next step."""
+    def configure(self, tiers: TierConfig, *, budget_tokens: int | None = None) -> None:
+        """Apply a configuration change (tiers, forced fast mode, the normal context budget)
+        from the next step."""
         self._tiers = tiers
         if budget_tokens is not None:
             self._budget_tokens = budget_tokens
         base = self._fast_base(tiers, self._budget_tokens)
         if base != self._fast.base_tokens:
             self._fast = FastBudget(base)
-        if capacity is not None:
-            if capacity < 1:
-                raise ValueError("capacity must be at least 1")
-            self._capacity = capacity
+
+    def set_capacity(self, capacity: int) -> None:
+        """How many requests the engine runs at once (its batch), from the next step."""
+        if capacity < 1:
+            raise ValueError("capacity must be at least 1")
+        self._capacity = capacity
 
     def engine_changed(self) -> None:
         """A new engine (other settings or model): its speed is learnt afresh from the priors,

@@ -720,8 +720,7 @@ class Service:
             self._hints.warm.forget_held()
             # requests it runs at once: a batching engine (exllamav2 paged, a remote server)
             # gets up to max_batch, others one at a time
-            self.scheduler.configure(self.config.tiers,
-                                     capacity=max(1, caps.max_batch) if caps.batching else 1)
+            self.scheduler.set_capacity(max(1, caps.max_batch) if caps.batching else 1)
         self._tick_wake.set()  # the scan gate follows the engine's state
         self._events.publish("state", self._state_data())
 

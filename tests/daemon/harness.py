@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,7 +16,7 @@ import zmq
 
 from app.config import Config, default_config_path
 from daemon import lifecycle
-from daemon.runner import run_daemon
+from daemon.in_thread import DaemonThread, daemon_in_thread
 from daemon.service import Service
 from engine.base import Engine
 from tests.daemon.fakes import FakeEngine
@@ -37,24 +35,22 @@ def short_home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 @dataclass
 class DaemonHandle:
-    service: Service
-    endpoint: str
+    """The daemon in this process (its service, endpoint and loop) and the engines it made."""
+
+    daemon: DaemonThread
     engines: list[Engine] = field(default_factory=list)
-    loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def service(self) -> Service:
+        return self.daemon.service
+
+    @property
+    def endpoint(self) -> str:
+        return self.daemon.endpoint
 
     def call(self, fn: Callable[[], Any]) -> Any:
         """Run ``fn`` on the daemon's loop and return its result."""
-        assert self.loop is not None
-        done = threading.Event()
-        box: list[Any] = []
-
-        def run() -> None:
-            box.append(fn())
-            done.set()
-
-        self.loop.call_soon_threadsafe(run)
-        assert done.wait(5)
-        return box[0]
+        return self.daemon.call(fn)
 
 
 @contextmanager
@@ -69,7 +65,6 @@ def running_daemon(
 
     ``engine_factory_for``: the engine of a changed configuration (engine settings set with
     ``config.set`` load a new one); every engine made either way is in ``engines``."""
-    config = config or Config()
     engines: list[Engine] = []
 
     def factory() -> Engine:
@@ -86,46 +81,11 @@ def running_daemon(
             return engine
         return make
 
-    ready = threading.Event()
-    handles: list[DaemonHandle] = []
-    errors: list[BaseException] = []
-    holder: dict[str, Any] = {}
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        holder["stop"] = stop
-        holder["loop"] = asyncio.get_running_loop()
-
-        def on_ready(service: Service) -> None:
-            handles.append(DaemonHandle(service, service.endpoints[0], engines,
-                                        asyncio.get_running_loop()))
-            ready.set()
-
-        await run_daemon(config, engine_factory=factory, stop=stop, handle_signals=False,
-                         config_path=default_config_path(),
-                         index_projects=index_projects, on_ready=on_ready,
-                         engine_factory_for=factory_for if engine_factory_for else None)
-
-    def thread_main() -> None:
-        try:
-            asyncio.run(main())
-        except BaseException as exc:
-            errors.append(exc)
-            ready.set()
-
-    thread = threading.Thread(target=thread_main, daemon=True)
-    thread.start()
-    assert ready.wait(15), "daemon did not start"
-    if errors:
-        raise errors[0]
-    try:
-        yield handles[0]
-    finally:
-        holder["loop"].call_soon_threadsafe(holder["stop"].set)
-        thread.join(15)
-        assert not thread.is_alive(), "daemon did not stop"
-        if errors:
-            raise errors[0]
+    with daemon_in_thread(config or Config(), engine_factory=factory,
+                          engine_factory_for=factory_for if engine_factory_for else None,
+                          config_path=default_config_path(),
+                          index_projects=index_projects) as daemon:
+        yield DaemonHandle(daemon, engines)
 
 
 class RawClient:

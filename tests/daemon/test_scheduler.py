@@ -296,6 +296,17 @@ def test_capacity_runs_a_batch_at_once() -> None:
     assert s.num_waiting == 2
 
 
+def test_set_capacity_applies_from_the_next_step() -> None:
+    s = make()
+    for i in range(3):
+        s.add_request(completion(f"r{i}", doc=f"f{i}.py"), 0.0)
+    assert started(s.schedule(0.0)) == ["r0"]
+    s.set_capacity(3)
+    assert started(s.schedule(0.0)) == ["r1", "r2"]
+    with pytest.raises(ValueError):
+        s.set_capacity(0)
+
+
 def test_alone_in_an_idle_engine_is_never_shed() -> None:
     s = make()
     s.add_request(completion("big", prompt=8000, new=64), 0.0)
@@ -327,7 +338,7 @@ def test_forced_fast_mode_always_serves_tier_fast(via_config: bool) -> None:
 
 def test_configure_changes_thresholds_from_the_next_step() -> None:
     s = make()
-    s.configure(TierConfig(normal_ms=100, cap_ms=200, fast_ms=5000), capacity=2)
+    s.configure(TierConfig(normal_ms=100, cap_ms=200, fast_ms=5000))
     s.add_request(completion("r", prompt=100, new=20), 0.0)  # 300 ms
     assert s.schedule(0.0).start[0].tier is Tier.CAP
 
