@@ -9,6 +9,15 @@ read when the engine is ready, once the root is indexed, after the buffers are o
 each round and after they are closed. ``growth_mb_per_1000_requests`` is the least-squares
 slope over the second half of the rounds (the bounded caches fill in the first): a daemon that
 keeps nothing it should not stays near 0.
+
+A soak (``--minutes M``: rounds until M minutes have passed, instead of ``--rounds``) with
+``--churn K`` adds what hours of use bring besides typing: each round K buffers are closed and
+as many other files opened, one completion is superseded by the next keystroke's (an
+incremental edit), the client asks for status (as the tray does each second), and, on the
+benchmark's own copy of the standard library (never a ``--root`` of yours), a line is appended
+to a file on disk that no buffer holds (the watcher re-reads it). ``timeline`` has the elapsed
+seconds, requests and RSS of every round; ``growth_mb_per_hour`` is the slope over its second
+half by time; ``home_mb`` the daemon's files (state, snapshots, log) at the start and the end.
 """
 
 from __future__ import annotations
@@ -22,10 +31,13 @@ import shutil
 import sysconfig
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.errors import Cancelled
 from bench.daemon_proc import code_version, private_daemon, rss_mb, wait_ready
+from daemon.protocol import Position, Range, TextEdit
 
 _CODE_LINE = re.compile(r"^( *)[A-Za-z_][\w.]* *= *\S")  # an assignment: its indentation is safe
 
@@ -43,6 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tokens", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--index-timeout-s", type=float, default=600.0)
+    parser.add_argument("--minutes", type=float, default=0.0,
+                        help="a soak: rounds until this many minutes have passed (not --rounds)")
+    parser.add_argument("--churn", type=int, default=0,
+                        help="each round: close this many buffers and open as many others, "
+                        "supersede one completion, ask for status, edit a file on disk "
+                        "(the standard library copy only)")
 
 
 def children_rss_mb(pid: int) -> float:
@@ -93,81 +111,191 @@ def pick_documents(root: Path, count: int, rng: random.Random) -> list[tuple[Pat
     return found
 
 
-async def _run(args: argparse.Namespace, pid: int, root: Path) -> dict[str, Any]:
+@dataclass
+class _Doc:
+    """A buffer the benchmark types in: its text as the daemon has it, and where a line goes."""
+
+    path: Path
+    text: str
+    places: list[int]  # lines a new line may follow (assignments)
+    version: int = 0
+
+    def type_line(self, n: int, rng: random.Random) -> tuple[int, str]:
+        """Insert a new line after a random assignment; (its 0-based line, its text)."""
+        lines = self.text.split("\n")
+        at = rng.choice(self.places)
+        indent = _CODE_LINE.match(lines[at])
+        typed = f"{indent.group(1) if indent else ''}value_r{n} = "
+        lines.insert(at + 1, typed)
+        self.places[:] = [q + 1 if q > at else q for q in self.places]
+        self.text = "\n".join(lines)
+        self.version += 1
+        return at + 1, typed
+
+    def type_char(self, line: int, col: int, char: str) -> TextEdit:
+        """One keystroke at (line, col), as an editor sends it: an incremental edit."""
+        lines = self.text.split("\n")
+        lines[line] = lines[line][:col] + char + lines[line][col:]
+        self.text = "\n".join(lines)
+        self.version += 1
+        at = Position(line=line, col=col)
+        return TextEdit(range=Range(start=at, end=at), text=char)
+
+
+def folder_mb(path: Path) -> float:
+    """Bytes of the files under ``path``, in MB."""
+    total = 0
+    for f in path.rglob("*"):
+        try:
+            if f.is_file() and not f.is_symlink():
+                total += f.stat().st_size
+        except OSError:
+            continue
+    return round(total / 1e6, 2)
+
+
+class _Soak:
+    """The rounds: typing and completions in every open buffer, and with ``churn`` the rest of
+    a day's use (buffers closed and opened, a superseded completion, status, files on disk)."""
+
+    def __init__(self, args: argparse.Namespace, client: Any, root: Path, docs: list[_Doc],
+                 spare: list[_Doc], disk_files: list[Path], rng: random.Random) -> None:
+        self.args, self.client, self.root, self.rng = args, client, root, rng
+        self.open, self.spare, self.disk_files = docs, spare, disk_files
+        self.requests = self.nonempty = self.superseded = self.disk_edits = 0
+        self.opened = self.closed = 0
+
+    async def complete(self, doc: _Doc, line: int, col: int) -> Any:
+        self.requests += 1  # sent (a superseded one ends in Cancelled)
+        done = await self.client.complete(str(doc.path), line, col,
+                                          max_tokens=self.args.max_tokens, multiline=False,
+                                          deadline_ms=60_000)
+        self.nonempty += bool(done.text.strip())
+        return done
+
+    async def round(self, n: int) -> None:
+        for doc in self.open:
+            line, typed = doc.type_line(n, self.rng)
+            await self.client.change(str(doc.path), text=doc.text, version=doc.version)
+            await self.complete(doc, line, len(typed))
+        if self.args.churn:
+            await self.churn(n)
+
+    async def churn(self, n: int) -> None:
+        # a completion superseded by the next keystroke's
+        doc = self.rng.choice(self.open)
+        line, typed = doc.type_line(n, self.rng)
+        await self.client.change(str(doc.path), text=doc.text, version=doc.version)
+        first = asyncio.ensure_future(self.complete(doc, line, len(typed)))
+        await asyncio.sleep(0.02)
+        edit = doc.type_char(line, len(typed), "1")
+        await self.client.change(str(doc.path), edits=[edit], version=doc.version)
+        await self.complete(doc, line, len(typed) + 1)
+        try:
+            await first
+        except Cancelled:  # "superseded by a newer request for this document"
+            self.superseded += 1
+        await self.client.status()
+        # buffers closed, others opened
+        for _ in range(min(self.args.churn, len(self.spare))):
+            gone = self.open.pop(self.rng.randrange(len(self.open)))
+            await self.client.close_document(str(gone.path))
+            self.spare.append(gone)
+            new = self.spare.pop(self.rng.randrange(len(self.spare) - 1))
+            await self.client.open(str(new.path), new.text, root=str(self.root))
+            self.open.append(new)
+            self.opened += 1
+            self.closed += 1
+        # a file on disk no buffer holds (the benchmark's own copy only)
+        if self.disk_files:
+            held = {d.path for d in self.open}
+            path = self.rng.choice([f for f in self.disk_files if f not in held])
+            with path.open("a", encoding="utf-8") as out:
+                out.write(f"\nsoak_value_{n} = {n}\n")
+            self.disk_edits += 1
+
+
+async def _wait_indexed(client: Any, root: Path, pid: int, timeout_s: float) -> float:
+    """Until ``root``'s index is built; the parse workers' peak RSS meanwhile."""
+    give_up = time.monotonic() + timeout_s
+    peak_children = 0.0
+    while True:
+        status = await client.status()
+        peak_children = max(peak_children, children_rss_mb(pid))
+        if not status.indexing and str(root) in status.roots:
+            return peak_children
+        if time.monotonic() > give_up:
+            raise TimeoutError("the root was not indexed in time")
+        await asyncio.sleep(0.5)
+
+
+async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
+               edit_disk: bool) -> dict[str, Any]:
     from app.client import AsyncClient
 
     rng = random.Random(args.seed)
-    docs = pick_documents(root, args.docs, rng)
-    if not docs:
+    picked = pick_documents(root, args.docs * (2 if args.churn else 1), rng)
+    if not picked:
         raise SystemExit(f"no .py file of {root} has 50 lines with 3 assignments to type after")
+    all_docs = [_Doc(path, text, places) for path, text, places in picked]
+    docs, spare = all_docs[:args.docs], all_docs[args.docs:]
+    disk_files: list[Path] = []
+    if args.churn and edit_disk:
+        taken = {d.path for d in all_docs}
+        disk_files = sorted(f for f in root.rglob("*.py") if f not in taken)
     out: dict[str, Any] = {"docs": len(docs)}
     rss: dict[str, Any] = {}
     await wait_ready(300)
     rss["ready"] = rss_mb(pid)
+    home_mb = {"ready": folder_mb(home)}
     client = AsyncClient(autostart=False, idle_timeout_s=120)
     await client.connect()
     try:
         # the first buffer starts the root's index build; wait for its end
         t = time.monotonic()
-        first_path, first_text, _ = docs[0]
-        await client.open(str(first_path), first_text, root=str(root))
-        give_up = time.monotonic() + args.index_timeout_s
-        peak_children = 0.0
-        while True:
-            status = await client.status()
-            peak_children = max(peak_children, children_rss_mb(pid))
-            if not status.indexing and str(root) in status.roots:
-                break
-            if time.monotonic() > give_up:
-                raise TimeoutError("the root was not indexed in time")
-            await asyncio.sleep(0.5)
+        await client.open(str(docs[0].path), docs[0].text, root=str(root))
+        out["parse_workers_peak_rss_mb"] = await _wait_indexed(client, root, pid,
+                                                               args.index_timeout_s)
         out["index_s"] = round(time.monotonic() - t, 1)
         rss["indexed"] = rss_mb(pid)
-        out["parse_workers_peak_rss_mb"] = peak_children
-        for path, text, _ in docs[1:]:
-            await client.open(str(path), text, root=str(root))
+        for doc in docs[1:]:
+            await client.open(str(doc.path), doc.text, root=str(root))
         rss["opened"] = rss_mb(pid)
-        texts = {path: text for path, text, _ in docs}
-        versions = dict.fromkeys(texts, 0)
-        rounds: list[float | None] = []
-        requests = nonempty = 0
+        soak = _Soak(args, client, root, docs, spare, disk_files, rng)
+        timeline: list[tuple[float, int, float | None]] = []
         t = time.monotonic()
-        for n in range(args.rounds):
-            for path, _, places in docs:
-                lines = texts[path].split("\n")
-                at = rng.choice(places)
-                indent = _CODE_LINE.match(lines[at])
-                typed = f"{indent.group(1) if indent else ''}value_r{n} = "
-                lines.insert(at + 1, typed)
-                places[:] = [p + 1 if p > at else p for p in places]
-                texts[path] = "\n".join(lines)
-                versions[path] += 1
-                await client.change(str(path), text=texts[path], version=versions[path])
-                done = await client.complete(
-                    str(path), at + 1, len(typed), max_tokens=args.max_tokens,
-                    multiline=False, deadline_ms=60_000)
-                requests += 1
-                nonempty += bool(done.text.strip())
-            rounds.append(rss_mb(pid))
+        n = 0
+        while (time.monotonic() - t < args.minutes * 60) if args.minutes else n < args.rounds:
+            await soak.round(n)
+            n += 1
+            timeline.append((round(time.monotonic() - t, 1), soak.requests, rss_mb(pid)))
         out["rounds_s"] = round(time.monotonic() - t, 1)
-        rss["rounds"] = rounds
+        rss["rounds"] = [v for _, _, v in timeline]
         status = await client.status()
         out["completion_cache"] = status.metrics.get("completion_cache")
         out["documents_open"] = status.num_documents
-        for path, _, _ in docs:
-            await client.close_document(str(path))
+        for doc in soak.open:
+            await client.close_document(str(doc.path))
         await asyncio.sleep(1.0)
         rss["closed"] = rss_mb(pid)
         rss["peak"] = rss_mb(pid, "VmHWM")
-        out.update(requests=requests, completions_nonempty=nonempty)
-        per_round = len(docs)
-        points = [(per_round * (i + 1), v) for i, v in enumerate(rounds) if v is not None]
-        points = points[len(points) // 2:]  # the second half: the first fills the caches
-        out["growth_mb_per_1000_requests"] = slope_per_1000([x for x, _ in points],
-                                                            [y for _, y in points])
+        home_mb["end"] = folder_mb(home)
+        out.update(rounds=n, requests=soak.requests, completions_nonempty=soak.nonempty)
+        if args.churn:
+            out["churned"] = {"superseded": soak.superseded, "opened": soak.opened,
+                            "closed": soak.closed, "disk_edits": soak.disk_edits}
+        half = [(x, s, v) for x, s, v in timeline[len(timeline) // 2:] if v is not None]
+        # the second half: the first fills the caches
+        out["growth_mb_per_1000_requests"] = slope_per_1000([s for _, s, _ in half],
+                                                            [v for _, _, v in half])
+        per_second = slope_per_1000([round(x * 1000) for x, _, _ in half],
+                                    [v for _, _, v in half])
+        out["growth_mb_per_hour"] = None if per_second is None else round(per_second * 3600, 1)
+        out["timeline"] = [list(row) for row in timeline] if args.minutes else None
     finally:
         await client.close()
     out["rss_mb"] = rss
+    out["home_mb"] = home_mb
     return out
 
 
@@ -187,13 +315,18 @@ def stdlib_copy(into: Path) -> Path:
     return root
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
+def run(args: argparse.Namespace, *, edit_disk: bool | None = None) -> dict[str, Any]:
+    """The benchmark; ``edit_disk``: whether churn edits files on disk (default: only in the
+    benchmark's own copy of the standard library)."""
     with tempfile.TemporaryDirectory(prefix="nsmem-root") as tmp:
         root = Path(args.root).resolve() if args.root else stdlib_copy(Path(tmp))
         if not root.is_dir():
             raise SystemExit(f"--root {root} is not a folder")
         with private_daemon(engine=args.engine, index=True, prefix="nsmem") as daemon:
-            result = asyncio.run(_run(args, daemon.pid, root))
+            result = asyncio.run(_run(args, daemon.pid, root, daemon.home,
+                                      edit_disk=not args.root if edit_disk is None
+                                      else edit_disk))
     return {"code": code_version(), "root": args.root or "the standard library's .py files",
-            "engine": args.engine, "rounds": args.rounds, "max_tokens": args.max_tokens,
+            "engine": args.engine, "minutes": args.minutes, "churn": args.churn,
+            "max_tokens": args.max_tokens,
             "cpus": os.cpu_count(), **result}
