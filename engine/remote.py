@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import logging
 import socket
 import threading
 import time
@@ -35,12 +36,15 @@ from engine.base import (
 )
 from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
+from engine.remote_limits import ServerLimits, probe
 from engine.remote_tokens import (
     RemoteVocabulary,
     check_against_server,
     estimate,
     load_vocabulary,
 )
+
+log = logging.getLogger(__name__)
 
 _CHECK_TIMEOUT_S = 3.0  # the tokenizer check at start; a slow server is not waited for longer
 
@@ -65,7 +69,9 @@ class RemoteEngine(Engine):
         self._socks: dict[str, socket.socket] = {}  # open connections, closed by cancel()
         self._cancelled: set[str] = set()
         self._active: set[str] = set()
-        self._slots = threading.BoundedSemaphore(max(1, config.max_batch))
+        self._max_batch = max(1, config.max_batch)
+        self._slots = threading.BoundedSemaphore(self._max_batch)
+        self._limits = ServerLimits()
         self._closing = False
         self._stats = EngineStats(model=config.remote_model or config.remote_url)
         self._vocab: RemoteVocabulary | None = None
@@ -76,23 +82,43 @@ class RemoteEngine(Engine):
             fim=self._profile.fim,
             speculation=False,  # whatever the server does is invisible here
             batching=True,
-            max_batch=max(1, self._config.max_batch),
+            max_batch=self._max_batch,
             exact_tokenizer=self._vocab is not None,
             kv_state_cache=False,
-            n_ctx=self._config.n_ctx,
+            n_ctx=min(self._config.n_ctx, self._limits.n_ctx or self._config.n_ctx),
         )
 
     def start(self) -> None:
         """Load the local vocabulary for token counts (engine/remote_tokens.py) and check it
-        against the server's tokenizer; the server is otherwise contacted per request."""
+        against the server's tokenizer; ask the server its slots and context per request
+        (engine/remote_limits.py): fewer slots than ``engine.max_batch`` lower it. The server
+        is otherwise contacted per request."""
+        timeout = min(_CHECK_TIMEOUT_S, self._config.remote_timeout_s)
         vocab = load_vocabulary(self._config.remote_tokenizer, self._profile)
         if vocab is not None:
-            timeout = min(_CHECK_TIMEOUT_S, self._config.remote_timeout_s)
             vocab = check_against_server(
                 vocab, self._post, self._root(), self._config.remote_model, timeout
             )
         self._vocab = vocab
         self._stats.extra["exact_tokenizer"] = float(vocab is not None)
+        self._apply_limits(probe(self._get, self._root(), self._config.remote_model, timeout))
+
+    def _apply_limits(self, limits: ServerLimits) -> None:
+        self._limits = limits
+        if limits.slots is not None and limits.slots < self._max_batch:
+            log.info("remote server: %d slots (%s): %d requests at once, not engine.max_batch "
+                     "%d", limits.slots, limits.source, limits.slots, self._max_batch)
+            self._max_batch = limits.slots
+            self._slots = threading.BoundedSemaphore(self._max_batch)
+        if limits.slots is not None:
+            self._stats.extra["server_slots"] = float(limits.slots)
+        if limits.n_ctx is not None:
+            self._stats.extra["server_n_ctx"] = float(limits.n_ctx)
+            if limits.n_ctx < self._config.n_ctx:
+                log.warning("remote server: %d tokens of context per request (%s), engine.n_ctx "
+                            "is %d: longer prompts fail there; lower engine.n_ctx and "
+                            "context.budget_tokens, or give the server's slots more context",
+                            limits.n_ctx, limits.source, self._config.n_ctx)
 
     def count_tokens(self, text: str) -> int:
         """Exact with a local vocabulary (``capabilities.exact_tokenizer``), else an estimate."""
@@ -206,9 +232,17 @@ class RemoteEngine(Engine):
 
     def _post(self, path: str, body: bytes, timeout: float) -> tuple[int, bytes]:
         """One small JSON POST: (HTTP status, body). OSError when the server is unreachable."""
+        return self._exchange("POST", path, body, timeout)
+
+    def _get(self, path: str, timeout: float) -> tuple[int, bytes]:
+        """One small GET: (HTTP status, body). OSError when the server is unreachable."""
+        return self._exchange("GET", path, None, timeout)
+
+    def _exchange(self, method: str, path: str, body: bytes | None, timeout: float
+                  ) -> tuple[int, bytes]:
         conn = self._connect(timeout)
         try:
-            conn.request("POST", path, body, self._headers("application/json"))
+            conn.request(method, path, body, self._headers("application/json"))
             resp = conn.getresponse()
             return resp.status, resp.read(1 << 20)
         except http.client.HTTPException as exc:

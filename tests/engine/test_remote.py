@@ -20,6 +20,12 @@ from app.config import EngineConfig
 from engine.base import FinishReason, GenerationRequest, PromptParts, generate_sync
 from engine.profiles import QWEN25_CODER
 from engine.remote import RemoteEngine
+from engine.remote_limits import (
+    ServerLimits,
+    from_llama_cpp_props,
+    from_tabby_model,
+    from_vllm_models,
+)
 
 PARTS = PromptParts("a.py", "python", (), "def add(a, b):\n    return ", "\n")
 
@@ -31,9 +37,22 @@ class _Handler(BaseHTTPRequestHandler):
     bodies: ClassVar[list[dict[str, Any]]] = []  # completion requests
     tokenize: ClassVar[dict[str, Any]] = {}  # path -> JSON answer of a tokenize endpoint
     tokenize_bodies: ClassVar[list[tuple[str, dict[str, Any]]]] = []
+    pages: ClassVar[dict[str, Any]] = {}  # path -> JSON answer of a GET
+    got: ClassVar[list[str]] = []  # GET paths asked
+    streaming = 0  # completions being streamed now
+    most_streaming = 0
+    lock = threading.Lock()
 
     def log_message(self, *args: Any) -> None:
         pass
+
+    def do_GET(self) -> None:
+        _Handler.got.append(self.path)
+        answer = self.pages.get(self.path)
+        self.send_response(200 if answer is not None else 404)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(json.dumps(answer or {"detail": "Not Found"}).encode())
 
     def do_POST(self) -> None:
         length = int(self.headers["Content-Length"])
@@ -55,6 +74,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
+        with _Handler.lock:
+            _Handler.streaming += 1
+            _Handler.most_streaming = max(_Handler.most_streaming, _Handler.streaming)
         try:
             for text in self.script:
                 time.sleep(self.delay)
@@ -64,12 +86,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"data: [DONE]\n\n")
         except (BrokenPipeError, ConnectionResetError):
             pass
+        finally:
+            with _Handler.lock:
+                _Handler.streaming -= 1
 
 
 @pytest.fixture()
 def fake_server() -> Iterator[str]:
     _Handler.script, _Handler.delay, _Handler.status, _Handler.bodies = [], 0.0, 200, []
     _Handler.tokenize, _Handler.tokenize_bodies = {}, []
+    _Handler.pages, _Handler.got, _Handler.streaming, _Handler.most_streaming = {}, [], 0, 0
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -246,6 +272,77 @@ def test_a_tokenizer_path_that_is_not_a_gguf_file_is_a_config_error(tmp_path: Pa
         engine.start()
 
 
+# /props of llama.cpp server as its README documents it (tools/server/README.md), abridged
+LLAMA_CPP_PROPS = {
+    "default_generation_settings": {"id": 0, "id_task": -1, "n_ctx": 1024,
+                                    "speculative": False, "is_processing": False,
+                                    "params": {"n_predict": -1, "top_k": 40}},
+    "total_slots": 2,
+    "model_path": "../models/qwen2.5-coder-1.5b-q4_k_m.gguf",
+    "modalities": {"vision": False},
+    "build_info": "b7000-abcdef0",
+    "is_sleeping": False,
+}
+
+
+def test_server_limits_from_each_servers_answer() -> None:
+    assert from_llama_cpp_props(LLAMA_CPP_PROPS) == ServerLimits(2, 1024, "/props")
+    tabby = {"id": "Qwen2.5-Coder-7B-exl2", "object": "model",
+             "parameters": {"max_seq_len": 8192, "max_batch_size": 4, "cache_mode": "Q8"}}
+    assert from_tabby_model(tabby) == ServerLimits(4, 8192, "/v1/model")
+    vllm = {"object": "list", "data": [
+        {"id": "Qwen/Qwen2.5-Coder-7B", "object": "model", "max_model_len": 32768},
+        {"id": "Qwen/Qwen2.5-Coder-1.5B", "object": "model", "max_model_len": 16384}]}
+    assert from_vllm_models(vllm, "Qwen/Qwen2.5-Coder-1.5B") == ServerLimits(
+        None, 16384, "/v1/models")
+    assert not from_vllm_models(vllm).known  # two models, none named: which one is unknown
+    # llama-cpp-python's /v1/models names the model only
+    plain = {"object": "list", "data": [{"id": "m.gguf", "object": "model", "owned_by": "me"}]}
+    assert not from_vllm_models(plain).known
+    for junk in (None, [], "x", {"total_slots": "4"}, {"total_slots": True},
+                 {"total_slots": 0}, {"parameters": []}, {"data": {}}):
+        assert not from_llama_cpp_props(junk).known
+        assert not from_tabby_model(junk).known
+        assert not from_vllm_models(junk).known
+
+
+def test_fewer_server_slots_lower_max_batch(fake_server: str) -> None:
+    """A llama.cpp server with 2 slots: the engine says 2 at once (the daemon's scheduler plans
+    for that many), sends at most 2 at once, and one slot's context is its n_ctx."""
+    _Handler.pages = {"/props": LLAMA_CPP_PROPS}
+    _Handler.script, _Handler.delay = [" a", " +", " b"], 0.1
+    engine = _engine(fake_server + "/v1", max_batch=16, n_ctx=2048, remote_tokenizer="estimate")
+    assert _Handler.got == ["/props"]  # the root without /v1; the first answer is enough
+    caps = engine.capabilities
+    assert (caps.max_batch, caps.n_ctx) == (2, 1024)
+    extra = engine.stats().extra
+    assert (extra["server_slots"], extra["server_n_ctx"]) == (2.0, 1024.0)
+    done: list[Any] = []
+    finished = threading.Event()
+
+    def sink(event: Any) -> None:
+        if hasattr(event, "reason"):
+            done.append(event)
+            if len(done) == 5:
+                finished.set()
+
+    for i in range(5):
+        engine.submit(GenerationRequest(f"r{i}", prompt=PARTS), sink)
+    assert finished.wait(20)
+    assert all(f.reason is not FinishReason.ERROR for f in done)
+    assert _Handler.most_streaming == 2
+
+
+def test_more_server_slots_keep_max_batch_and_vllm_gives_context(fake_server: str) -> None:
+    _Handler.pages = {"/v1/models": {"object": "list", "data": [
+        {"id": "coder", "object": "model", "max_model_len": 32768}]}}
+    engine = _engine(fake_server, max_batch=8, n_ctx=4096, remote_tokenizer="estimate")
+    assert _Handler.got == ["/props", "/v1/model", "/v1/models"]
+    assert (engine.capabilities.max_batch, engine.capabilities.n_ctx) == (8, 4096)
+    assert engine.stats().extra["server_n_ctx"] == 32768.0
+    assert "server_slots" not in engine.stats().extra
+
+
 def test_an_unreachable_server_does_not_stop_the_start(qwen_vocab: Any) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -287,7 +384,9 @@ def test_real_llama_cpp_server(embedded_model: Path) -> None:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     pytest.fail("llama_cpp.server did not start")
                 time.sleep(0.5)
-        engine = _engine(url, remote_timeout_s=60.0)
+        engine = _engine(url, remote_timeout_s=60.0, max_batch=16)
+        # no endpoint of this server gives its slots or context: the configuration stands
+        assert engine.capabilities.max_batch == 16 and "server_slots" not in engine.stats().extra
         # token counts: the embedded vocabulary, checked against the server's /extras/tokenize
         assert engine.capabilities.exact_tokenizer
         req = urllib.request.Request(
