@@ -103,7 +103,9 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     speculation: bool = True
     num_draft_tokens: int = 5  # 4 to 6 (design.md §3); 1 to 16 accepted
     speculation_min_acceptance: float = 0.4  # (0 to 1) below this speculation turns itself off
-    max_batch: int = 16  # (>= 1) requests at once: exllamav2 paged batching, a remote server
+    # (>= 1) requests at once: exllamav2 paged batching, a remote server (one that publishes
+    # fewer slots lowers it: engine/remote_limits.py)
+    max_batch: int = 16
     kv_state_slots: int = 8  # (>= 0; 0: none) documents whose KV state is kept for switching
     remote_url: str = ""  # OpenAI-compatible server base URL for kind "remote"
     remote_model: str = ""
