@@ -59,7 +59,7 @@ def format_status(data: dict[str, Any]) -> str:
         f"  log        {data['log_path'] or '(terminal)'}",
         f"  engine     {engine.get('kind')} {engine.get('model', '')} - {engine.get('state')}"
         + (f", {engine['restarts']} restarts" if engine.get("restarts") else "")
-        + (f" ({engine['last_error']})" if engine.get("last_error") else ""),
+        + (_last_error(engine) if engine.get("last_error") else ""),
         f"  fast mode  {'on' if data['fast_mode'] else 'off'}"
         + ("   completions PAUSED" if data["paused"] else ""),
         f"  clients    {data['num_clients']}, documents {data['num_documents']}, "
@@ -110,6 +110,13 @@ def format_status(data: dict[str, Any]) -> str:
     if threads:
         lines.append(f"  threads    {threads}")
     return "\n".join(lines)
+
+
+def _last_error(engine: dict[str, Any]) -> str:
+    """The engine's last error: why it is not ready, or, once it is again, what happened
+    earlier (a restart after a crash, a refused engine change)."""
+    error = engine["last_error"]
+    return f" ({error})" if engine.get("state") != "ready" else f"; earlier: {error}"
 
 
 def _threads_line(extra: dict[str, Any]) -> str:

@@ -124,6 +124,13 @@ def test_status_text_warns_about_roots_not_watched() -> None:
     assert "WARNING" not in _status({}, {}, roots=["/p"], root_problems={})
 
 
+def test_status_text_says_the_engines_last_error_as_why_or_as_earlier() -> None:
+    failed = _status({"state": "failed", "last_error": "no model at /m.gguf"}, {})
+    assert "  engine     llamacpp  - failed (no model at /m.gguf)" in failed
+    ready = _status({"restarts": 1, "last_error": "the engine died and is being restarted"}, {})
+    assert "- ready, 1 restarts; earlier: the engine died and is being restarted" in ready
+
+
 def test_status_text_warns_when_llama_cpp_runs_without_extra_buffers() -> None:
     """engine/cpu_build.py: a build whose AMX kernels crash here loads without them."""
     text = _status({"extra": {"llama_extra_buffers": 0.0, "kv_tokens": 10.0}}, {})
