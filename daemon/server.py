@@ -8,6 +8,13 @@ Sockets use ``ROUTER_MANDATORY``: a send to a client that disconnected fails at 
 peer reports it (``Peer.send`` returns False) so its work can be cancelled. ``MAXMSGSIZE`` is a
 hard cap above the protocol's own size limit: messages between the two get an error reply;
 beyond the hard cap libzmq drops the connection (the client library refuses to send those).
+
+On tcp the token in ``hello`` authenticates the connection that sent it, not its routing id: a
+client may set its own id, and ROUTER numbers the others in sequence, so a routing id alone
+would let another local user take over an authenticated id once its connection is gone. Each
+authenticated id is kept with the file descriptor of its connection (``ZMQ_SRCFD`` of the
+message), and a socket monitor's disconnect events, read before every authentication check,
+drop the ids of closed connections (a new connection may get a closed one's descriptor).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from typing import Protocol, cast
 import msgspec
 import zmq
 import zmq.asyncio
+from zmq.utils.monitor import parse_monitor_message
 
 from app.errors import NospinError, ProtocolError
 from daemon import protocol as p
@@ -98,7 +106,30 @@ class Dispatcher(Protocol):
 class _Bound:
     listener: Listener
     socket: zmq.asyncio.Socket
-    authenticated: set[bytes] = field(default_factory=set)
+    # tcp: routing id -> file descriptor of the connection that said hello with the token
+    authenticated: dict[bytes, int] = field(default_factory=dict)
+    monitor: zmq.Socket[bytes] | None = None  # tcp: disconnect events, read without waiting
+    monitor_owner: zmq.asyncio.Socket | None = None  # the monitor socket ``monitor`` shadows
+
+    def forget_closed(self) -> None:
+        """Drop the authentication of every connection closed since the last call."""
+        if self.monitor is None:
+            return
+        while True:
+            try:
+                event = parse_monitor_message(self.monitor.recv_multipart(zmq.NOBLOCK))
+            except zmq.Again:
+                return
+            fd = event["value"]
+            for routing_id in [r for r, f in self.authenticated.items() if f == fd]:
+                del self.authenticated[routing_id]
+
+    def close(self, linger_ms: int) -> None:
+        if self.monitor_owner is not None:
+            self.socket.disable_monitor()
+            self.monitor_owner.close(linger=0)
+            self.monitor = self.monitor_owner = None
+        self.socket.close(linger=linger_ms)
 
 
 class Server:
@@ -138,9 +169,14 @@ class Server:
                 sock.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_IVL_MS)
                 sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
             sock.bind(listener.endpoint)
+            bound = _Bound(listener, sock)
+            if listener.token is not None:
+                owner = sock.get_monitor_socket(zmq.EVENT_DISCONNECTED | zmq.EVENT_CLOSED)
+                # a plain socket over the same pipe: read without waiting on the event loop
+                bound.monitor, bound.monitor_owner = zmq.Socket.shadow(owner.underlying), owner
             if listener.on_bound is not None:
                 listener.on_bound(listener.endpoint)
-            self._bound.append(_Bound(listener, sock))
+            self._bound.append(bound)
             log.info("listening on %s", listener.endpoint)
 
     def peer_gone(self, peer: Peer) -> None:
@@ -169,14 +205,21 @@ class Server:
     def close(self, *, linger_ms: int = 500) -> None:
         """Close the sockets, giving queued replies ``linger_ms`` to leave."""
         for b in self._bound:
-            b.socket.close(linger=linger_ms)
+            b.close(linger_ms)
         self._bound.clear()
 
     async def _recv_loop(self, index: int, bound: _Bound) -> None:
+        with_fd = bound.listener.token is not None
         while True:
-            frames = await bound.socket.recv_multipart()
+            fd = -1
+            if with_fd:  # the connection's descriptor, for the token check
+                msg = await bound.socket.recv_multipart(copy=False)
+                fd = msg[-1].get(zmq.SRCFD)
+                frames = [frame.bytes for frame in msg]
+            else:
+                frames = await bound.socket.recv_multipart()
             try:
-                self._on_frames(index, bound, frames)
+                self._on_frames(index, bound, frames, fd)
             except Exception:  # the daemon keeps serving whatever a message does
                 log.exception("unexpected error while handling a message")
 
@@ -197,7 +240,7 @@ class Server:
             if peer.gone or now - peer.last_seen > 600:
                 del self._peers[key]
 
-    def _on_frames(self, index: int, bound: _Bound, frames: list[bytes]) -> None:
+    def _on_frames(self, index: int, bound: _Bound, frames: list[bytes], fd: int = -1) -> None:
         self.num_messages += 1
         if len(frames) < 2:
             return  # no routing identity: nothing can be answered
@@ -211,11 +254,13 @@ class Server:
             peer.send(p.error_reply(p.recover_id(payload), exc))
             return
         token = bound.listener.token
-        if token is not None and envelope[0] not in bound.authenticated:
+        if token is not None:
+            bound.forget_closed()
+        if token is not None and bound.authenticated.get(envelope[0]) != fd:
             if isinstance(request, p.HelloRequest) and hmac.compare_digest(
                 request.token.encode(), token.encode()
             ):
-                bound.authenticated.add(envelope[0])
+                bound.authenticated[envelope[0]] = fd
             else:
                 peer.send(p.error_reply(request.id, ProtocolError(
                     "this endpoint needs a hello with the token from the token file first"

@@ -91,10 +91,12 @@ def running_daemon(
 class RawClient:
     """A plain DEALER socket: send bytes, receive decoded JSON replies."""
 
-    def __init__(self, endpoint: str | None = None) -> None:
+    def __init__(self, endpoint: str | None = None, *, routing_id: bytes | None = None) -> None:
         self.ctx = zmq.Context()
         self.sock = self.ctx.socket(zmq.DEALER)
         self.sock.setsockopt(zmq.LINGER, 0)
+        if routing_id is not None:  # else ROUTER numbers the connection
+            self.sock.setsockopt(zmq.ROUTING_ID, routing_id)
         self.sock.connect(endpoint or lifecycle.ipc_endpoint())
 
     def send(self, data: bytes | dict[str, Any]) -> None:

@@ -804,6 +804,44 @@ def test_tcp_listener_requires_token(home: Path) -> None:
         raw.close()
 
 
+def test_a_tcp_hello_authenticates_its_connection_not_its_routing_id(home: Path) -> None:
+    """The token proves a connection, not a routing id: a second connection that takes the id
+    of one that said hello (set explicitly, or guessed: ROUTER numbers connections in
+    sequence) once that one is gone must say hello itself, whatever file descriptor it gets
+    (the closed connection's, reused, included)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = Config(daemon=Config().daemon.__class__(tcp_port=port), tiers=TierConfig())
+    endpoint = f"tcp://127.0.0.1:{port}"
+
+    def connect(routing_id: bytes) -> RawClient:
+        return RawClient(endpoint, routing_id=routing_id)
+
+    with running_daemon(config):
+        token = lifecycle.token_path().read_text()
+        for n in range(3):
+            editor = connect(b"editor-%d" % n)
+            editor.send({"type": "hello", "id": "h", "token": token})
+            assert editor.recv()["type"] == "hello"
+            editor.send({"type": "status", "id": "s"})
+            assert editor.recv()["type"] == "status"
+            editor.close()
+            time.sleep(0.3)  # the daemon sees the connection close
+            other = connect(b"editor-%d" % n)
+            other.send({"type": "status", "id": "s2"})
+            reply = other.recv()
+            assert reply["code"] == "bad_message" and "hello" in reply["message"], reply
+            other.send({"type": "hello", "id": "h2", "token": token})
+            assert other.recv()["type"] == "hello"
+            other.send({"type": "status", "id": "s3"})
+            assert other.recv()["type"] == "status"
+            other.close()
+            time.sleep(0.3)
+
+
 @pytest.mark.slow
 def test_real_engine_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """The real socket, the real llama.cpp engine from engine.factory and the embedded model:
