@@ -18,6 +18,7 @@ from app.client import Client
 from app.commands.argtypes import positive_int
 from app.errors import CursorError, InputError
 from daemon import lifecycle
+from daemon import protocol as p
 
 
 def register(sub: Any) -> None:
@@ -77,10 +78,19 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
         return 0
     print(done.text)
+    print(summary_line(done), file=sys.stderr)
+    return 0
+
+
+def summary_line(done: p.DoneReply) -> str:
+    """The line after the completion: tier (and why, when degraded), times, tokens, cache and
+    context."""
     t = done.timings
     tier_names = {1: "normal", 2: "cap", 3: "fast"}
     tier = (f"tier {done.tier} ({tier_names[done.tier]})" if done.tier in tier_names
             else done.tier_reason or "no tier")
+    if done.tier in (2, 3) and done.tier_reason:  # degraded: say why
+        tier = f"{tier}: {done.tier_reason}"
     summary = (f"-- {tier}, first token "
                f"{t.first_token_ms:.0f} ms, total {t.total_ms:.0f} ms, {done.num_tokens} tokens, "
                f"{done.finish_reason}, cache {done.cache}")
@@ -88,5 +98,5 @@ def run(args: argparse.Namespace) -> int:
         c = done.context
         summary += (f", context {c.num_tokens}/{c.budget_tokens} tokens "
                     f"(saved {c.num_tokens_saved}, {c.num_dropped} dropped)")
-    print(summary, file=sys.stderr)
-    return 0
+    return summary
+

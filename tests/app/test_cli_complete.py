@@ -46,6 +46,23 @@ def test_parse_location() -> None:
             parse_location(bad)
 
 
+def test_the_summary_line_says_why_a_completion_was_degraded() -> None:
+    from app.commands.complete import summary_line
+    from daemon import protocol as p
+
+    times = p.Timings(queue_ms=1.0, context_ms=2.0, first_token_ms=1329.0, prefill_ms=864.0,
+                      decode_ms=608.0, total_ms=1937.0)
+    why = "predicted 2101 ms at full settings, 0 ahead > 1500 ms: at most 30 tokens"
+    capped = p.DoneReply(id="c", text="x", finish_reason="newline", tier=2, tier_reason=why,
+                         cache="miss", num_tokens=18, timings=times)
+    assert summary_line(capped).startswith(f"-- tier 2 (cap): {why}, first token 1329 ms, "
+                                           "total 1937 ms, 18 tokens, newline, cache miss")
+    normal = p.DoneReply(id="c", text="x", finish_reason="stop", tier=1,
+                         tier_reason="predicted 300 ms at full settings, 0 ahead: normal",
+                         cache="miss", num_tokens=3, timings=times)
+    assert summary_line(normal).startswith("-- tier 1 (normal), first token")
+
+
 def test_complete_starts_a_daemon_then_reuses_it(home: Path) -> None:
     src = write_project(home / "proj")
     first = nospin(home, "complete", f"{src}:2:5", "--json", "--multiline", "false")
