@@ -43,6 +43,8 @@ class IndexSnapshot:
     # a namespace or package files declare (C# ``namespace A.B``, Kotlin ``package a.b``),
     # wherever they are -> those files, sorted
     namespace_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # a SwiftPM target's folder from its manifest's ``path:`` -> its module name
+    swift_targets: Mapping[str, str] = field(default_factory=dict)
     duplicates: Mapping[str, tuple[SymbolRef, ...]] = field(default_factory=dict)  # digest -> refs
     version: int = 0
     # (module, importing path) -> what resolve_module found: the snapshot does not change, and
@@ -123,8 +125,9 @@ class IndexSnapshot:
 
     def package_of(self, path: str) -> tuple[str, ...]:
         """The files of the Go package ``path`` is in (its folder's, itself included), or of
-        its Swift module (``LanguageSpec.module_folders``); () for other languages' files."""
-        return self.package_files.get(_package_folder(path), ())
+        its Swift module (``LanguageSpec.module_folders``, a Package.swift target's ``path:``);
+        () for other languages' files."""
+        return self.package_files.get(_package_folder(path, self.swift_targets), ())
 
     def files_of_package(self, module: str, from_path: str) -> tuple[str, ...]:
         """The files of the package a Go import names (all files of its folder, sorted), or of
@@ -257,13 +260,14 @@ def overlaid(
     packages: Mapping[str, tuple[str, ...]]
     package_files: Mapping[str, tuple[str, ...]]
     namespace_files: Mapping[str, tuple[str, ...]]
+    swift_targets: Mapping[str, str]
     if keys_changed:
-        built, packages, package_files = _build_modules(files)
+        built, packages, package_files, swift_targets = _build_modules(files)
         namespace_files = _build_namespaces(files, built)
         modules = built
     else:
         modules, packages, package_files = old.modules, old.packages, old.package_files
-        namespace_files = old.namespace_files
+        namespace_files, swift_targets = old.namespace_files, old.swift_targets
     return IndexSnapshot(
         files=files,
         symbols=symbols,
@@ -271,6 +275,7 @@ def overlaid(
         packages=packages,
         package_files=package_files,
         namespace_files=namespace_files,
+        swift_targets=swift_targets,
         duplicates=duplicates,
         version=old.version if version is None else version,
     )
@@ -310,15 +315,20 @@ def _key_style(path: str) -> str:
     return spec.module_keys if spec is not None else "path"
 
 
-def _package_folder(path: str) -> str:
+def _package_folder(path: str, swift_targets: Mapping[str, str] | None = None) -> str:
     """The folder of the package or module ``path`` is in: its own folder, or for a language
-    with ``LanguageSpec.module_folders`` (Swift) the folder right below the nearest of those
-    above it (Sources/Kit for Sources/Kit/Models/Item.swift), else its top folder (an Xcode
-    app's target: MyApp for MyApp/Views/Home.swift, MyAppTests for its tests; files at the
-    root: the root)."""
+    with ``LanguageSpec.module_folders`` (Swift) the nearest target folder a Package.swift
+    names with ``path:`` above it (``swift_targets``), else the folder right below the
+    nearest module folder above it (Sources/Kit for Sources/Kit/Models/Item.swift), else its
+    top folder (an Xcode app's target: MyApp for MyApp/Views/Home.swift, MyAppTests for its
+    tests; files at the root: the root)."""
     parent = PurePosixPath(path).parent
     spec = LANGUAGES.get(detect_language(path))
     if spec is not None and spec.module_folders:
+        if swift_targets:
+            found = _nearest_root(str(parent), swift_targets)
+            if found is not None:
+                return found[0]
         parts = parent.parts
         for i in range(len(parts) - 2, -1, -1):
             if parts[i] in spec.module_folders:
@@ -377,11 +387,13 @@ def _module_keys(path: str) -> tuple[list[str], list[str]]:
 
 def _build_modules(
     files: Mapping[str, FileSummary],
-) -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+) -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]],
+           dict[str, str]]:
     """The module keys (key -> the file it names), the packages (the dotted path of a folder
     holding a file that imports name by dotted path, and its suffixes -> every such folder,
     sorted: a wildcard import's package may have folders under several source roots; for Go,
-    the folder's path and its suffixes, joined with "/") and the files of each Go package."""
+    the folder's path and its suffixes, joined with "/"; a Swift target's name), the files of
+    each Go package and Swift module, and the Swift targets Package.swift files place."""
     modules: dict[str, str] = {}
     packages: dict[str, set[str]] = {}
     package_files: dict[str, list[str]] = {}
@@ -396,10 +408,13 @@ def _build_modules(
     for path in ordered:
         for key in keys[path][0]:
             modules[key] = path
+    manifests = _manifest_roots(files)
+    swift_targets = _swift_targets(manifests.get("Package.swift", {}))
     folders: dict[str, str] = {}  # folder -> how its files are imported
     for p in files:
         style = _key_style(p)
-        folder = _package_folder(p) if style == "folder" else str(PurePosixPath(p).parent)
+        folder = (_package_folder(p, swift_targets) if style == "folder"
+                  else str(PurePosixPath(p).parent))
         if style in ("dotted", "folder", "psr4"):
             folders[folder] = style
         if style == "folder":
@@ -410,8 +425,9 @@ def _build_modules(
         for i in range(len(parts)):
             packages.setdefault(joiner.join(parts[i:]), set()).add(folder)
     package_folders = {key: tuple(sorted(folders)) for key, folders in packages.items()}
+    for folder, name in swift_targets.items():  # ``import Core``: its target's folder
+        package_folders[name] = (folder,)
     # a go.mod's module path names its folder, and that path plus a folder's below it
-    manifests = _manifest_roots(files)
     go_roots = manifests.get("go.mod", {})
     for folder in package_files:
         found = _nearest_root(folder, go_roots)
@@ -424,7 +440,20 @@ def _build_modules(
         modules,
         package_folders,
         {folder: tuple(sorted(paths)) for folder, paths in package_files.items()},
+        swift_targets,
     )
+
+
+def _swift_targets(roots: Mapping[str, tuple[ModuleRoot, ...]]) -> dict[str, str]:
+    """Each SwiftPM target folder (from the project root) that a Package.swift names with
+    ``path:`` -> the target's name."""
+    targets: dict[str, str] = {}
+    for manifest_folder, declared in roots.items():
+        for root in declared:
+            if root.under is not None:
+                folder = _normalise(PurePosixPath(manifest_folder) / root.under)
+                targets[folder or "."] = root.name
+    return targets
 
 
 def _manifest_roots(

@@ -12,6 +12,10 @@
   aliases (``"@app/*": ["src/app/*"]``, ``"config": ["src/config.ts"]``), relative to
   ``baseUrl`` when it is set, and ``baseUrl`` itself (non-relative imports from that folder).
   ``extends`` is not followed: every tsconfig's aliases are the project's.
+- ``Package.swift``: a SwiftPM target with a ``path:`` (``.target(name: "Core", path:
+  "Modules/Core")``) is the Swift module ``Core`` made of that folder's files (``import Core``
+  names it, and its files see each other's names); targets without one are in
+  ``Sources/<name>`` or ``Tests/<name>``, which ``LanguageSpec.module_folders`` covers.
 
 ``daemon.index`` turns these into import keys; ``daemon.parse.summarize`` calls
 :func:`read_module_roots` for files with these names. Anything malformed gives nothing: a
@@ -160,8 +164,59 @@ def _tsconfig(text: str) -> tuple[ModuleRoot, ...]:
     return tuple(roots)
 
 
+# the target kinds of a SwiftPM manifest whose sources are a folder of Swift files
+_SWIFT_TARGET = re.compile(r"\.(?:target|executableTarget|testTarget|macro|plugin)\s*\(")
+_SWIFT_NAME = re.compile(r'\A\s*name\s*:\s*"([^"\\]+)"')
+_SWIFT_PATH = re.compile(r'(?:\A|,)\s*path\s*:\s*"([^"\\]*)"')
+
+
+def _call_arguments(text: str, start: int) -> str | None:
+    """The text between the parenthesis at ``start - 1`` and its match, with what nested
+    brackets and string literals hold blanked (so labels found in it are the call's own);
+    None when it does not close."""
+    depth, out, i = 0, [], start
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            end = text.find('"', i + 1)
+            while end > 0 and text[end - 1] == "\\":
+                end = text.find('"', end + 1)
+            if end < 0:
+                return None
+            out.append(text[i:end + 1] if depth == 0 else " ")
+            i = end + 1
+            continue
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            if depth == 0:
+                return "".join(out)
+            depth -= 1
+        elif depth == 0:
+            out.append(c)
+        i += 1
+    return None
+
+
+def _package_swift(text: str) -> tuple[ModuleRoot, ...]:
+    """The targets that set ``path:``: the module (the target's name) and its folder."""
+    roots: list[ModuleRoot] = []
+    for match in _SWIFT_TARGET.finditer(text):
+        args = _call_arguments(text, match.end())
+        if args is None:
+            continue
+        name, path = _SWIFT_NAME.search(args), _SWIFT_PATH.search(args)
+        folder = _relative(path.group(1).rstrip("/")) if path is not None else None
+        if name is not None and folder is not None:
+            roots.append(ModuleRoot(name.group(1), under=folder))
+        if len(roots) == _MAX_ALIASES:
+            break
+    return tuple(roots)
+
+
 _READERS: dict[str, Callable[[str], tuple[ModuleRoot, ...]]] = {
     "go.mod": _go_mod,
+    "Package.swift": _package_swift,
     "package.json": _package_json,
     "jsconfig.json": _tsconfig,
 }
@@ -169,7 +224,8 @@ _TSCONFIG = re.compile(r"tsconfig(?:\.[\w.-]+)?\.json")
 
 
 def manifest_kind(path: str) -> str:
-    """Which manifest ``path`` is: "go.mod", "package.json", "tsconfig" or ""."""
+    """Which manifest ``path`` is: "go.mod", "package.json", "Package.swift", "tsconfig" or
+    ""."""
     name = PurePosixPath(path).name
     if name in _READERS:
         return "tsconfig" if name == "jsconfig.json" else name

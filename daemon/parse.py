@@ -132,7 +132,8 @@ def summarize(
     path: str, text: str, language: str | None = None, *, prose: bool = False
 ) -> FileSummary:
     """Summarise ``text`` as the content of ``path``; plain text files get their size and
-    digest only (and a manifest its module roots).
+    digest only; a manifest (go.mod, package.json, tsconfig.json, Package.swift) its module
+    roots too.
     ``prose``: also find the multi-line strings and comments (``prose_spans``), which the
     context assembler needs and the index does not (``nospin bench context`` prints both costs:
     ``buffer_parse_ms`` with them, ``buffer_parse_no_prose_ms`` without)."""
@@ -207,6 +208,7 @@ def summarize(
         has_syntax_errors=root.has_error,
         prose_spans=prose_spans,
         literal_spans=literal_spans,
+        module_roots=read_module_roots(path, text),  # Package.swift is Swift code
         **base,  # type: ignore[arg-type]
     )
 

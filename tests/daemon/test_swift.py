@@ -392,3 +392,97 @@ def test_an_xcode_apps_folders_are_one_module(tmp_path: Path) -> None:
     }
     text = "\n".join(related_segments(tmp_path, files, "MyApp/Views/ItemRow.swift"))
     assert "// An item of the catalogue.\nstruct Item { … }\n    let sku: String\n" in text
+
+
+CUSTOM_PATHS = {
+    # two modules side by side under one folder that is no SwiftPM module folder, each named by
+    # its target's path:, and an app target in Tools/ (no Sources/ anywhere)
+    "Package.swift": """// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "Kit",
+    products: [.library(name: "Kit", targets: ["Core"])],
+    dependencies: [.package(url: "https://example.com/y.git", from: "1.0.0")],
+    targets: [
+        .target(
+            name: "Core",
+            dependencies: [.product(name: "Y", package: "y"), "Money"],
+            path: "Modules/Core",
+            exclude: ["README.md"],
+            resources: [.process("Assets")]
+        ),
+        .target(name: "Money", path: "Modules/Money/"),
+        .executableTarget(name: "kit", dependencies: ["Core"], path: "Tools/CLI"),
+        .binaryTarget(name: "Native", path: "bin/Native.xcframework"),
+    ]
+)
+""",
+    "Modules/Money/Amount.swift": """/// An amount of money in cents.
+public struct Amount {
+    public let cents: Int
+}
+
+/// Rounds to whole units.
+func roundUnits(_ cents: Int) -> Int { cents / 100 * 100 }
+""",
+    "Modules/Core/Ledger.swift": """import Money
+
+/// The books of the shop.
+public final class Ledger {
+    public private(set) var entries: [Amount] = []
+
+    /// Books an amount.
+    public func book(_ amount: Amount) { entries.append(amount) }
+}
+""",
+    "Modules/Core/Reports/Summary.swift": """struct Summary {
+    let ledger: Ledger
+
+    func total() -> Int {
+        let a = Amount(cents: 1)
+        return roundUnits(a.cents)<|>
+    }
+}
+""",
+    "Tools/CLI/main.swift": """import Core
+
+let ledger = Ledger()
+""",
+}
+
+
+def test_package_swift_targets_with_a_path_are_modules() -> None:
+    from daemon.manifests import read_module_roots
+    from daemon.symbols import ModuleRoot
+
+    assert read_module_roots("Package.swift", CUSTOM_PATHS["Package.swift"]) == (
+        ModuleRoot("Core", under="Modules/Core"), ModuleRoot("Money", under="Modules/Money"),
+        ModuleRoot("kit", under="Tools/CLI"))
+    assert read_module_roots("Package.swift", '.target(name: "X", path: "../up")') == ()
+    assert read_module_roots("Package.swift", '.target(name: "X", path: "Lib"') == ()  # open
+    files = {k: v.replace("<|>", "") for k, v in CUSTOM_PATHS.items()}
+    snap = index_of(files).snapshot()
+    core = ("Modules/Core/Ledger.swift", "Modules/Core/Reports/Summary.swift")
+    # without the manifest, Modules/ would be one module of all four files, and ``import
+    # Core`` would name nothing
+    assert snap.package_of("Modules/Core/Reports/Summary.swift") == core
+    assert snap.package_of("Modules/Money/Amount.swift") == ("Modules/Money/Amount.swift",)
+    assert snap.files_of_package("Core", "Tools/CLI/main.swift") == core
+    assert snap.files_of_package("Money", "Modules/Core/Ledger.swift") == (
+        "Modules/Money/Amount.swift",)
+    without = index_of({k: v for k, v in files.items() if k != "Package.swift"}).snapshot()
+    assert len(without.package_of("Modules/Core/Ledger.swift")) == 3
+    assert without.files_of_package("Core", "Tools/CLI/main.swift") == ()
+
+
+def test_a_target_with_a_path_sees_its_own_files_not_another_modules(tmp_path: Path) -> None:
+    """Summary.swift (a subfolder of Core) gets Ledger of its module without an import; the
+    Amount it names is Money's, a module this file does not import (Ledger.swift does), and
+    is not offered (without the manifest, Modules/ was one module and it was)."""
+    path = "Modules/Core/Reports/Summary.swift"
+    text = "\n".join(related_segments(tmp_path / "a", CUSTOM_PATHS, path))
+    assert "// The books of the shop.\npublic final class Ledger { … }\n" in text
+    assert "struct Amount" not in text
+    files = {k: v for k, v in CUSTOM_PATHS.items() if k != "Package.swift"}
+    assert "public struct Amount { … }" in "\n".join(related_segments(tmp_path / "b", files, path))
