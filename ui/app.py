@@ -9,6 +9,7 @@ shows a small status window with the same figures and actions instead.
 from __future__ import annotations
 
 import argparse
+import collections
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -106,7 +107,8 @@ class TrayApp(QObject):
         self.latency: LatencyWindow | None = None
         self.tray: QSystemTrayIcon | None = None
         self.window: StatusWindow | None = None
-        self.messages: list[str] = []  # notifications shown (newest last), for tests and logs
+        # notifications shown (the latest 100, newest last), for tests and logs
+        self.messages: collections.deque[str] = collections.deque(maxlen=100)
         if use_tray is None:
             use_tray = QSystemTrayIcon.isSystemTrayAvailable()
         if use_tray:
