@@ -288,9 +288,9 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
         # the second half: the first fills the caches
         out["growth_mb_per_1000_requests"] = slope_per_1000([s for _, s, _ in half],
                                                             [v for _, _, v in half])
-        per_second = slope_per_1000([round(x * 1000) for x, _, _ in half],
-                                    [v for _, _, v in half])
-        out["growth_mb_per_hour"] = None if per_second is None else round(per_second * 3600, 1)
+        # x in thousandths of an hour: the slope per 1,000 of them is MB per hour
+        out["growth_mb_per_hour"] = slope_per_1000([x / 3.6 for x, _, _ in half],
+                                                   [v for _, _, v in half])
         out["timeline"] = [list(row) for row in timeline] if args.minutes else None
     finally:
         await client.close()

@@ -66,3 +66,4 @@ def test_a_soak_churns_buffers_supersedes_and_edits_files_on_disk(tmp_path: Path
     edited = [name for name, text in before.items() if (root / name).read_text() != text]
     assert edited and all("soak_value_" in (root / name).read_text() for name in edited)
     assert [row[1] for row in out["timeline"]] == [5 * (i + 1) for i in range(n)]
+    assert isinstance(out["growth_mb_per_hour"], float)
