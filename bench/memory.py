@@ -76,7 +76,7 @@ def children_rss_mb(pid: int) -> float:
     return round(total, 1)
 
 
-def slope_per_1000(requests: list[int], mb: list[float]) -> float | None:
+def slope_per_1000(requests: list[float], mb: list[float]) -> float | None:
     """Least-squares MB per 1,000 requests (None with fewer than two points)."""
     n = len(mb)
     if n < 2 or len(requests) != n:

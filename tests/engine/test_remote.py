@@ -299,8 +299,9 @@ def test_server_limits_from_each_servers_answer() -> None:
     # llama-cpp-python's /v1/models names the model only
     plain = {"object": "list", "data": [{"id": "m.gguf", "object": "model", "owned_by": "me"}]}
     assert not from_vllm_models(plain).known
-    for junk in (None, [], "x", {"total_slots": "4"}, {"total_slots": True},
-                 {"total_slots": 0}, {"parameters": []}, {"data": {}}):
+    junks: list[Any] = [None, [], "x", {"total_slots": "4"}, {"total_slots": True},
+                        {"total_slots": 0}, {"parameters": []}, {"data": {}}]
+    for junk in junks:
         assert not from_llama_cpp_props(junk).known
         assert not from_tabby_model(junk).known
         assert not from_vllm_models(junk).known
