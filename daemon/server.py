@@ -14,7 +14,9 @@ client may set its own id, and ROUTER numbers the others in sequence, so a routi
 would let another local user take over an authenticated id once its connection is gone. Each
 authenticated id is kept with the file descriptor of its connection (``ZMQ_SRCFD`` of the
 message), and a socket monitor's disconnect events, read before every authentication check,
-drop the ids of closed connections (a new connection may get a closed one's descriptor).
+drop the ids of closed connections (a new connection may get a closed one's descriptor). The
+same events make a closed connection's peer gone at once (its work cancelled, no longer counted
+among the clients), as does a new connection with its routing id.
 """
 
 from __future__ import annotations
@@ -55,14 +57,15 @@ class Listener:
 class Peer:
     """A client as seen by one socket; ``send`` answers it."""
 
-    __slots__ = ("_envelope", "_server", "_socket", "gone", "key", "last_seen")
+    __slots__ = ("_envelope", "_server", "_socket", "fd", "gone", "key", "last_seen")
 
     def __init__(self, server: Server, socket: zmq.asyncio.Socket, envelope: tuple[bytes, ...],
-                 key: str) -> None:
+                 key: str, fd: int = -1) -> None:
         self._server = server
         self._socket = socket
         self._envelope = envelope
         self.key = key  # stable name of this client connection (for logs and bookkeeping)
+        self.fd = fd  # tcp: its connection's file descriptor (-1: not known)
         self.gone = False  # a send failed: the client disconnected
         self.last_seen = time.monotonic()
 
@@ -111,16 +114,19 @@ class _Bound:
     monitor: zmq.Socket[bytes] | None = None  # tcp: disconnect events, read without waiting
     monitor_owner: zmq.asyncio.Socket | None = None  # the monitor socket ``monitor`` shadows
 
-    def forget_closed(self) -> None:
-        """Drop the authentication of every connection closed since the last call."""
+    def forget_closed(self) -> set[int]:
+        """Drop the authentication of every connection closed since the last call; their
+        file descriptors."""
+        closed: set[int] = set()
         if self.monitor is None:
-            return
+            return closed
         while True:
             try:
                 event = parse_monitor_message(self.monitor.recv_multipart(zmq.NOBLOCK))
             except zmq.Again:
-                return
+                return closed
             fd = event["value"]
+            closed.add(fd)
             for routing_id in [r for r, f in self.authenticated.items() if f == fd]:
                 del self.authenticated[routing_id]
 
@@ -223,13 +229,18 @@ class Server:
             except Exception:  # the daemon keeps serving whatever a message does
                 log.exception("unexpected error while handling a message")
 
-    def _peer(self, index: int, bound: _Bound, envelope: tuple[bytes, ...]) -> Peer:
+    def _peer(self, index: int, bound: _Bound, envelope: tuple[bytes, ...], fd: int = -1
+              ) -> Peer:
         key = (index, envelope[0])
         peer = self._peers.get(key)
+        if peer is not None and not peer.gone and peer.fd != fd:
+            # tcp: another connection with a closed one's routing id (ROUTER refuses a
+            # duplicate while the first lives): the first client is gone
+            peer._mark_gone(ConnectionError("its connection closed"))
         if peer is None or peer.gone:
             if len(self._peers) > 10_000:
                 self._forget_old_peers()
-            peer = Peer(self, bound.socket, envelope, f"{index}:{envelope[0].hex()}")
+            peer = Peer(self, bound.socket, envelope, f"{index}:{envelope[0].hex()}", fd)
             self._peers[key] = peer
         peer.last_seen = time.monotonic()
         return peer
@@ -246,7 +257,12 @@ class Server:
             return  # no routing identity: nothing can be answered
         # DEALER: [identity, payload]; REQ: [identity, b"", payload]
         envelope, payload = tuple(frames[:-1]), frames[-1]
-        peer = self._peer(index, bound, envelope)
+        if bound.monitor is not None:  # tcp: closed connections' clients are gone
+            closed = bound.forget_closed()
+            for gone in [pr for pr in self._peers.values()
+                         if closed and pr.fd in closed and not pr.gone]:
+                gone._mark_gone(ConnectionError("its connection closed"))
+        peer = self._peer(index, bound, envelope, fd)
         try:
             request = p.decode_request(payload, max_bytes=self._max_bytes)
         except ProtocolError as exc:
@@ -254,8 +270,6 @@ class Server:
             peer.send(p.error_reply(p.recover_id(payload), exc))
             return
         token = bound.listener.token
-        if token is not None:
-            bound.forget_closed()
         if token is not None and bound.authenticated.get(envelope[0]) != fd:
             if isinstance(request, p.HelloRequest) and hmac.compare_digest(
                 request.token.encode(), token.encode()

@@ -842,6 +842,31 @@ def test_a_tcp_hello_authenticates_its_connection_not_its_routing_id(home: Path)
             time.sleep(0.3)
 
 
+def test_a_closed_tcp_connections_client_is_gone_at_once(home: Path) -> None:
+    """On tcp the daemon learns from its socket monitor that a connection closed: its client
+    no longer counts (and its work is cancelled) before anything is sent to it."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = Config(daemon=Config().daemon.__class__(tcp_port=port), tiers=TierConfig())
+    endpoint = f"tcp://127.0.0.1:{port}"
+    with running_daemon(config):
+        token = lifecycle.token_path().read_text()
+        clients = [RawClient(endpoint) for _ in range(2)]
+        for raw in clients:
+            raw.send({"type": "hello", "id": "h", "token": token})
+            assert raw.recv()["type"] == "hello"
+        clients[1].send({"type": "status", "id": "s"})
+        assert clients[1].recv()["num_clients"] == 2
+        clients[0].close()
+        time.sleep(0.3)
+        clients[1].send({"type": "status", "id": "s2"})
+        assert clients[1].recv()["num_clients"] == 1
+        clients[1].close()
+
+
 @pytest.mark.slow
 def test_real_engine_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """The real socket, the real llama.cpp engine from engine.factory and the embedded model:
