@@ -257,10 +257,9 @@ class Server:
             return  # no routing identity: nothing can be answered
         # DEALER: [identity, payload]; REQ: [identity, b"", payload]
         envelope, payload = tuple(frames[:-1]), frames[-1]
-        if bound.monitor is not None:  # tcp: closed connections' clients are gone
-            closed = bound.forget_closed()
-            for gone in [pr for pr in self._peers.values()
-                         if closed and pr.fd in closed and not pr.gone]:
+        closed = bound.forget_closed()  # tcp: closed connections' clients are gone
+        if closed:  # rare: a scan of the peers only when a connection closed
+            for gone in [pr for pr in self._peers.values() if pr.fd in closed and not pr.gone]:
                 gone._mark_gone(ConnectionError("its connection closed"))
         peer = self._peer(index, bound, envelope, fd)
         try:
