@@ -145,12 +145,13 @@ def summarize(
         "num_lines": num_lines,
         "num_bytes": len(data),
         "digest": digest_text(text),
+        # a manifest's, whatever its language (Package.swift is Swift code)
+        "module_roots": read_module_roots(path, text),
     }
     spec = LANGUAGES.get(language)
     if spec is None:
         return FileSummary(
             language=TEXT if language not in LANGUAGES else language,
-            module_roots=read_module_roots(path, text),
             **base,  # type: ignore[arg-type]
         )
     tree = _parse(language, data)  # same byte offsets as data, whatever a work-around changed
@@ -208,7 +209,6 @@ def summarize(
         has_syntax_errors=root.has_error,
         prose_spans=prose_spans,
         literal_spans=literal_spans,
-        module_roots=read_module_roots(path, text),  # Package.swift is Swift code
         **base,  # type: ignore[arg-type]
     )
 
