@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = ["ServerLimits", "from_llama_cpp_props", "from_tabby_model", "from_vllm_models",
@@ -32,7 +32,7 @@ __all__ = ["ServerLimits", "from_llama_cpp_props", "from_tabby_model", "from_vll
 class ServerLimits:
     slots: int | None = None  # requests the server runs at once
     n_ctx: int | None = None  # tokens of context one request may use
-    source: str = ""  # the endpoint that said so ("" when none did)
+    source: str = ""  # the endpoint that said so (set by ``probe``; "" when none did)
 
     @property
     def known(self) -> bool:
@@ -49,7 +49,7 @@ def from_llama_cpp_props(data: Any) -> ServerLimits:
         return ServerLimits()
     settings = data.get("default_generation_settings")
     n_ctx = _positive(settings.get("n_ctx")) if isinstance(settings, dict) else None
-    return ServerLimits(_positive(data.get("total_slots")), n_ctx, "/props")
+    return ServerLimits(_positive(data.get("total_slots")), n_ctx)
 
 
 def from_tabby_model(data: Any) -> ServerLimits:
@@ -58,7 +58,7 @@ def from_tabby_model(data: Any) -> ServerLimits:
     if not isinstance(params, dict):
         return ServerLimits()
     return ServerLimits(_positive(params.get("max_batch_size")),
-                        _positive(params.get("max_seq_len")), "/v1/model")
+                        _positive(params.get("max_seq_len")))
 
 
 def from_vllm_models(data: Any, model: str = "") -> ServerLimits:
@@ -72,7 +72,7 @@ def from_vllm_models(data: Any, model: str = "") -> ServerLimits:
         cards = [c for c in cards if c.get("id") == model]
     if len(cards) != 1:
         return ServerLimits()
-    return ServerLimits(None, _positive(cards[0].get("max_model_len")), "/v1/models")
+    return ServerLimits(None, _positive(cards[0].get("max_model_len")))
 
 
 Get = Callable[[str, float], tuple[int, bytes]]  # (path, timeout s) -> (HTTP status, body)
@@ -102,5 +102,5 @@ def probe(get: Get, root: str, model: str, timeout_s: float) -> ServerLimits:
         except ValueError:  # not JSON: some other page at that path
             continue
         if limits.known:
-            return limits
+            return replace(limits, source=path)
     return ServerLimits()

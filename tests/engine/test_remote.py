@@ -25,6 +25,7 @@ from engine.remote_limits import (
     from_llama_cpp_props,
     from_tabby_model,
     from_vllm_models,
+    probe,
 )
 
 PARTS = PromptParts("a.py", "python", (), "def add(a, b):\n    return ", "\n")
@@ -286,15 +287,14 @@ LLAMA_CPP_PROPS = {
 
 
 def test_server_limits_from_each_servers_answer() -> None:
-    assert from_llama_cpp_props(LLAMA_CPP_PROPS) == ServerLimits(2, 1024, "/props")
+    assert from_llama_cpp_props(LLAMA_CPP_PROPS) == ServerLimits(2, 1024)
     tabby = {"id": "Qwen2.5-Coder-7B-exl2", "object": "model",
              "parameters": {"max_seq_len": 8192, "max_batch_size": 4, "cache_mode": "Q8"}}
-    assert from_tabby_model(tabby) == ServerLimits(4, 8192, "/v1/model")
+    assert from_tabby_model(tabby) == ServerLimits(4, 8192)
     vllm = {"object": "list", "data": [
         {"id": "Qwen/Qwen2.5-Coder-7B", "object": "model", "max_model_len": 32768},
         {"id": "Qwen/Qwen2.5-Coder-1.5B", "object": "model", "max_model_len": 16384}]}
-    assert from_vllm_models(vllm, "Qwen/Qwen2.5-Coder-1.5B") == ServerLimits(
-        None, 16384, "/v1/models")
+    assert from_vllm_models(vllm, "Qwen/Qwen2.5-Coder-1.5B") == ServerLimits(None, 16384)
     assert not from_vllm_models(vllm).known  # two models, none named: which one is unknown
     # llama-cpp-python's /v1/models names the model only
     plain = {"object": "list", "data": [{"id": "m.gguf", "object": "model", "owned_by": "me"}]}
@@ -305,6 +305,27 @@ def test_server_limits_from_each_servers_answer() -> None:
         assert not from_llama_cpp_props(junk).known
         assert not from_tabby_model(junk).known
         assert not from_vllm_models(junk).known
+
+
+def test_probe_asks_in_turn_and_names_the_endpoint_that_answered() -> None:
+    asked: list[str] = []
+    pages = {"/api/v1/model": {"parameters": {"max_batch_size": 4}},
+             "/api/v1/models": {"data": [{"id": "m", "max_model_len": 4096}]}}
+
+    def get(path: str, timeout: float) -> tuple[int, bytes]:
+        asked.append(path)
+        page = pages.get(path)
+        return (200, json.dumps(page).encode()) if page else (404, b"<html>")
+
+    assert probe(get, "/api", "m", 3.0) == ServerLimits(4, None, "/v1/model")
+    assert asked == ["/api/props", "/api/v1/model"]
+
+    def refused(path: str, timeout: float) -> tuple[int, bytes]:
+        asked.append(path)
+        raise ConnectionRefusedError(path)
+
+    asked.clear()
+    assert probe(refused, "", "", 3.0) == ServerLimits() and asked == ["/props"]
 
 
 def test_fewer_server_slots_lower_max_batch(fake_server: str) -> None:
