@@ -163,7 +163,7 @@ class _Soak:
         self.args, self.client, self.root, self.rng = args, client, root, rng
         self.open, self.spare, self.disk_files = docs, spare, disk_files
         self.requests = self.nonempty = self.superseded = self.disk_edits = 0
-        self.opened = self.closed = 0
+        self.swapped = 0  # buffers closed, each for another opened
 
     async def complete(self, doc: _Doc, line: int, col: int) -> Any:
         self.requests += 1  # sent (a superseded one ends in Cancelled)
@@ -204,8 +204,7 @@ class _Soak:
             new = self.spare.pop(self.rng.randrange(len(self.spare) - 1))
             await self.client.open(str(new.path), new.text, root=str(self.root))
             self.open.append(new)
-            self.opened += 1
-            self.closed += 1
+            self.swapped += 1
         # a file on disk no buffer holds (the benchmark's own copy only)
         if self.disk_files:
             held = {d.path for d in self.open}
@@ -282,8 +281,8 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
         home_mb["end"] = folder_mb(home)
         out.update(rounds=n, requests=soak.requests, completions_nonempty=soak.nonempty)
         if args.churn:
-            out["churned"] = {"superseded": soak.superseded, "opened": soak.opened,
-                            "closed": soak.closed, "disk_edits": soak.disk_edits}
+            out["churned"] = {"superseded": soak.superseded, "buffers_swapped": soak.swapped,
+                              "disk_edits": soak.disk_edits}
         half = [(x, s, v) for x, s, v in timeline[len(timeline) // 2:] if v is not None]
         # the second half: the first fills the caches
         out["growth_mb_per_1000_requests"] = slope_per_1000([s for _, s, _ in half],
