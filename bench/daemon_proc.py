@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,6 +123,21 @@ async def wait_ready(timeout_s: float) -> None:
                 await client.close()
         await asyncio.sleep(0.2)
     raise DaemonError("the daemon's engine did not become ready")
+
+
+async def wait_indexed(client: AsyncClient, timeout_s: float, *, root: str | None = None,
+                       on_poll: Callable[[], None] | None = None) -> float:
+    """Until the daemon has indexed ``root`` (any root when None) and builds no index; the
+    seconds it took. ``on_poll`` runs at every look (a reading taken meanwhile)."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        status = await client.status()
+        if on_poll is not None:
+            on_poll()
+        if not status.indexing and (root in status.roots if root else status.roots):
+            return time.monotonic() - start
+        await asyncio.sleep(0.5)
+    raise DaemonError(f"the daemon did not finish indexing within {timeout_s:.0f} s")
 
 
 def rss_mb(pid: int, field: str = "VmRSS") -> float | None:

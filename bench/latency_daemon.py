@@ -32,7 +32,7 @@ from app.errors import NospinError
 from app.evaluation.corpus import percentile
 from app.paths import state_dir
 from bench.busy import BusySpan, busy_loop, thread_events
-from bench.daemon_proc import private_daemon, wait_ready
+from bench.daemon_proc import private_daemon, wait_indexed, wait_ready
 from bench.latency import Sent
 from bench.latency_points import Key, Point
 from daemon import protocol as p
@@ -61,16 +61,6 @@ def copy_project(root: Path, dest: Path, exclude: Sequence[str]) -> int:
         count += 1
     (dest / "pyproject.toml").write_text("[project]\nname = 'replay'\n")
     return count
-
-
-async def _wait_indexed(client: AsyncClient, timeout_s: float) -> float:
-    start = time.monotonic()
-    while time.monotonic() - start < timeout_s:
-        status = await client.status()
-        if status.roots and not status.indexing:
-            return time.monotonic() - start
-        await asyncio.sleep(0.5)
-    raise NospinError(f"the daemon did not finish indexing within {timeout_s:.0f} s")
 
 
 def _finished(request_id: str, done: p.DoneReply) -> Finished:
@@ -122,7 +112,7 @@ async def _replay(project: Path, points: Sequence[Point], schedules: Sequence[Se
         first = str(project / points[0].path)
         await client.open(first, points[0].buffer(0)[0])
         opened.add(first)
-        index_s = await _wait_indexed(client, INDEX_TIMEOUT_S)
+        index_s = await wait_indexed(client, INDEX_TIMEOUT_S)
         for i, (point, keys) in enumerate(zip(points, schedules, strict=True)):
             path = str(project / point.path)
             text, column = point.buffer(0)

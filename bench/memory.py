@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import Cancelled
-from bench.daemon_proc import code_version, private_daemon, rss_mb, wait_ready
+from bench.daemon_proc import code_version, private_daemon, rss_mb, wait_indexed, wait_ready
 from daemon.protocol import Position, Range, TextEdit
 
 _CODE_LINE = re.compile(r"^( *)[A-Za-z_][\w.]* *= *\S")  # an assignment: its indentation is safe
@@ -214,20 +214,6 @@ class _Soak:
             self.disk_edits += 1
 
 
-async def _wait_indexed(client: Any, root: Path, pid: int, timeout_s: float) -> float:
-    """Until ``root``'s index is built; the parse workers' peak RSS meanwhile."""
-    give_up = time.monotonic() + timeout_s
-    peak_children = 0.0
-    while True:
-        status = await client.status()
-        peak_children = max(peak_children, children_rss_mb(pid))
-        if not status.indexing and str(root) in status.roots:
-            return peak_children
-        if time.monotonic() > give_up:
-            raise TimeoutError("the root was not indexed in time")
-        await asyncio.sleep(0.5)
-
-
 async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
                edit_disk: bool) -> dict[str, Any]:
     from app.client import AsyncClient
@@ -253,8 +239,13 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
         # the first buffer starts the root's index build; wait for its end
         t = time.monotonic()
         await client.open(str(docs[0].path), docs[0].text, root=str(root))
-        out["parse_workers_peak_rss_mb"] = await _wait_indexed(client, root, pid,
-                                                               args.index_timeout_s)
+        peak = [0.0]  # the parse workers' RSS at its highest while the index is built
+
+        def read_workers() -> None:
+            peak[0] = max(peak[0], children_rss_mb(pid))
+
+        await wait_indexed(client, args.index_timeout_s, root=str(root), on_poll=read_workers)
+        out["parse_workers_peak_rss_mb"] = peak[0]
         out["index_s"] = round(time.monotonic() - t, 1)
         rss["indexed"] = rss_mb(pid)
         for doc in docs[1:]:
