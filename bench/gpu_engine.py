@@ -318,9 +318,14 @@ def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
         rep.check(
             "spec.capability", engine.capabilities.speculation, engine.capabilities.speculation
         )
-        # the first request decodes plainly (the governor's speed baseline); the generator is
-        # then rebuilt with the draft
-        _plain_run(rep, engine, "spec.baseline_plain", "def base(state):\n    ", 64)
+        # the first requests decode plainly (the governor's speed baseline: baseline_tokens,
+        # more than one if a random model's text ends early); the generator is then rebuilt
+        # with the draft
+        gov = engine._governor
+        for i in range(4):
+            _plain_run(rep, engine, "spec.baseline_plain", f"def base_{i}(state):\n    ", 64)
+            if gov.plain_tokens >= gov.baseline_tokens:
+                break
         runs = []
         for i in range(3):
             fin, _ = generate_sync(

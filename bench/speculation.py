@@ -185,7 +185,7 @@ def run_config(
         import json.decoder
 
         warm_text = Path(json.decoder.__file__).read_text("utf-8")[:1500]
-        for attempt in range(3):
+        for attempt in range(6):
             warm = GenerationRequest(
                 f"{name}-warmup-{attempt}",
                 prompt_text=warm_text,
@@ -193,7 +193,7 @@ def run_config(
                 speculation=False,
             )
             generate_sync(engine, warm, timeout_s=args.request_timeout_s)
-            if governor.plain_tokens >= 8 or draft_path is None:
+            if governor.plain_tokens >= governor.baseline_tokens or draft_path is None:
                 break
         rows: list[dict[str, Any]] = []
         tripped_after: int | None = None

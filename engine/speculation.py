@@ -14,7 +14,10 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass, field
 
-__all__ = ["SpeculationGovernor"]
+__all__ = ["MIN_PLAIN_TOKENS", "MIN_SPEC_TOKENS", "SpeculationGovernor"]
+
+MIN_SPEC_TOKENS = 32  # speculative tokens of a probe before its speed is judged
+MIN_PLAIN_TOKENS = 16  # plain tokens the speed is judged against
 
 
 @dataclass(slots=True)
@@ -24,10 +27,13 @@ class SpeculationGovernor:
     Acceptance is accepted / proposed draft tokens over the current probe's most recent requests
     holding about ``window`` proposed tokens (a probe: since speculation last came on). Once the
     probe has at least ``min_proposed`` draft tokens and acceptance is below ``min_acceptance``,
-    speculation turns off; so does a measured time per generated token above the plain decoding
-    time. Plain decoding time comes from requests decoded without speculation: speculation waits
-    for ``baseline_tokens`` plain tokens first (0: speculate from the start, judged on
-    acceptance until plain figures exist).
+    speculation turns off; so does a measured time per generated token more than
+    ``speed_margin`` above the plain decoding time (a tie is no verdict: the two figures come
+    from different requests, and on a noisy machine equal speeds read a few percent apart).
+    Plain decoding time comes from requests decoded without speculation: speculation waits for
+    ``baseline_tokens`` plain tokens first, a few single-line completions (0: speculate from the
+    start, judged on acceptance until ``MIN_PLAIN_TOKENS`` plain tokens exist). A baseline of one
+    8-token request was too thin: one slow or fast request decided the verdict.
 
     Off is not for good: what the user edits changes (a file of boilerplate drafts well, a new
     algorithm badly), so after ``retry_after`` plain requests it probes again with fresh
@@ -44,7 +50,8 @@ class SpeculationGovernor:
     tripped: bool = False  # the rule fired (speculation is off when enforcing)
     min_proposed: int = 40
     window: int = 1000  # proposed draft tokens the acceptance is taken over
-    baseline_tokens: int = 8  # plain tokens measured before the first speculation
+    baseline_tokens: int = 32  # plain tokens measured before the first speculation
+    speed_margin: float = 0.05  # slower than plain by more than this share: off
     retry_after: int = 32  # plain requests before the first probe after a verdict of "off"
     max_retry_after: int = 1024
     proposed: int = 0
@@ -115,10 +122,10 @@ class SpeculationGovernor:
                 f" over the last {self._win_proposed} draft tokens"
             )
             return
-        if self.spec_tokens >= 32 and self.plain_tokens >= 8:
+        if self.spec_tokens >= MIN_SPEC_TOKENS and self.plain_tokens >= MIN_PLAIN_TOKENS:
             spec = self.spec_ms / self.spec_tokens
             plain = self.plain_ms / self.plain_tokens
-            if spec > plain:
+            if spec > plain * (1 + self.speed_margin):
                 self._trip(f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})")
             elif self._wait:  # a probe that passed: the backoff is forgotten
                 self._wait = 0

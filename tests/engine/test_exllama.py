@@ -955,7 +955,7 @@ def test_engine_speculation_plain_baseline_switch_off_and_probe_again() -> None:
         engine._governor.retry_after = 2
         # loaded with the draft, but the first requests decode plainly: the speed baseline
         assert engine.capabilities.speculation and "draft_model" not in engine.gen.kwargs
-        fin = _run(engine, "base", 16)
+        fin = _run(engine, "base", 32)
         assert fin.reason is FinishReason.LENGTH and not fin.stats.speculation_used
         fin = _run(engine, "a", 64)
         # the job asked for 64 + 4 and ended after exactly 64 tokens
@@ -988,7 +988,7 @@ def test_engine_speculation_switches_off_when_slower_than_plain() -> None:
         draft=True, num_draft_tokens=4, seconds_per_token=(0.010, 0.030), accept_per_step=(4, 0)
     )
     try:
-        _run(engine, "base", 16)
+        _run(engine, "base", 32)
         fin = _run(engine, "a", 64)
         assert fin.stats.speculation_used and fin.stats.num_draft_accepted == 256
         st_ = engine.stats()
@@ -1088,7 +1088,7 @@ def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
             suffix="\n",
         )
         runs = []
-        for i in range(4):  # the first decodes plainly (the speed baseline), then the draft
+        for i in range(5):  # plain first (32 tokens: the speed baseline), then the draft
             fin, _ = generate_sync(
                 engine, GenerationRequest(f"g{i}", prompt=parts, max_new_tokens=24), timeout_s=120
             )

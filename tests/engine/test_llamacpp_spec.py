@@ -30,6 +30,7 @@ def test_prompt_lookup_gives_the_plain_greedy_text(embedded_model: Path) -> None
         profile=QWEN25_CODER,
         config=EngineConfig(n_ctx=1024, speculation=True, kv_state_slots=0),
         draft_model_path=Path(PROMPT_LOOKUP),
+        governor=SpeculationGovernor(min_acceptance=0.4, baseline_tokens=0),  # exactness only
     )
     engine.start()
     try:
@@ -65,7 +66,9 @@ def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -
     from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
     from engine.profiles import QWEN25_CODER
 
-    governor = SpeculationGovernor(min_acceptance=1.01, min_proposed=1, retry_after=2)
+    governor = SpeculationGovernor(
+        min_acceptance=1.01, min_proposed=1, retry_after=2, baseline_tokens=8
+    )
     engine = LlamaCppEngine(
         model_path=embedded_model,
         profile=QWEN25_CODER,

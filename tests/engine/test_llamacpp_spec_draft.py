@@ -10,6 +10,7 @@ import pytest
 
 from app.config import EngineConfig
 from engine.llamacpp_spec import DraftModelDrafter, PromptLookupDrafter
+from engine.speculation import SpeculationGovernor
 
 
 class FakeSession:
@@ -87,6 +88,7 @@ def test_draft_model_gives_the_plain_greedy_text(embedded_model: Path) -> None:
         profile=QWEN25_CODER,
         config=EngineConfig(n_ctx=1024, speculation=True, kv_state_slots=2, num_draft_tokens=4),
         draft_model_path=embedded_model,
+        governor=SpeculationGovernor(min_acceptance=0.4, baseline_tokens=0),  # exactness only
     )
     engine.start()
     try:
