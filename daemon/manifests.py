@@ -170,6 +170,9 @@ _SWIFT_NAME = re.compile(r'\A\s*name\s*:\s*"([^"\\]+)"')
 _SWIFT_PATH = re.compile(r'(?:\A|,)\s*path\s*:\s*"([^"\\]*)"')
 
 
+_SWIFT_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)  # \\ and \" are escapes
+
+
 def _call_arguments(text: str, start: int) -> str | None:
     """The text between the parenthesis at ``start - 1`` and its match, with what nested
     brackets and string literals hold blanked (so labels found in it are the call's own);
@@ -178,13 +181,11 @@ def _call_arguments(text: str, start: int) -> str | None:
     while i < len(text):
         c = text[i]
         if c == '"':
-            end = text.find('"', i + 1)
-            while end > 0 and text[end - 1] == "\\":
-                end = text.find('"', end + 1)
-            if end < 0:
+            literal = _SWIFT_STRING.match(text, i)
+            if literal is None:
                 return None
-            out.append(text[i:end + 1] if depth == 0 else " ")
-            i = end + 1
+            out.append(literal.group() if depth == 0 else " ")
+            i = literal.end()
             continue
         if c in "([":
             depth += 1

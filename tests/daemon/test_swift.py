@@ -461,6 +461,9 @@ def test_package_swift_targets_with_a_path_are_modules() -> None:
         ModuleRoot("kit", under="Tools/CLI"))
     assert read_module_roots("Package.swift", '.target(name: "X", path: "../up")') == ()
     assert read_module_roots("Package.swift", '.target(name: "X", path: "Lib"') == ()  # open
+    # an escaped backslash ends its literal: the exclude list's "\\" is closed, path: is read
+    escaped = '.target(name: "W", exclude: ["a\\\\"], path: "Win")'
+    assert read_module_roots("Package.swift", escaped) == (ModuleRoot("W", under="Win"),)
     files = {k: v.replace("<|>", "") for k, v in CUSTOM_PATHS.items()}
     snap = index_of(files).snapshot()
     core = ("Modules/Core/Ledger.swift", "Modules/Core/Reports/Summary.swift")
