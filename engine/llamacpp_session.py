@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+import mmap
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -47,6 +48,14 @@ class PrefillResult:
     num_cached_tokens: int  # tokens not evaluated: already in the KV cache (prefix or state)
     restored_state: bool  # a saved KV state was loaded
     complete: bool  # False when should_stop interrupted the prefill
+
+
+def state_buffer(size: int) -> Any:
+    """``size`` zeroed bytes for a KV state, as a ctypes array on pages of their own (an
+    anonymous mapping, unmapped when the array is dropped). From the C heap, states of changing
+    sizes evicted in turn left it fragmented: glibc raises its mmap threshold to the largest
+    block freed, so after the first eviction every state came from the heap."""
+    return (ctypes.c_uint8 * size).from_buffer(mmap.mmap(-1, max(1, size)))
 
 
 _PARAMS_LOCK = threading.Lock()  # load_llama patches llama-cpp-python's default params
@@ -408,7 +417,7 @@ class KVSession:
 
         t0 = time.monotonic()
         size = self._lib.llama_state_seq_get_size(self.ctx.ctx, 0)
-        buf = (ctypes.c_uint8 * size)()
+        buf = state_buffer(size)
         n = self._lib.llama_state_seq_get_data(self.ctx.ctx, buf, size, 0)
         if n <= 0:
             return

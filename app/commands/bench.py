@@ -43,6 +43,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
               "parse of generated files."),
     "memory": ("bench.memory", "Memory of a long-running daemon: many open documents, an "
                "indexed root, rounds of edits."),
+    "kv-states": ("bench.kv_states", "KV states: the llamacpp engine's resident memory while "
+                  "requests switch among documents."),
     "body-end": ("bench.body_end", "Function ends: completions on the last statement line of "
                  "long functions (writing top-down)."),
 }
