@@ -10,7 +10,8 @@ way of allocating a saved state, run at the same time on the same seeded request
 is the engine's (``state_buffer``: an anonymous mapping per state, unmapped when it is
 dropped); ``heap`` the ctypes array it replaced, from the C heap (glibc keeps the freed blocks,
 and raises its mmap threshold to the largest block freed, so after the first eviction every
-state came from the heap). ``rss_mb`` per allocation: at start (model loaded), the mean and the
+state came from the heap). ``rss_mb`` per allocation: after the first request (the model
+loaded, no state saved yet: ``start``), the mean and the
 maximum over the second half of the requests.
 """
 
@@ -96,7 +97,7 @@ def _child(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def summary(timeline: list[list[float]]) -> dict[str, float]:
-    """RSS at the start, and its mean and maximum over the second half of the requests."""
+    """RSS after the first request; its mean and maximum over the second half of them."""
     last = timeline[-1][0]
     second = [mb for n, _s, mb in timeline if n > last / 2] or [timeline[-1][2]]
     return {"start": timeline[0][2], "second_half_mean": round(sum(second) / len(second), 1),
