@@ -16,8 +16,10 @@ as many other files opened, one completion is superseded by the next keystroke's
 incremental edit), the client asks for status (as the tray does each second), and, on the
 benchmark's own copy of the standard library (never a ``--root`` of yours), a line is appended
 to a file on disk that no buffer holds (the watcher re-reads it). ``timeline`` has the elapsed
-seconds, requests and RSS of every round; ``growth_mb_per_hour`` is the slope over its second
-half by time; ``home_mb`` the daemon's files (state, snapshots, log) at the start and the end.
+seconds, requests, RSS and the largest buffer opened so far (characters: memory that follows
+the largest document seen is a high-water mark, not a leak) of every round;
+``growth_mb_per_hour`` is the slope over its second half by time; ``home_mb`` the daemon's
+files (state, snapshots, log) at the start and the end.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.config import parse_assignments
 from app.errors import Cancelled
 from bench.daemon_proc import code_version, private_daemon, rss_mb, wait_indexed, wait_ready
 from daemon.protocol import Position, Range, TextEdit
@@ -61,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="each round: close this many buffers and open as many others, "
                         "supersede one completion, ask for status, edit a file on disk "
                         "(the standard library copy only)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="daemon config override (dotted key; the value read as the "
+                        "key's type, as `nospin config set` reads it), repeatable")
 
 
 def children_rss_mb(pid: int) -> float:
@@ -164,6 +170,7 @@ class _Soak:
         self.open, self.spare, self.disk_files = docs, spare, disk_files
         self.requests = self.nonempty = self.superseded = self.disk_edits = 0
         self.swapped = 0  # buffers closed, each for another opened
+        self.largest = max((len(d.text) for d in docs), default=0)  # largest buffer so far
 
     async def complete(self, doc: _Doc, line: int, col: int) -> Any:
         self.requests += 1  # sent (a superseded one ends in Cancelled)
@@ -204,6 +211,7 @@ class _Soak:
             new = self.spare.pop(self.rng.randrange(len(self.spare) - 1))
             await self.client.open(str(new.path), new.text, root=str(self.root))
             self.open.append(new)
+            self.largest = max(self.largest, len(new.text))
             self.swapped += 1
         # a file on disk no buffer holds (the benchmark's own copy only)
         if self.disk_files:
@@ -252,15 +260,17 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
             await client.open(str(doc.path), doc.text, root=str(root))
         rss["opened"] = rss_mb(pid)
         soak = _Soak(args, client, root, docs, spare, disk_files, rng)
-        timeline: list[tuple[float, int, float | None]] = []
+        # (seconds, requests, RSS MB, the largest buffer opened so far in characters)
+        timeline: list[tuple[float, int, float | None, int]] = []
         t = time.monotonic()
         n = 0
         while (time.monotonic() - t < args.minutes * 60) if args.minutes else n < args.rounds:
             await soak.round(n)
             n += 1
-            timeline.append((round(time.monotonic() - t, 1), soak.requests, rss_mb(pid)))
+            timeline.append((round(time.monotonic() - t, 1), soak.requests, rss_mb(pid),
+                             soak.largest))
         out["rounds_s"] = round(time.monotonic() - t, 1)
-        rss["rounds"] = [v for _, _, v in timeline]
+        rss["rounds"] = [row[2] for row in timeline]
         status = await client.status()
         out["completion_cache"] = status.metrics.get("completion_cache")
         out["documents_open"] = status.num_documents
@@ -274,7 +284,7 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
         if args.churn:
             out["churned"] = {"superseded": soak.superseded, "buffers_swapped": soak.swapped,
                               "disk_edits": soak.disk_edits}
-        half = [(x, s, v) for x, s, v in timeline[len(timeline) // 2:] if v is not None]
+        half = [(x, s, v) for x, s, v, _ in timeline[len(timeline) // 2:] if v is not None]
         # the second half: the first fills the caches
         out["growth_mb_per_1000_requests"] = slope_per_1000([s for _, s, _ in half],
                                                             [v for _, _, v in half])
@@ -312,11 +322,12 @@ def run(args: argparse.Namespace, *, edit_disk: bool | None = None) -> dict[str,
         root = Path(args.root).resolve() if args.root else stdlib_copy(Path(tmp))
         if not root.is_dir():
             raise SystemExit(f"--root {root} is not a folder")
-        with private_daemon(engine=args.engine, index=True, prefix="nsmem") as daemon:
+        with private_daemon(parse_assignments(args.set), engine=args.engine, index=True,
+                            prefix="nsmem") as daemon:
             result = asyncio.run(_run(args, daemon.pid, root, daemon.home,
                                       edit_disk=not args.root if edit_disk is None
                                       else edit_disk))
     return {"code": code_version(), "root": args.root or "the standard library's .py files",
             "engine": args.engine, "minutes": args.minutes, "churn": args.churn,
-            "max_tokens": args.max_tokens,
+            "max_tokens": args.max_tokens, "set": args.set,
             "cpus": os.cpu_count(), **result}

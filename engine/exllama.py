@@ -141,6 +141,7 @@ class ExLlamaV2Engine(Engine):
             min_acceptance=engine_config.speculation_min_acceptance,
             enabled=False,
             min_proposed=_MIN_PROPOSED,
+            refresh_every=0,  # a plain request would cost two generator rebuilds
         )
         self._rebuild_pending = False
         self._waiting: list[RequestState] = []

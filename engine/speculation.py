@@ -14,10 +14,38 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass, field
 
-__all__ = ["MIN_PLAIN_TOKENS", "MIN_SPEC_TOKENS", "SpeculationGovernor"]
+__all__ = ["MIN_PLAIN_TOKENS", "MIN_SPEC_TOKENS", "DecodeRate", "SpeculationGovernor"]
 
 MIN_SPEC_TOKENS = 32  # speculative tokens of a probe before its speed is judged
 MIN_PLAIN_TOKENS = 16  # plain tokens the speed is judged against
+
+
+@dataclass(slots=True)
+class DecodeRate:
+    """Milliseconds per generated token over the most recent requests holding about ``window``
+    tokens: what decoding costs now (a session's documents and contexts change as it goes)."""
+
+    window: int
+    tokens: int = 0
+    ms: float = 0.0
+    _recent: collections.deque[tuple[int, float]] = field(default_factory=collections.deque)
+
+    def add(self, num_tokens: int, ms: float) -> None:
+        self._recent.append((num_tokens, ms))
+        self.tokens += num_tokens
+        self.ms += ms
+        while self._recent and self.tokens - self._recent[0][0] >= self.window:
+            n, old = self._recent.popleft()
+            self.tokens -= n
+            self.ms -= old
+
+    def clear(self) -> None:
+        self._recent.clear()
+        self.tokens, self.ms = 0, 0.0
+
+    @property
+    def ms_per_token(self) -> float:
+        return self.ms / self.tokens if self.tokens else 0.0
 
 
 @dataclass(slots=True)
@@ -33,7 +61,12 @@ class SpeculationGovernor:
     Plain decoding time comes from requests decoded without speculation: speculation waits for
     ``baseline_tokens`` plain tokens first, a few single-line completions (0: speculate from the
     start, judged on acceptance until ``MIN_PLAIN_TOKENS`` plain tokens exist). A baseline of one
-    8-token request was too thin: one slow or fast request decided the verdict.
+    8-token request was too thin: one slow or fast request decided the verdict. Both speeds are
+    taken over the latest ``rate_window`` tokens of their kind (decoding slows as contexts grow
+    over a session; a figure from the first minutes would judge the present against them), and
+    while speculation stays on, every ``refresh_every``-th request decodes plainly to keep the
+    plain figure current (0: never; the exllamav2 engine, whose generator is rebuilt to change
+    it, asks for 0).
 
     Off is not for good: what the user edits changes (a file of boilerplate drafts well, a new
     algorithm badly), so after ``retry_after`` plain requests it probes again with fresh
@@ -54,12 +87,17 @@ class SpeculationGovernor:
     speed_margin: float = 0.05  # slower than plain by more than this share: off
     retry_after: int = 32  # plain requests before the first probe after a verdict of "off"
     max_retry_after: int = 1024
+    rate_window: int = 256  # latest tokens each speed (plain, speculative) is taken over
+    refresh_every: int = 64  # speculative requests in a row before one plain (0: never)
     proposed: int = 0
     accepted: int = 0
     spec_ms: float = 0.0  # decode time of speculative requests (this probe)
     spec_tokens: int = 0
-    plain_ms: float = 0.0  # decode time of plain requests
+    plain_ms: float = 0.0  # decode time of plain requests (since start)
     plain_tokens: int = 0
+    _plain_rate: DecodeRate = field(default_factory=lambda: DecodeRate(256))
+    _spec_rate: DecodeRate = field(default_factory=lambda: DecodeRate(256))
+    _spec_in_row: int = 0  # speculative requests since the last plain one
     _recent: collections.deque[tuple[int, int]] = field(default_factory=collections.deque)
     _win_proposed: int = 0  # draft tokens of this probe in the window
     _win_accepted: int = 0
@@ -77,14 +115,24 @@ class SpeculationGovernor:
         """Draft tokens the acceptance is taken over."""
         return self._win_proposed
 
+    def __post_init__(self) -> None:
+        self._plain_rate.window = self._spec_rate.window = self.rate_window
+
     def want(self) -> bool:
-        """True when the next request should speculate (after the plain baseline, if any)."""
-        return self.enabled and self.plain_tokens >= self.baseline_tokens
+        """True when the next request should speculate (after the plain baseline, if any, and
+        but for the plain refresh every ``refresh_every`` requests)."""
+        return (
+            self.enabled
+            and self.plain_tokens >= self.baseline_tokens
+            and not (self.refresh_every and self._spec_in_row >= self.refresh_every)
+        )
 
     def record_plain(self, num_tokens: int, decode_ms: float) -> None:
         """A request decoded without speculation (``num_tokens`` generated in ``decode_ms``)."""
         self.plain_tokens += num_tokens
         self.plain_ms += decode_ms
+        self._plain_rate.add(num_tokens, decode_ms)
+        self._spec_in_row = 0
         if self._wait and not self.enabled:
             self._plain_since_off += 1
             if self._plain_since_off >= self._wait:
@@ -109,6 +157,8 @@ class SpeculationGovernor:
                 self._win_proposed -= p
         self.spec_tokens += num_tokens
         self.spec_ms += decode_ms
+        self._spec_rate.add(num_tokens, decode_ms)
+        self._spec_in_row += 1
         was_enabled = self.enabled
         self._judge()
         return was_enabled and not self.enabled
@@ -122,9 +172,9 @@ class SpeculationGovernor:
                 f" over the last {self._win_proposed} draft tokens"
             )
             return
-        if self.spec_tokens >= MIN_SPEC_TOKENS and self.plain_tokens >= MIN_PLAIN_TOKENS:
-            spec = self.spec_ms / self.spec_tokens
-            plain = self.plain_ms / self.plain_tokens
+        spec_rate, plain_rate = self._spec_rate, self._plain_rate
+        if spec_rate.tokens >= MIN_SPEC_TOKENS and plain_rate.tokens >= MIN_PLAIN_TOKENS:
+            spec, plain = spec_rate.ms_per_token, plain_rate.ms_per_token
             if spec > plain * (1 + self.speed_margin):
                 self._trip(f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})")
             elif self._wait:  # a probe that passed: the backoff is forgotten
@@ -150,4 +200,5 @@ class SpeculationGovernor:
         self._recent.clear()
         self._win_proposed = self._win_accepted = self._probe_proposed = 0
         self.spec_ms, self.spec_tokens = 0.0, 0
+        self._spec_rate.clear()
         self._plain_since_off = 0

@@ -27,7 +27,7 @@ def small_project(tmp_path: Path, files: int) -> Path:
 
 def bench_args(root: Path, **changes: object) -> argparse.Namespace:
     args = argparse.Namespace(root=str(root), docs=3, rounds=2, engine="fake", max_tokens=4,
-                              seed=0, index_timeout_s=120.0, minutes=0.0, churn=0)
+                              seed=0, index_timeout_s=120.0, minutes=0.0, churn=0, set=[])
     vars(args).update(changes)
     return args
 
@@ -54,7 +54,9 @@ def test_a_soak_churns_buffers_supersedes_and_edits_files_on_disk(tmp_path: Path
     appends to a file on disk no buffer holds, while the daemon keeps serving."""
     root = small_project(tmp_path, 12)
     before = {p.name: p.read_text() for p in root.glob("*.py")}
-    out = run(bench_args(root, minutes=0.1, churn=1), edit_disk=True)
+    out = run(bench_args(root, minutes=0.1, churn=1, set=["engine.kv_state_slots=0"]),
+              edit_disk=True)
+    assert out["set"] == ["engine.kv_state_slots=0"]
     n = out["rounds"]
     assert n >= 2 and len(out["timeline"]) == n and out["rss_mb"]["rounds"][-1] > 10
     churned = out["churned"]
@@ -66,4 +68,6 @@ def test_a_soak_churns_buffers_supersedes_and_edits_files_on_disk(tmp_path: Path
     edited = [name for name, text in before.items() if (root / name).read_text() != text]
     assert edited and all("soak_value_" in (root / name).read_text() for name in edited)
     assert [row[1] for row in out["timeline"]] == [5 * (i + 1) for i in range(n)]
+    largest = [row[3] for row in out["timeline"]]
+    assert largest == sorted(largest) and largest[0] >= max(len(t) for t in before.values()) // 2
     assert isinstance(out["growth_mb_per_hour"], float)

@@ -103,3 +103,36 @@ def test_the_rate_alone_judges_until_plain_figures_exist() -> None:
     g.record_plain(32, 32 * 30.0)
     g.record_speculative(40, 40 * 99.0, proposed=50, accepted=45)
     assert not g.enabled and g.note.startswith("off: slower than plain decoding (99.0")
+
+
+def test_speeds_are_judged_over_the_latest_tokens_of_each_kind() -> None:
+    """Plain decoding slowed as the session's contexts grew (20 -> 40 ms/token): speculation at
+    38 ms/token is faster than plain now, though slower than the session's plain mean (30)."""
+    g = SpeculationGovernor(min_acceptance=0.4, rate_window=256)
+    for _ in range(16):
+        g.record_plain(16, 16 * 20.0)
+    for _ in range(16):
+        g.record_plain(16, 16 * 40.0)
+    assert g.plain_ms / g.plain_tokens == 30.0  # the totals since start stay (the stats' figures)
+    for _ in range(4):
+        g.record_speculative(16, 16 * 38.0, proposed=20, accepted=18)
+    assert g.enabled and g.note == ""
+    for _ in range(16):  # speculation got slower: its own early figures do not hide it
+        g.record_speculative(16, 16 * 44.0, proposed=20, accepted=18)
+    assert not g.enabled and g.note.startswith("off: slower than plain decoding (42.")
+    assert "ms/token vs 40.0)" in g.note  # the window of the latest plain tokens
+
+
+def test_a_plain_request_every_so_often_keeps_the_plain_figure_current() -> None:
+    g = SpeculationGovernor(min_acceptance=0.4, refresh_every=8)
+    g.record_plain(32, 32 * 30.0)
+    for _ in range(8):
+        assert g.want()
+        g.record_speculative(16, 16 * 20.0, proposed=20, accepted=18)
+    assert not g.want() and g.enabled and g.note == ""  # the refresh: one plain request
+    g.record_plain(16, 16 * 50.0)  # plain got slower meanwhile
+    assert g.want()
+    never = SpeculationGovernor(min_acceptance=0.4, refresh_every=0, baseline_tokens=0)
+    for _ in range(100):
+        never.record_speculative(16, 16 * 20.0, proposed=20, accepted=18)
+    assert never.want()
