@@ -86,7 +86,9 @@ class TierConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     kind: str = "llamacpp"  # "llamacpp" | "exllamav2" | "remote"
     model: str = ""  # GGUF file, EXL2/HF folder; "" means the embedded default model
-    draft_model: str = ""  # draft model for speculation; "" means none
+    # draft model for speculation (a model name, a GGUF file or an EXL2/HF folder); "" means
+    # none; "prompt-lookup" (PROMPT_LOOKUP, llamacpp only) drafts from the prompt's own text
+    draft_model: str = ""
     # prompt format profile, a name of engine/profiles.PROFILES; "" means guess from the model
     model_profile: str = ""
     n_ctx: int = 4096  # at least context.budget_tokens + completion.max_tokens
@@ -180,6 +182,9 @@ def validate(config: Config) -> Config:
     e = config.engine
     if e.kind not in ("llamacpp", "exllamav2", "remote"):
         raise ConfigError(f"engine.kind must be llamacpp, exllamav2 or remote, not {e.kind!r}")
+    if e.draft_model == PROMPT_LOOKUP and e.kind == "exllamav2":
+        raise ConfigError(f"engine.draft_model = {PROMPT_LOOKUP!r} is for the llamacpp engine: "
+                          "the exllamav2 engine drafts with a model (an EXL2 or HF folder)")
     if e.model_profile:
         from engine.profiles import PROFILES  # prompt formats only: no model library
 
@@ -209,6 +214,7 @@ def validate(config: Config) -> Config:
     return config
 
 
+PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value: drafts from the prompt's own text
 MAX_TOKENS = 2048  # the protocol's limit of a request's max_tokens (daemon/protocol.py)
 MIN_BUDGET_TOKENS = 64  # context.budget_tokens (and nospin context --budget)
 MIN_FILE_BYTES = 1024  # context.max_file_bytes: below, hardly a file gets completions

@@ -28,8 +28,9 @@ def _source() -> str:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    from app.config import PROMPT_LOOKUP
     from engine.base import GenerationRequest, PromptParts, generate_sync
-    from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
+    from engine.llamacpp import LlamaCppEngine
     from engine.models import resolve_model_path
     from engine.profiles import select_profile
     from engine.requantize import cpu_weights

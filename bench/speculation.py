@@ -323,7 +323,7 @@ def parse_configs(text: str, ks: list[int]) -> list[tuple[str, int]]:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     import sysconfig
 
-    from engine.llamacpp import PROMPT_LOOKUP
+    from app.config import PROMPT_LOOKUP
     from engine.models import resolve_model_path
     from engine.requantize import cpu_weights
 

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from app.config import Config, EngineConfig
+from app.config import PROMPT_LOOKUP, Config, EngineConfig
 from app.errors import ConfigError, EngineUnavailable, ModelError
 from engine.base import Engine, TokenCounter
 from engine.models import read_gguf_metadata, resolve_model_path
@@ -50,7 +50,7 @@ def profile_for(e: EngineConfig, model_path: Path | None = None) -> ModelProfile
 
 
 def _llamacpp(e: EngineConfig) -> Engine:
-    from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
+    from engine.llamacpp import LlamaCppEngine
 
     model_path = resolve_model_path(e.model)
     if model_path.is_dir():

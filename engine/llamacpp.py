@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from app.config import EngineConfig
+from app.config import PROMPT_LOOKUP, EngineConfig
 from app.errors import EngineDied, EngineError, InputError, NospinError
 from engine import cpu_load
 from engine.avoid import masked_argmax
@@ -60,7 +60,6 @@ from engine.threads import ThreadGovernor, thread_choices
 
 log = logging.getLogger(__name__)
 
-PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value that selects prompt-lookup drafting
 # Prefill step in tokens: cancel, deadline and (for warm-ups) a waiting editor are checked
 # between steps, so one step bounds how late they take effect. Measured on the 2-core machine
 # (docs/latency.md): 64-token steps keep prefill within ~4% of 512-token ones; 32 loses

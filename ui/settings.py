@@ -164,7 +164,7 @@ class SettingsDialog(QDialog):
         self.model.setPlaceholderText("embedded Qwen2.5-Coder-0.5B")
         form.addRow("Main model:", self._with_browse(self.model, "main model"))
         self.draft = QLineEdit()
-        self.draft.setPlaceholderText("none")
+        self.draft.setPlaceholderText("none (a model, or prompt-lookup: drafts from the prompt)")
         form.addRow("Draft model:", self._with_browse(self.draft, "draft model"))
         self.remote_url = QLineEdit()
         self.remote_url.setPlaceholderText("http://127.0.0.1:8000")

@@ -141,3 +141,13 @@ def test_the_model_profiles_named_are_the_engine_s() -> None:
 
     for name in PROFILES:
         assert with_changes(Config(), {"engine.model_profile": name}).engine.model_profile == name
+
+
+def test_prompt_lookup_drafting_is_refused_for_the_gpu_engine() -> None:
+    """The exllamav2 engine drafts with a model folder: "prompt-lookup" failed only at load,
+    as a folder that does not exist."""
+    with pytest.raises(ConfigError, match=re.escape(
+            "engine.draft_model = 'prompt-lookup' is for the llamacpp engine")):
+        with_changes(Config(), {"engine.kind": "exllamav2", "engine.draft_model": "prompt-lookup"})
+    ok = with_changes(Config(), {"engine.draft_model": "prompt-lookup"})
+    assert ok.engine.kind == "llamacpp" and ok.engine.draft_model == "prompt-lookup"

@@ -22,7 +22,8 @@ def test_prompt_lookup_proposes_what_followed() -> None:
 
 @pytest.mark.slow
 def test_prompt_lookup_gives_the_plain_greedy_text(embedded_model: Path) -> None:
-    from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
+    from app.config import PROMPT_LOOKUP
+    from engine.llamacpp import LlamaCppEngine
     from engine.profiles import QWEN25_CODER
 
     engine = LlamaCppEngine(
@@ -63,7 +64,8 @@ def test_prompt_lookup_gives_the_plain_greedy_text(embedded_model: Path) -> None
 def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -> None:
     """On the real engine: a verdict of "off" (a bar no draft can clear), plain requests while
     it waits, then speculation again for a new probe."""
-    from engine.llamacpp import PROMPT_LOOKUP, LlamaCppEngine
+    from app.config import PROMPT_LOOKUP
+    from engine.llamacpp import LlamaCppEngine
     from engine.profiles import QWEN25_CODER
 
     governor = SpeculationGovernor(
