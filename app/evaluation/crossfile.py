@@ -41,6 +41,7 @@ MAX_DEFINING_FILES = 3  # a name defined in more files than this is too common f
 _BUILTINS = frozenset(dir(builtins))
 _WORD = re.compile(rb"(?<![0-9A-Za-z_])[A-Za-z_][A-Za-z0-9_]*")
 _OWNERS = frozenset({b"self", b"this", b"cls"})
+_ACCESS = (b".", b"->", b"::")  # member access: what follows is the owner's name
 # not corpus.KEYWORDS: that one also drops names such as ``new`` and ``type`` (hashlib.new is a
 # cross-file name); changing this set changes the sampled points
 _KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "this", "true", "false", "null", "nil"}
@@ -141,10 +142,11 @@ def _top_level_parts(text: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Use:
-    """One identifier of the hidden text, whole, with the name before its dot if any."""
+    """One identifier of the hidden text, whole, with the name before its dot (``->``, ``::``)
+    if any."""
 
     name: str
-    base: str | None  # ``base.name``; None for a bare name
+    base: str | None  # ``base.name`` (``base->name``, ``base::name``); None for a bare name
     variable: bool = False  # written after a ``$`` (PHP, Ruby's globals): a variable's name
 
 
@@ -156,9 +158,11 @@ def hidden_uses(masked: bytes, start: int, end: int) -> list[Use]:
             continue
         before = masked[max(0, m.start() - 200) : m.start()].rstrip()
         base: str | None = None
-        if before.endswith(b"."):
-            words = _WORD.findall(before[:-1].rstrip()[-80:])
-            base = words[-1].decode() if words and before[:-1].rstrip().endswith(words[-1]) else ""
+        access = next((op for op in _ACCESS if before.endswith(op)), b"")
+        if access:  # ``a.b``, C/C++/PHP ``a->b``, ``A::b``
+            owner = before[: -len(access)].rstrip()
+            words = _WORD.findall(owner[-80:])
+            base = words[-1].decode() if words and owner.endswith(words[-1]) else ""
         uses.append(Use(m.group().decode(), base, masked[m.start() - 1 : m.start()] == b"$"))
     return uses
 

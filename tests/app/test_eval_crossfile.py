@@ -99,10 +99,11 @@ def test_the_lexical_rule_leaves_out_the_files_own_parameters_and_variables(
         "read.h": "typedef struct redisReply { int elements; } redisReply;\n"
         "struct ctx { int flags; void *reply; };\nint redisCommand(void *c);\n",
         "example.c": '#include "read.h"\nint run(void *c, int flags) {\n'
-        "    redisReply *reply = redisCommand(c);\n    return reply->elements + flags;\n}\n",
+        "    redisReply *reply = redisCommand(c);\n    return reply->elements + flags;\n}\n"
+        "int get(void *c, int flags) { return ((struct ctx *)c)->flags + flags; }\n",
         "src/Jar.php": "<?php\nclass Jar { private $options; public function options() {} }\n",
         "src/Client.php": "<?php\nclass Client {\n    public function send(array $options) {\n"
-        "        return $options['x'] + options();\n    }\n}\n",
+        "        return $options['x'] + options() + $this->options;\n    }\n}\n",
     }
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -119,9 +120,13 @@ def test_the_lexical_rule_leaves_out_the_files_own_parameters_and_variables(
         "redisCommand", "redisReply"
     ]
     assert of("example.c", "c", "reply->elements + flags;") == ["elements"]  # a member counts
+    # a member named as a parameter of this file's: ``->flags`` is the struct's, ``flags`` not
+    assert of("example.c", "c", "((struct ctx *)c)->flags + flags;") == ["ctx", "flags"]
+    assert of("example.c", "c", " + flags; }") == []
     # PHP's variable ``$options`` is the file's; a function ``options()`` is another name
     assert of("src/Client.php", "php", "$options['x']") == []
     assert of("src/Client.php", "php", "options()") == ["options"]
+    assert of("src/Client.php", "php", "$this->options") == []  # the class's own member
 
 
 def test_parameter_names_as_each_language_writes_them() -> None:
