@@ -17,7 +17,9 @@ incremental edit), the client asks for status (as the tray does each second), an
 benchmark's own copy of the standard library (never a ``--root`` of yours), a line is appended
 to a file on disk that no buffer holds (the watcher re-reads it). ``timeline`` has the elapsed
 seconds, requests, RSS and the largest buffer opened so far (characters: memory that follows
-the largest document seen is a high-water mark, not a leak) of every round;
+the largest document seen is a high-water mark, not a leak) and the lines in the daemon's
+token count cache (``token_line_cache`` of the status metrics: bounded, it fills over hours) of
+every round;
 ``growth_mb_per_hour`` is the slope over its second half by time; ``home_mb`` the daemon's
 files (state, snapshots, log) at the start and the end.
 """
@@ -260,15 +262,17 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
             await client.open(str(doc.path), doc.text, root=str(root))
         rss["opened"] = rss_mb(pid)
         soak = _Soak(args, client, root, docs, spare, disk_files, rng)
-        # (seconds, requests, RSS MB, the largest buffer opened so far in characters)
-        timeline: list[tuple[float, int, float | None, int]] = []
+        # (seconds, requests, RSS MB, the largest buffer opened so far in characters, lines in
+        # the daemon's token count cache: None without an exact tokenizer)
+        timeline: list[tuple[float, int, float | None, int, int | None]] = []
         t = time.monotonic()
         n = 0
         while (time.monotonic() - t < args.minutes * 60) if args.minutes else n < args.rounds:
             await soak.round(n)
             n += 1
+            lines = (await client.status()).metrics.get("token_line_cache", {}).get("lines")
             timeline.append((round(time.monotonic() - t, 1), soak.requests, rss_mb(pid),
-                             soak.largest))
+                             soak.largest, lines))
         out["rounds_s"] = round(time.monotonic() - t, 1)
         rss["rounds"] = [row[2] for row in timeline]
         status = await client.status()
@@ -284,7 +288,7 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
         if args.churn:
             out["churned"] = {"superseded": soak.superseded, "buffers_swapped": soak.swapped,
                               "disk_edits": soak.disk_edits}
-        half = [(x, s, v) for x, s, v, _ in timeline[len(timeline) // 2:] if v is not None]
+        half = [(x, s, v) for x, s, v, *_ in timeline[len(timeline) // 2:] if v is not None]
         # the second half: the first fills the caches
         out["growth_mb_per_1000_requests"] = slope_per_1000([s for _, s, _ in half],
                                                             [v for _, _, v in half])

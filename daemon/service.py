@@ -873,6 +873,8 @@ class Service:
         data = dict(self.metrics.snapshot(time.time()) or {})
         data["queue"] = self.scheduler.snapshot()
         data["completion_cache"] = self._cache.stats()
+        if self._token_counter is not None:  # the exact tokenizer's per-line counts
+            data["token_line_cache"] = self._token_counter[1].stats()
         return data
 
     def _state_data(self) -> dict[str, Any]:

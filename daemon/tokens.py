@@ -70,3 +70,7 @@ class LineCachedCounter:
                         cache.popitem(last=False)
             total += n
         return total
+
+    def stats(self) -> dict[str, int]:
+        """Lines cached and the cap (the status metrics' ``token_line_cache``)."""
+        return {"lines": len(self._cache), "max": self._max}

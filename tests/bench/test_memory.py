@@ -68,6 +68,7 @@ def test_a_soak_churns_buffers_supersedes_and_edits_files_on_disk(tmp_path: Path
     edited = [name for name, text in before.items() if (root / name).read_text() != text]
     assert edited and all("soak_value_" in (root / name).read_text() for name in edited)
     assert [row[1] for row in out["timeline"]] == [5 * (i + 1) for i in range(n)]
+    assert all(row[4] is None for row in out["timeline"])  # no exact tokenizer: no line cache
     largest = [row[3] for row in out["timeline"]]
     assert largest == sorted(largest) and largest[0] >= max(len(t) for t in before.values()) // 2
     assert isinstance(out["growth_mb_per_hour"], float)

@@ -923,6 +923,8 @@ def test_real_engine_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
         status = raw.until_final("s")[-1]
         assert status["engine"]["state"] == "ready" and status["engine"]["name"] != "fake"
         assert status["num_documents"] == 1
+        lines = status["metrics"]["token_line_cache"]  # the exact tokenizer's per-line counts
+        assert 0 < lines["lines"] <= lines["max"], lines
         raw.close()
 
 

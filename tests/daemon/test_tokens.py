@@ -38,6 +38,7 @@ def test_line_cache_counts_each_line_once() -> None:
     counter.count("new line\n")  # over max_lines: the oldest line is forgotten
     counter.count("a b\n")
     assert inner.calls[-1] == "a b\n"
+    assert counter.stats() == {"lines": 3, "max": 3}
 
 
 @pytest.mark.slow
