@@ -66,7 +66,7 @@ class SpeculationGovernor:
     over a session; a figure from the first minutes would judge the present against them), and
     while speculation stays on, every ``refresh_every``-th request decodes plainly to keep the
     plain figure current (0: never; the exllamav2 engine, whose generator is rebuilt to change
-    it, asks for 0).
+    it, asks for 0; a governor that does not enforce, a benchmark's, never does).
 
     Off is not for good: what the user edits changes (a file of boilerplate drafts well, a new
     algorithm badly), so after ``retry_after`` plain requests it probes again with fresh
@@ -124,7 +124,9 @@ class SpeculationGovernor:
         return (
             self.enabled
             and self.plain_tokens >= self.baseline_tokens
-            and not (self.refresh_every and self._spec_in_row >= self.refresh_every)
+            and not (
+                self.enforce and self.refresh_every and self._spec_in_row >= self.refresh_every
+            )
         )
 
     def record_plain(self, num_tokens: int, decode_ms: float) -> None:
