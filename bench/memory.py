@@ -18,7 +18,8 @@ benchmark's own copy of the standard library (never a ``--root`` of yours), a li
 to a file on disk that no buffer holds (the watcher re-reads it). ``timeline`` has the elapsed
 seconds, requests, RSS and the largest buffer opened so far (characters: memory that follows
 the largest document seen is a high-water mark, not a leak) and the lines in the daemon's
-token count cache (``token_line_cache`` of the status metrics: bounded, it fills over hours) of
+token count cache (``token_line_cache`` of the status metrics: bounded, it fills over hours)
+and the largest file edited on disk so far (bytes; the watcher re-reads and re-parses it) of
 every round;
 ``growth_mb_per_hour`` is the slope over its second half by time; ``home_mb`` the daemon's
 files (state, snapshots, log) at the start and the end.
@@ -173,6 +174,7 @@ class _Soak:
         self.requests = self.nonempty = self.superseded = self.disk_edits = 0
         self.swapped = 0  # buffers closed, each for another opened
         self.largest = max((len(d.text) for d in docs), default=0)  # largest buffer so far
+        self.largest_disk = 0  # largest file edited on disk so far (bytes)
 
     async def complete(self, doc: _Doc, line: int, col: int) -> Any:
         self.requests += 1  # sent (a superseded one ends in Cancelled)
@@ -221,6 +223,7 @@ class _Soak:
             path = self.rng.choice([f for f in self.disk_files if f not in held])
             with path.open("a", encoding="utf-8") as out:
                 out.write(f"\nsoak_value_{n} = {n}\n")
+            self.largest_disk = max(self.largest_disk, path.stat().st_size)
             self.disk_edits += 1
 
 
@@ -263,8 +266,9 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
         rss["opened"] = rss_mb(pid)
         soak = _Soak(args, client, root, docs, spare, disk_files, rng)
         # (seconds, requests, RSS MB, the largest buffer opened so far in characters, lines in
-        # the daemon's token count cache: None without an exact tokenizer)
-        timeline: list[tuple[float, int, float | None, int, int | None]] = []
+        # the daemon's token count cache: None without an exact tokenizer, the largest file
+        # edited on disk so far in bytes)
+        timeline: list[tuple[float, int, float | None, int, int | None, int]] = []
         t = time.monotonic()
         n = 0
         while (time.monotonic() - t < args.minutes * 60) if args.minutes else n < args.rounds:
@@ -272,7 +276,7 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
             n += 1
             lines = (await client.status()).metrics.get("token_line_cache", {}).get("lines")
             timeline.append((round(time.monotonic() - t, 1), soak.requests, rss_mb(pid),
-                             soak.largest, lines))
+                             soak.largest, lines, soak.largest_disk))
         out["rounds_s"] = round(time.monotonic() - t, 1)
         rss["rounds"] = [row[2] for row in timeline]
         status = await client.status()
