@@ -113,13 +113,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit(f"--allocations: {', '.join(unknown) or 'none'}; "
                          f"choose from {', '.join(ALLOCATIONS)}")
     argv = [f"--{k}={getattr(args, k)}" for k in ("docs", "requests", "slots", "threads", "seed")]
+    code = code_version()  # before the children: the tree may move while they run
     children = {
         a: subprocess.Popen(  # side by side: the same requests, at the same time
             [sys.executable, "-m", "app.cli", "bench", "kv-states", *argv, "--child", a],
             cwd=REPO, stdout=subprocess.PIPE, text=True)
         for a in allocations
     }
-    out: dict[str, Any] = {"code": code_version(), "docs": args.docs, "requests": args.requests,
+    out: dict[str, Any] = {"code": code, "docs": args.docs, "requests": args.requests,
                            "slots": args.slots, "threads": args.threads, "rss_mb": {},
                            "timeline": {}}
     for allocation, proc in children.items():

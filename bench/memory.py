@@ -326,6 +326,7 @@ def stdlib_copy(into: Path) -> Path:
 def run(args: argparse.Namespace, *, edit_disk: bool | None = None) -> dict[str, Any]:
     """The benchmark; ``edit_disk``: whether churn edits files on disk (default: only in the
     benchmark's own copy of the standard library)."""
+    code = code_version()  # at the start: a soak runs for an hour, the tree may move meanwhile
     with tempfile.TemporaryDirectory(prefix="nsmem-root") as tmp:
         root = Path(args.root).resolve() if args.root else stdlib_copy(Path(tmp))
         if not root.is_dir():
@@ -335,7 +336,7 @@ def run(args: argparse.Namespace, *, edit_disk: bool | None = None) -> dict[str,
             result = asyncio.run(_run(args, daemon.pid, root, daemon.home,
                                       edit_disk=not args.root if edit_disk is None
                                       else edit_disk))
-    return {"code": code_version(), "root": args.root or "the standard library's .py files",
+    return {"code": code, "root": args.root or "the standard library's .py files",
             "engine": args.engine, "minutes": args.minutes, "churn": args.churn,
             "max_tokens": args.max_tokens, "set": args.set,
             "cpus": os.cpu_count(), **result}

@@ -167,9 +167,10 @@ def _healing_table() -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    code = code_version()  # before the runs: the tree may move while they go
     runs = [_one_start(args.location, args.idle_s) for _ in range(args.runs)]
     out: dict[str, Any] = {
-        "code": code_version(),
+        "code": code,
         "location": args.location,
         "first_completion_wall_ms": [r["first_completion_wall_ms"] for r in runs],
         "status_cli_ms": [r["status_cli_ms"] for r in runs],
