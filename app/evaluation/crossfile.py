@@ -41,7 +41,12 @@ MAX_DEFINING_FILES = 3  # a name defined in more files than this is too common f
 _BUILTINS = frozenset(dir(builtins))
 _WORD = re.compile(rb"(?<![0-9A-Za-z_])[A-Za-z_][A-Za-z0-9_]*")
 _OWNERS = frozenset({b"self", b"this", b"cls"})
-_ACCESS = (b".", b"->", b"::")  # member access: what follows is the owner's name
+# member access per language (what follows is the owner's name); elsewhere only ``.``: Python's
+# and Rust's ``->`` begin a return type
+_ACCESS: dict[str, tuple[bytes, ...]] = {
+    "c": (b".", b"->"), "cpp": (b".", b"->", b"::"), "php": (b".", b"->", b"::"),
+    "rust": (b".", b"::"), "ruby": (b".", b"::"),
+}
 # not corpus.KEYWORDS: that one also drops names such as ``new`` and ``type`` (hashlib.new is a
 # cross-file name); changing this set changes the sampled points
 _KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "this", "true", "false", "null", "nil"}
@@ -150,17 +155,20 @@ class Use:
     variable: bool = False  # written after a ``$`` (PHP, Ruby's globals): a variable's name
 
 
-def hidden_uses(masked: bytes, start: int, end: int) -> list[Use]:
-    """Identifiers of ``masked`` (code with prose blanked) overlapping bytes [start, end)."""
+def hidden_uses(
+    masked: bytes, start: int, end: int, access: tuple[bytes, ...] = (b".",)
+) -> list[Use]:
+    """Identifiers of ``masked`` (code with prose blanked) overlapping bytes [start, end);
+    ``access``: the language's member access operators."""
     uses: list[Use] = []
     for m in _WORD.finditer(masked, max(0, start - 200), min(len(masked), end + 200)):
         if m.end() <= start or m.start() >= end:
             continue
         before = masked[max(0, m.start() - 200) : m.start()].rstrip()
         base: str | None = None
-        access = next((op for op in _ACCESS if before.endswith(op)), b"")
-        if access:  # ``a.b``, C/C++/PHP ``a->b``, ``A::b``
-            owner = before[: -len(access)].rstrip()
+        op = next((op for op in access if before.endswith(op)), b"")
+        if op:  # ``a.b``, C/C++/PHP ``a->b``, ``A::b``
+            owner = before[: -len(op)].rstrip()
             words = _WORD.findall(owner[-80:])
             base = words[-1].decode() if words and owner.endswith(words[-1]) else ""
         uses.append(Use(m.group().decode(), base, masked[m.start() - 1 : m.start()] == b"$"))
@@ -215,7 +223,7 @@ class CrossFileResolver:
         own = self.snap.files.get(path)
         defined = {d.name for d in own.definitions} if own is not None else set()
         found: set[str] = set()
-        for use in hidden_uses(masked, start, end):
+        for use in hidden_uses(masked, start, end, _ACCESS.get(language, (b".",))):
             name = use.name
             if name in _KEYWORDS or len(name) < 2 or name in defined:
                 continue

@@ -66,6 +66,15 @@ def test_a_local_sharing_a_name_with_another_files_definition_does_not(
     assert names(resolver, USER, " + end\n") == []
 
 
+def test_a_return_annotation_is_a_name_not_a_member(resolver: CrossFileResolver) -> None:
+    """``->`` is member access in C, C++ and PHP only: Python's begins a return type."""
+    text = "from geometry import Widget\n\n\ndef build() -> Widget:\n    return Widget()\n"
+    start = text.index("-> Widget")
+    got = resolver.names("maker.py", "python", text[:start], "-> Widget:",
+                         text[start + len("-> Widget:"):])
+    assert got == ["Widget"]
+
+
 def test_strings_and_attributes_of_locals_do_not(resolver: CrossFileResolver) -> None:
     assert names(resolver, USER, '"helper widget"') == []
     assert names(resolver, USER, 'label.startswith("h")') == []
