@@ -14,38 +14,39 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass, field
 
-__all__ = ["MIN_PLAIN_TOKENS", "MIN_SPEC_TOKENS", "DecodeRate", "SpeculationGovernor"]
+__all__ = ["MIN_PLAIN_TOKENS", "MIN_SPEC_TOKENS", "RecentSum", "SpeculationGovernor"]
 
 MIN_SPEC_TOKENS = 32  # speculative tokens of a probe before its speed is judged
 MIN_PLAIN_TOKENS = 16  # plain tokens the speed is judged against
 
 
 @dataclass(slots=True)
-class DecodeRate:
-    """Milliseconds per generated token over the most recent requests holding about ``window``
-    tokens: what decoding costs now (a session's documents and contexts change as it goes)."""
+class RecentSum:
+    """Sums of (weight, amount) pairs over the most recent ones holding about ``window`` of
+    weight, and their ratio: draft tokens accepted per proposed, milliseconds per generated
+    token (what decoding costs now: a session's documents and contexts change as it goes)."""
 
     window: int
-    tokens: int = 0
-    ms: float = 0.0
+    weight: int = 0
+    amount: float = 0.0
     _recent: collections.deque[tuple[int, float]] = field(default_factory=collections.deque)
 
-    def add(self, num_tokens: int, ms: float) -> None:
-        self._recent.append((num_tokens, ms))
-        self.tokens += num_tokens
-        self.ms += ms
-        while self._recent and self.tokens - self._recent[0][0] >= self.window:
-            n, old = self._recent.popleft()
-            self.tokens -= n
-            self.ms -= old
+    def add(self, weight: int, amount: float) -> None:
+        self._recent.append((weight, amount))
+        self.weight += weight
+        self.amount += amount
+        while self._recent and self.weight - self._recent[0][0] >= self.window:
+            w, a = self._recent.popleft()
+            self.weight -= w
+            self.amount -= a
 
     def clear(self) -> None:
         self._recent.clear()
-        self.tokens, self.ms = 0, 0.0
+        self.weight, self.amount = 0, 0.0
 
     @property
-    def ms_per_token(self) -> float:
-        return self.ms / self.tokens if self.tokens else 0.0
+    def ratio(self) -> float:
+        return self.amount / self.weight if self.weight else 0.0
 
 
 @dataclass(slots=True)
@@ -95,12 +96,11 @@ class SpeculationGovernor:
     spec_tokens: int = 0
     plain_ms: float = 0.0  # decode time of plain requests (since start)
     plain_tokens: int = 0
-    _plain_rate: DecodeRate = field(default_factory=lambda: DecodeRate(256))
-    _spec_rate: DecodeRate = field(default_factory=lambda: DecodeRate(256))
+    _plain_rate: RecentSum = field(default_factory=lambda: RecentSum(256))  # tokens, ms
+    _spec_rate: RecentSum = field(default_factory=lambda: RecentSum(256))
     _spec_in_row: int = 0  # speculative requests since the last plain one
-    _recent: collections.deque[tuple[int, int]] = field(default_factory=collections.deque)
-    _win_proposed: int = 0  # draft tokens of this probe in the window
-    _win_accepted: int = 0
+    # this probe's draft tokens: proposed (the weight), accepted
+    _accept: RecentSum = field(default_factory=lambda: RecentSum(1000))
     _probe_proposed: int = 0  # draft tokens of this probe (since speculation last came on)
     _plain_since_off: int = 0  # plain requests since the last verdict of "off"
     _wait: int = 0  # plain requests to wait before probing again (0: not waiting)
@@ -108,15 +108,16 @@ class SpeculationGovernor:
     @property
     def acceptance(self) -> float:
         """Acceptance over the window of the current probe (0.0 before any draft token)."""
-        return self._win_accepted / self._win_proposed if self._win_proposed else 0.0
+        return self._accept.ratio
 
     @property
     def window_proposed(self) -> int:
         """Draft tokens the acceptance is taken over."""
-        return self._win_proposed
+        return self._accept.weight
 
     def __post_init__(self) -> None:
         self._plain_rate.window = self._spec_rate.window = self.rate_window
+        self._accept.window = self.window
 
     def want(self) -> bool:
         """True when the next request should speculate (after the plain baseline, if any, and
@@ -150,13 +151,7 @@ class SpeculationGovernor:
         self.accepted += accepted
         self._probe_proposed += proposed
         if proposed > 0:
-            self._recent.append((accepted, proposed))
-            self._win_accepted += accepted
-            self._win_proposed += proposed
-            while self._recent and self._win_proposed - self._recent[0][1] >= self.window:
-                a, p = self._recent.popleft()
-                self._win_accepted -= a
-                self._win_proposed -= p
+            self._accept.add(proposed, accepted)
         self.spec_tokens += num_tokens
         self.spec_ms += decode_ms
         self._spec_rate.add(num_tokens, decode_ms)
@@ -171,12 +166,12 @@ class SpeculationGovernor:
         if self.acceptance < self.min_acceptance:
             self._trip(
                 f"off: acceptance {self.acceptance:.2f} < {self.min_acceptance:.2f}"
-                f" over the last {self._win_proposed} draft tokens"
+                f" over the last {self._accept.weight} draft tokens"
             )
             return
         spec_rate, plain_rate = self._spec_rate, self._plain_rate
-        if spec_rate.tokens >= MIN_SPEC_TOKENS and plain_rate.tokens >= MIN_PLAIN_TOKENS:
-            spec, plain = spec_rate.ms_per_token, plain_rate.ms_per_token
+        if spec_rate.weight >= MIN_SPEC_TOKENS and plain_rate.weight >= MIN_PLAIN_TOKENS:
+            spec, plain = spec_rate.ratio, plain_rate.ratio
             if spec > plain * (1 + self.speed_margin):
                 self._trip(f"off: slower than plain decoding ({spec:.1f} ms/token vs {plain:.1f})")
             elif self._wait:  # a probe that passed: the backoff is forgotten
@@ -199,8 +194,8 @@ class SpeculationGovernor:
         self.enabled = True
         self.tripped = False
         self.note = f"probing again (was {self.note.split(';')[0]})"
-        self._recent.clear()
-        self._win_proposed = self._win_accepted = self._probe_proposed = 0
+        self._accept.clear()
+        self._probe_proposed = 0
         self.spec_ms, self.spec_tokens = 0.0, 0
         self._spec_rate.clear()
         self._plain_since_off = 0
