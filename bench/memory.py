@@ -15,14 +15,14 @@ A soak (``--minutes M``: rounds until M minutes have passed, instead of ``--roun
 as many other files opened, one completion is superseded by the next keystroke's (an
 incremental edit), the client asks for status (as the tray does each second), and, on the
 benchmark's own copy of the standard library (never a ``--root`` of yours), a line is appended
-to a file on disk that no buffer holds (the watcher re-reads it). ``timeline`` has the elapsed
-seconds, requests, RSS and the largest buffer opened so far (characters: memory that follows
-the largest document seen is a high-water mark, not a leak) and the lines in the daemon's
-token count cache (``token_line_cache`` of the status metrics: bounded, it fills over hours)
-and the largest file edited on disk so far (bytes; the watcher re-reads and re-parses it) of
-every round;
-``growth_mb_per_hour`` is the slope over its second half by time; ``home_mb`` the daemon's
-files (state, snapshots, log) at the start and the end.
+to a file on disk that no buffer holds (the watcher re-reads it). ``timeline`` has a row per
+round: elapsed seconds, requests, RSS, the largest buffer opened so far (characters), the lines
+in the daemon's token count cache (``token_line_cache`` of the status metrics, asked once a
+round; None without an exact tokenizer) and the largest file edited on disk so far (bytes).
+Memory that follows the largest file parsed, in a buffer or re-read from disk, is a high-water
+mark reached once, not a leak (docs/daemon.md "Which part grows"). ``growth_mb_per_hour`` is
+the slope over the timeline's second half by time; ``home_mb`` the daemon's files (state,
+snapshots, log) at the start and the end.
 """
 
 from __future__ import annotations
