@@ -98,3 +98,39 @@ def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -
         assert engine.stats().speculation_note.endswith("probing again after 4 requests")
     finally:
         engine.close()
+
+
+@pytest.mark.slow
+def test_a_plain_request_now_and_then_refreshes_the_plain_speed(embedded_model: Path) -> None:
+    """On the real engine: while speculation stays on, every ``refresh_every``-th request
+    decodes plainly and feeds the plain figure; speculation goes on after it."""
+    from app.config import PROMPT_LOOKUP
+    from engine.llamacpp import LlamaCppEngine
+    from engine.profiles import QWEN25_CODER
+
+    governor = SpeculationGovernor(min_acceptance=0.0, baseline_tokens=0, refresh_every=2)
+    engine = LlamaCppEngine(
+        model_path=embedded_model,
+        profile=QWEN25_CODER,
+        config=EngineConfig(n_ctx=1024, speculation=True, kv_state_slots=0),
+        draft_model_path=Path(PROMPT_LOOKUP),
+        governor=governor,
+    )
+    engine.start()
+    try:
+        prefix = (
+            "def area(w: float, h: float) -> float:\n    return w * h\n\n\n"
+            "def area2(w: float, h: float) -> float:\n"
+        )
+        parts = PromptParts("a.py", "python", (), prefix, "\n")
+        used, plain_tokens = [], []
+        for i in range(5):
+            req = GenerationRequest(f"r{i}", prompt=parts, max_new_tokens=12, speculation=True)
+            fin = generate_sync(engine, req, timeout_s=120)[0]
+            used.append(fin.stats.speculation_used)
+            plain_tokens.append(governor.plain_tokens)
+        assert used == [True, True, False, True, True]
+        assert plain_tokens[2] > plain_tokens[1] == 0  # the plain request measured
+        assert engine.stats().speculation_enabled and engine.stats().speculation_note == ""
+    finally:
+        engine.close()
