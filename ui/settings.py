@@ -51,6 +51,12 @@ SHARES = (  # context.shares.<key>, label, what it holds
     ("history", "Edit history", "summary of recent edits"),
     ("instructions", "Instructions", "format tokens (fixed)"),
 )
+# what engine.draft_model takes, per engine kind (the field's placeholder)
+_DRAFT_HINTS = {
+    "llamacpp": "none, a model, a GGUF file or prompt-lookup",
+    "exllamav2": "none (an EXL2 or HF folder)",
+    "remote": "the server's own",
+}
 _OK = "#1a7f37"
 _BAD = "#cf222e"
 
@@ -164,7 +170,10 @@ class SettingsDialog(QDialog):
         self.model.setPlaceholderText("embedded Qwen2.5-Coder-0.5B")
         form.addRow("Main model:", self._with_browse(self.model, "main model"))
         self.draft = QLineEdit()
-        self.draft.setPlaceholderText("none (a model, or prompt-lookup: drafts from the prompt)")
+        self.draft.setPlaceholderText(_DRAFT_HINTS["llamacpp"])
+        self.draft.setToolTip("A smaller model of the same vocabulary drafts tokens the main "
+                              "model checks; prompt-lookup (llama.cpp only) drafts from text "
+                              "already in the prompt")
         form.addRow("Draft model:", self._with_browse(self.draft, "draft model"))
         self.remote_url = QLineEdit()
         self.remote_url.setPlaceholderText("http://127.0.0.1:8000")
@@ -216,7 +225,10 @@ class SettingsDialog(QDialog):
             edit.setText(path)
 
     def _kind_changed(self) -> None:
-        self.remote_url.setEnabled(self.kind.currentData() == "remote")
+        kind = self.kind.currentData()
+        self.remote_url.setEnabled(kind == "remote")
+        self.draft.setEnabled(kind != "remote")  # a server drafts (or not) on its own
+        self.draft.setPlaceholderText(_DRAFT_HINTS.get(kind, "none"))
 
     def _context_tab(self) -> QWidget:
         page = QWidget()

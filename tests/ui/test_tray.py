@@ -170,6 +170,21 @@ def test_settings_are_validated_applied_and_refused(
     assert config(client, "completion.debounce_ms") == 120
     wait_state(qtbot, tray, TrayState.READY)
 
+    # the draft field follows the engine kind; prompt lookup is the CPU engine's only
+    dialog.load(dialog._values)
+    assert "prompt-lookup" in dialog.draft.placeholderText()
+    dialog.kind.setCurrentIndex(dialog.kind.findData("remote"))
+    assert not dialog.draft.isEnabled() and dialog.remote_url.isEnabled()
+    dialog.kind.setCurrentIndex(dialog.kind.findData("exllamav2"))
+    assert dialog.draft.isEnabled() and dialog.draft.placeholderText() == (
+        "none (an EXL2 or HF folder)")
+    dialog.draft.setText("prompt-lookup")
+    dialog.apply_button.click()
+    assert dialog.status.text().startswith(
+        "Not sent: engine.draft_model = 'prompt-lookup' is for the llamacpp engine"), (
+        dialog.status.text())
+    assert config(client, "engine.kind") == "llamacpp"
+
 
 def test_icon_follows_the_tiers(daemon: DaemonProcess, client: Client, tray: TrayApp,
                                 home: Path, qtbot: QtBot) -> None:
