@@ -60,17 +60,12 @@ def test_prompt_lookup_gives_the_plain_greedy_text(embedded_model: Path) -> None
         engine.close()
 
 
-@pytest.mark.slow
-def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -> None:
-    """On the real engine: a verdict of "off" (a bar no draft can clear), plain requests while
-    it waits, then speculation again for a new probe."""
+def _lookup_engine(embedded_model: Path, governor: SpeculationGovernor) -> Any:
+    """The embedded model with prompt-lookup drafting under ``governor``, started."""
     from app.config import PROMPT_LOOKUP
     from engine.llamacpp import LlamaCppEngine
     from engine.profiles import QWEN25_CODER
 
-    governor = SpeculationGovernor(
-        min_acceptance=1.01, min_proposed=1, retry_after=2, baseline_tokens=8
-    )
     engine = LlamaCppEngine(
         model_path=embedded_model,
         profile=QWEN25_CODER,
@@ -79,17 +74,33 @@ def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -
         governor=governor,
     )
     engine.start()
+    return engine
+
+
+_AREA2 = PromptParts(
+    "a.py", "python", (),
+    "def area(w: float, h: float) -> float:\n    return w * h\n\n\n"
+    "def area2(w: float, h: float) -> float:\n",
+    "\n",
+)
+
+
+def _complete(engine: Any, rid: str) -> Any:
+    req = GenerationRequest(rid, prompt=_AREA2, max_new_tokens=12, speculation=True)
+    return generate_sync(engine, req, timeout_s=120)[0]
+
+
+@pytest.mark.slow
+def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -> None:
+    """On the real engine: a verdict of "off" (a bar no draft can clear), plain requests while
+    it waits, then speculation again for a new probe."""
+    engine = _lookup_engine(embedded_model, SpeculationGovernor(
+        min_acceptance=1.01, min_proposed=1, retry_after=2, baseline_tokens=8
+    ))
     try:
-        prefix = (
-            "def area(w: float, h: float) -> float:\n    return w * h\n\n\n"
-            "def area2(w: float, h: float) -> float:\n"
-        )
-        parts = PromptParts("a.py", "python", (), prefix, "\n")
         used = []
         for i in range(5):
-            req = GenerationRequest(f"r{i}", prompt=parts, max_new_tokens=12, speculation=True)
-            fin = generate_sync(engine, req, timeout_s=120)[0]
-            used.append(fin.stats.speculation_used)
+            used.append(_complete(engine, f"r{i}").stats.speculation_used)
             if i == 1:
                 assert "probing again after 2 requests" in engine.stats().speculation_note
         # baseline, speculative (verdict: off), two plain while waiting, speculative again
@@ -102,32 +113,14 @@ def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -
 
 @pytest.mark.slow
 def test_a_plain_request_now_and_then_refreshes_the_plain_speed(embedded_model: Path) -> None:
-    """On the real engine: while speculation stays on, every ``refresh_every``-th request
-    decodes plainly and feeds the plain figure; speculation goes on after it."""
-    from app.config import PROMPT_LOOKUP
-    from engine.llamacpp import LlamaCppEngine
-    from engine.profiles import QWEN25_CODER
-
+    """On the real engine: while speculation stays on, one request decodes plainly after
+    ``refresh_every`` speculative ones and feeds the plain figure; speculation goes on after."""
     governor = SpeculationGovernor(min_acceptance=0.0, baseline_tokens=0, refresh_every=2)
-    engine = LlamaCppEngine(
-        model_path=embedded_model,
-        profile=QWEN25_CODER,
-        config=EngineConfig(n_ctx=1024, speculation=True, kv_state_slots=0),
-        draft_model_path=Path(PROMPT_LOOKUP),
-        governor=governor,
-    )
-    engine.start()
+    engine = _lookup_engine(embedded_model, governor)
     try:
-        prefix = (
-            "def area(w: float, h: float) -> float:\n    return w * h\n\n\n"
-            "def area2(w: float, h: float) -> float:\n"
-        )
-        parts = PromptParts("a.py", "python", (), prefix, "\n")
         used, plain_tokens = [], []
         for i in range(5):
-            req = GenerationRequest(f"r{i}", prompt=parts, max_new_tokens=12, speculation=True)
-            fin = generate_sync(engine, req, timeout_s=120)[0]
-            used.append(fin.stats.speculation_used)
+            used.append(_complete(engine, f"r{i}").stats.speculation_used)
             plain_tokens.append(governor.plain_tokens)
         assert used == [True, True, False, True, True]
         assert plain_tokens[2] > plain_tokens[1] == 0  # the plain request measured
