@@ -96,11 +96,10 @@ class SpeculationGovernor:
     spec_tokens: int = 0
     plain_ms: float = 0.0  # decode time of plain requests (since start)
     plain_tokens: int = 0
-    _plain_rate: RecentSum = field(default_factory=lambda: RecentSum(256))  # tokens, ms
-    _spec_rate: RecentSum = field(default_factory=lambda: RecentSum(256))
+    _plain_rate: RecentSum = field(init=False)  # tokens, ms (the latest rate_window tokens)
+    _spec_rate: RecentSum = field(init=False)
     _spec_in_row: int = 0  # speculative requests since the last plain one
-    # this probe's draft tokens: proposed (the weight), accepted
-    _accept: RecentSum = field(default_factory=lambda: RecentSum(1000))
+    _accept: RecentSum = field(init=False)  # this probe's draft tokens: proposed, accepted
     _probe_proposed: int = 0  # draft tokens of this probe (since speculation last came on)
     _plain_since_off: int = 0  # plain requests since the last verdict of "off"
     _wait: int = 0  # plain requests to wait before probing again (0: not waiting)
@@ -116,8 +115,9 @@ class SpeculationGovernor:
         return self._accept.weight
 
     def __post_init__(self) -> None:
-        self._plain_rate.window = self._spec_rate.window = self.rate_window
-        self._accept.window = self.window
+        self._plain_rate = RecentSum(self.rate_window)
+        self._spec_rate = RecentSum(self.rate_window)
+        self._accept = RecentSum(self.window)
 
     def want(self) -> bool:
         """True when the next request should speculate (after the plain baseline, if any, and
