@@ -122,6 +122,9 @@ class LanguageSpec:
     # what a variable's name starts with (PHP ``$user``, Ruby ``@name``): a name written so
     # is no definition's, and a parameter list's other words are its types
     variable_sigil: str = ""
+    # what writes ``owner<op>member`` (C's ``p->len``, C++/PHP/Rust/Ruby ``A::b``); Python's and
+    # Rust's ``->`` begins a return type instead
+    member_access: tuple[str, ...] = (".",)
     # node types whose name is not a field of their own but in a child: the child types to go
     # down through, the last one's ``name`` field or the last one itself (C# ``int x, y;``:
     # variable_declaration, variable_declarator; Kotlin ``val x = 1``: variable_declaration,
@@ -255,6 +258,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec(
             id="rust",
             extensions=(".rs",),
+            member_access=(".", "::"),
             grammar=("tree_sitter_rust", "language"),
             definitions={
                 "function_item": DefKind.FUNCTION,
@@ -336,6 +340,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
         LanguageSpec(
             id="c",
             extensions=(".c",),
+            member_access=(".", "->"),
             private_used_elsewhere=True,
             grammar=("tree_sitter_c", "language"),
             definitions={
@@ -386,6 +391,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
 LANGUAGES["cpp"] = dataclasses.replace(
     LANGUAGES["c"],
     id="cpp",
+    member_access=(".", "->", "::"),
     extensions=(".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp",
                 ".cu", ".cuh"),  # CUDA: the C++ grammar finds its functions (<<<...>>> is an error)
     grammar=("tree_sitter_cpp", "language"),
@@ -411,6 +417,7 @@ LANGUAGES["cpp"] = dataclasses.replace(
 # definitions: ``namespace App\Http;`` is read as an import of the namespace (Java's package)
 LANGUAGES["php"] = LanguageSpec(
     id="php",
+    member_access=(".", "->", "::"),
     extensions=(".php", ".phtml"),
     grammar=("tree_sitter_php", "language_php"),
     definitions={
@@ -449,6 +456,7 @@ LANGUAGES["php"] = LanguageSpec(
 )
 LANGUAGES["ruby"] = LanguageSpec(
     id="ruby",
+    member_access=(".", "::"),
     extensions=(".rb", ".rake", ".gemspec", ".ru"),
     private_used_elsewhere=True,
     grammar=("tree_sitter_ruby", "language"),

@@ -41,12 +41,6 @@ MAX_DEFINING_FILES = 3  # a name defined in more files than this is too common f
 _BUILTINS = frozenset(dir(builtins))
 _WORD = re.compile(rb"(?<![0-9A-Za-z_])[A-Za-z_][A-Za-z0-9_]*")
 _OWNERS = frozenset({b"self", b"this", b"cls"})
-# member access per language (what follows is the owner's name); elsewhere only ``.``: Python's
-# and Rust's ``->`` begin a return type
-_ACCESS: dict[str, tuple[bytes, ...]] = {
-    "c": (b".", b"->"), "cpp": (b".", b"->", b"::"), "php": (b".", b"->", b"::"),
-    "rust": (b".", b"::"), "ruby": (b".", b"::"),
-}
 # not corpus.KEYWORDS: that one also drops names such as ``new`` and ``type`` (hashlib.new is a
 # cross-file name); changing this set changes the sampled points
 _KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls", "this", "true", "false", "null", "nil"}
@@ -159,7 +153,7 @@ def hidden_uses(
     masked: bytes, start: int, end: int, access: tuple[bytes, ...] = (b".",)
 ) -> list[Use]:
     """Identifiers of ``masked`` (code with prose blanked) overlapping bytes [start, end);
-    ``access``: the language's member access operators."""
+    ``access``: the language's member access operators (``LanguageSpec.member_access``)."""
     uses: list[Use] = []
     for m in _WORD.finditer(masked, max(0, start - 200), min(len(masked), end + 200)):
         if m.end() <= start or m.start() >= end:
@@ -184,6 +178,7 @@ class _FileFacts:
     # the lexical rule's bare names the file binds itself (parameters, variables)
     bound: frozenset[str]
     sigil: str  # what starts a variable's name (PHP ``$``): only such uses are the file's
+    access: tuple[bytes, ...]  # member access operators (``LanguageSpec.member_access``)
 
 
 class CrossFileResolver:
@@ -198,6 +193,7 @@ class CrossFileResolver:
             bindings = python_bindings(text) if language == "python" else None
             spec = LANGUAGES.get(language)
             sigil = spec.variable_sigil if spec is not None else ""
+            access = tuple(op.encode() for op in spec.member_access) if spec else (b".",)
             bound: set[str] = set()
             if bindings is None:
                 bound = bound_names(text, sigil=sigil)
@@ -205,7 +201,7 @@ class CrossFileResolver:
                 for d in own.definitions if own is not None else ():
                     bound |= param_names(d.params, language)
             self._files[path] = _FileFacts(
-                mask_prose(text, language), bindings, frozenset(bound), sigil
+                mask_prose(text, language), bindings, frozenset(bound), sigil, access
             )
         return self._files[path]
 
@@ -223,7 +219,7 @@ class CrossFileResolver:
         own = self.snap.files.get(path)
         defined = {d.name for d in own.definitions} if own is not None else set()
         found: set[str] = set()
-        for use in hidden_uses(masked, start, end, _ACCESS.get(language, (b".",))):
+        for use in hidden_uses(masked, start, end, facts.access):
             name = use.name
             if name in _KEYWORDS or len(name) < 2 or name in defined:
                 continue
