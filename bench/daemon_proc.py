@@ -3,6 +3,7 @@ suite's scripted engine), configuration overrides; stopped and removed afterward
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import shutil
@@ -23,6 +24,14 @@ from app.errors import DaemonError
 from daemon import lifecycle
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def add_set_argument(parser: argparse.ArgumentParser, example: str = "") -> None:
+    """``--set KEY=VALUE`` (repeatable): a change to the benchmark daemon's configuration, read
+    with ``app.config.parse_assignments`` as ``nospin config set`` reads it."""
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="daemon config change (dotted key; the value read as the key's "
+                        f"type, as `nospin config set` reads it){example}; repeatable")
 
 
 def code_version() -> str:

@@ -36,7 +36,7 @@ import msgspec
 from app.config import Config, EngineConfig, parse_assignments
 from app.evaluation.corpus import build_index, percentile
 from bench.busy import parse_span
-from bench.daemon_proc import code_version
+from bench.daemon_proc import add_set_argument, code_version
 from bench.latency_pipelines import NaivePipeline, NospinPipeline, Pipeline
 from bench.latency_points import Key, Point, sample_points, typing_schedule
 from daemon.tokens import LineCachedCounter
@@ -103,14 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="show a file whole when it fits this share of the budget (-1: config)",
     )
     parser.add_argument("--no-warmup", action="store_true", help="nospin without warm-ups")
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="daemon pipeline: a config change (dotted key; the value as the key's type), e.g. "
-        "engine.num_draft_tokens=3; repeatable",
-    )
+    add_set_argument(parser, ", for the daemon pipeline, e.g. engine.num_draft_tokens=3")
     parser.add_argument(
         "--busy-loop",
         type=parse_span,

@@ -24,7 +24,7 @@ from app.client import AsyncClient
 from app.commands.argtypes import positive_int
 from app.config import parse_assignments
 from app.errors import ConfigError, DaemonError, NospinError
-from bench.daemon_proc import private_daemon, rss_mb, wait_ready
+from bench.daemon_proc import add_set_argument, private_daemon, rss_mb, wait_ready
 from daemon import protocol as p
 from daemon.discovery import IgnoreRules, walk_project
 from daemon.metrics import percentile
@@ -48,9 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="gitignore-style pattern of files to leave out, repeatable")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-tokens", type=int, default=24)
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="daemon config override (dotted key; the value read as the "
-                        "key's type, as `nospin config set` reads it), repeatable")
+    add_set_argument(parser)
 
 
 @dataclass(slots=True)

@@ -17,8 +17,9 @@ incremental edit), the client asks for status (as the tray does each second), an
 benchmark's own copy of the standard library (never a ``--root`` of yours), a line is appended
 to a file on disk that no buffer holds (the watcher re-reads it). ``timeline`` has a row per
 round: elapsed seconds, requests, RSS, the largest buffer opened so far (characters), the lines
-in the daemon's token count cache (``token_line_cache`` of the status metrics, asked once a
-round; None without an exact tokenizer) and the largest file edited on disk so far (bytes).
+in the daemon's token count cache (``token_line_cache`` of the status metrics, from the churn's
+status request; None without churn or without an exact tokenizer) and the largest file edited
+on disk so far (bytes).
 Memory that follows the largest file parsed, in a buffer or re-read from disk, is a high-water
 mark reached once, not a leak (docs/daemon.md "Which part grows"). ``growth_mb_per_hour`` is
 the slope over the timeline's second half by time; ``home_mb`` the daemon's files (state,
@@ -42,7 +43,14 @@ from typing import Any
 
 from app.config import parse_assignments
 from app.errors import Cancelled
-from bench.daemon_proc import code_version, private_daemon, rss_mb, wait_indexed, wait_ready
+from bench.daemon_proc import (
+    add_set_argument,
+    code_version,
+    private_daemon,
+    rss_mb,
+    wait_indexed,
+    wait_ready,
+)
 from daemon.protocol import Position, Range, TextEdit
 
 _CODE_LINE = re.compile(r"^( *)[A-Za-z_][\w.]* *= *\S")  # an assignment: its indentation is safe
@@ -67,9 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="each round: close this many buffers and open as many others, "
                         "supersede one completion, ask for status, edit a file on disk "
                         "(the standard library copy only)")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="daemon config override (dotted key; the value read as the "
-                        "key's type, as `nospin config set` reads it), repeatable")
+    add_set_argument(parser)
 
 
 def children_rss_mb(pid: int) -> float:
@@ -175,6 +181,7 @@ class _Soak:
         self.swapped = 0  # buffers closed, each for another opened
         self.largest = max((len(d.text) for d in docs), default=0)  # largest buffer so far
         self.largest_disk = 0  # largest file edited on disk so far (bytes)
+        self.cached_lines: int | None = None  # token_line_cache lines at the last status
 
     async def complete(self, doc: _Doc, line: int, col: int) -> Any:
         self.requests += 1  # sent (a superseded one ends in Cancelled)
@@ -206,7 +213,8 @@ class _Soak:
             await first
         except Cancelled:  # "superseded by a newer request for this document"
             self.superseded += 1
-        await self.client.status()
+        status = await self.client.status()  # as the tray asks
+        self.cached_lines = status.metrics.get("token_line_cache", {}).get("lines")
         # buffers closed, others opened
         for _ in range(min(self.args.churn, len(self.spare))):
             gone = self.open.pop(self.rng.randrange(len(self.open)))
@@ -266,17 +274,15 @@ async def _run(args: argparse.Namespace, pid: int, root: Path, home: Path,
         rss["opened"] = rss_mb(pid)
         soak = _Soak(args, client, root, docs, spare, disk_files, rng)
         # (seconds, requests, RSS MB, the largest buffer opened so far in characters, lines in
-        # the daemon's token count cache: None without an exact tokenizer, the largest file
-        # edited on disk so far in bytes)
+        # the daemon's token count cache, the largest file edited on disk so far in bytes)
         timeline: list[tuple[float, int, float | None, int, int | None, int]] = []
         t = time.monotonic()
         n = 0
         while (time.monotonic() - t < args.minutes * 60) if args.minutes else n < args.rounds:
             await soak.round(n)
             n += 1
-            lines = (await client.status()).metrics.get("token_line_cache", {}).get("lines")
             timeline.append((round(time.monotonic() - t, 1), soak.requests, rss_mb(pid),
-                             soak.largest, lines, soak.largest_disk))
+                             soak.largest, soak.cached_lines, soak.largest_disk))
         out["rounds_s"] = round(time.monotonic() - t, 1)
         rss["rounds"] = [row[2] for row in timeline]
         status = await client.status()
@@ -338,5 +344,5 @@ def run(args: argparse.Namespace, *, edit_disk: bool | None = None) -> dict[str,
                                       else edit_disk))
     return {"code": code, "root": args.root or "the standard library's .py files",
             "engine": args.engine, "minutes": args.minutes, "churn": args.churn,
-            "max_tokens": args.max_tokens, "set": args.set,
+            "max_tokens": args.max_tokens, "config_overrides": parse_assignments(args.set),
             "cpus": os.cpu_count(), **result}

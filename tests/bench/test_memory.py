@@ -56,7 +56,7 @@ def test_a_soak_churns_buffers_supersedes_and_edits_files_on_disk(tmp_path: Path
     before = {p.name: p.read_text() for p in root.glob("*.py")}
     out = run(bench_args(root, minutes=0.1, churn=1, set=["engine.kv_state_slots=0"]),
               edit_disk=True)
-    assert out["set"] == ["engine.kv_state_slots=0"]
+    assert out["config_overrides"] == {"engine.kv_state_slots": 0}
     n = out["rounds"]
     assert n >= 2 and len(out["timeline"]) == n and out["rss_mb"]["rounds"][-1] > 10
     churned = out["churned"]
@@ -69,6 +69,10 @@ def test_a_soak_churns_buffers_supersedes_and_edits_files_on_disk(tmp_path: Path
     assert edited and all("soak_value_" in (root / name).read_text() for name in edited)
     assert [row[1] for row in out["timeline"]] == [5 * (i + 1) for i in range(n)]
     assert all(row[4] is None for row in out["timeline"])  # no exact tokenizer: no line cache
-    largest = [row[3] for row in out["timeline"]]
-    assert largest == sorted(largest) and largest[0] >= max(len(t) for t in before.values()) // 2
+    # the largest buffer opened and file edited on disk so far (tests/test_x.py may be one),
+    # never falling
+    at_least = {3: min(len(t) for t in before.values()), 5: len("x = 1\n" * 80)}
+    for column, low in at_least.items():
+        seen = [row[column] for row in out["timeline"]]
+        assert seen == sorted(seen) and seen[0] >= low, (column, seen)
     assert isinstance(out["growth_mb_per_hour"], float)
