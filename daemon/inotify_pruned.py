@@ -8,10 +8,14 @@ CPU for events it throws away, and each new folder there is walked twice.
 
 :func:`pruned_observer` builds watchdog's own inotify observer with one change: a folder for which
 ``keep_dir(path)`` is False is neither watched nor walked, at start or when it appears later.
-It subclasses watchdog 7's ``InotifyWatchGroup`` (``_add_all_callbacks``, ``_add_callback``,
-``_recursive_simulate``) and ``InotifyEmitter.on_thread_start``; where those are not there
-(another watchdog, another platform) it returns None and the caller uses watchdog's
-``Observer``.
+It subclasses watchdog's ``InotifyWatchGroup`` (``_add_all_callbacks``, ``_add_callback``,
+``_recursive_simulate``) and ``InotifyEmitter.on_thread_start``. Those are watchdog's internals,
+and they change in patch releases: 7.1.0 keeps the watched folders in two dicts, 7.1.1 in a tree
+of nodes (its ``_active_callbacks_by_path`` became a read-only copy, so a watch recorded there
+was lost and no event arrived). Only the versions in :data:`SUPPORTED_WATCHDOG` (the ones
+``pyproject.toml`` allows and the tests ran on) get this observer; on any other watchdog, or
+another platform, it returns None and the caller uses watchdog's ``Observer``, which watches
+every folder.
 
 When the kernel's event queue overflows (``IN_Q_OVERFLOW``: more than
 ``fs.inotify.max_queued_events`` unread, e.g. a build writing thousands of files while the
@@ -48,6 +52,10 @@ RAISE_WATCHES = "`sudo sysctl fs.inotify.max_user_watches=524288`"
 RAISE_INSTANCES = "`sudo sysctl fs.inotify.max_user_instances=512`"
 
 
+#: watchdog versions whose inotify internals the observer here was written and tested against.
+SUPPORTED_WATCHDOG = ("7.1.0", "7.1.1")
+
+
 def _keep_all(path: str) -> bool:
     return True
 
@@ -72,20 +80,28 @@ def pruned_observer(
     if not sys.platform.startswith("linux"):
         return None
     try:
+        from watchdog.version import VERSION_STRING
+    except ImportError:
+        VERSION_STRING = "unknown"
+    if VERSION_STRING not in SUPPORTED_WATCHDOG:
+        log.info("watchdog %s: its inotify internals are not known here (%s are); watching "
+                 "every folder", VERSION_STRING, ", ".join(SUPPORTED_WATCHDOG))
+        return None
+    try:
         from watchdog.observers.inotify import (
             InotifyEmitter,
             InotifyObserver,
             InotifyWatchGroup,
         )
-        from watchdog.observers.inotify_c import InotifyConstants, InotifyEvent, InotifyFD, Mask
+        from watchdog.observers.inotify_c import (
+            InotifyConstants,
+            InotifyEvent,
+            InotifyFD,
+            Mask,
+            WatchDescriptor,
+        )
     except Exception:  # no inotify here (watchdog raises its own UnsupportedLibcError)
         log.info("no inotify; watching every folder", exc_info=True)
-        return None
-    needed = ("_add_all_callbacks", "_add_callback", "_recursive_simulate",
-              "_active_callbacks_by_path", "_inotify_fd")
-    fields = getattr(InotifyWatchGroup, "__dataclass_fields__", {})
-    if not all(hasattr(InotifyWatchGroup, name) or name in fields for name in needed):
-        log.info("watchdog's inotify internals differ; watching every folder")
         return None
 
     @dataclass
@@ -120,8 +136,24 @@ def pruned_observer(
                         self._add_callback(full)
                 dirnames[:] = kept
 
+        def _watch_of(self, path: bytes) -> WatchDescriptor | None:
+            """The watch descriptor of a watched folder, None if it is not watched."""
+            find = getattr(self, "_find_node_by_path", None)
+            if find is None:  # watchdog 7.1.0: a dict of watched paths
+                return self._active_callbacks_by_path.get(path)
+            node = find(path)  # watchdog 7.1.1: a tree of folder nodes, -1 for no watch
+            return node.wd if node is not None and node.wd >= 0 else None
+
+        def _remember(self, path: bytes, wd: WatchDescriptor) -> None:
+            insert = getattr(self, "_insert_node", None)
+            if insert is None:  # watchdog 7.1.0
+                self._active_callbacks_by_path[path] = wd
+                self._active_callbacks_by_watch[wd] = path
+            elif insert(path, wd) is None:  # 7.1.1: a path outside the root is not kept
+                self._inotify_fd.remove_callbacks([(wd, self._id)])
+
         def _add_callback(self, path: bytes) -> None:
-            if path in self._active_callbacks_by_path:  # seen by a walk already
+            if self._watch_of(path) is not None:  # seen by a walk already
                 return
             try:
                 wd = self._inotify_fd.add_callback(path, self.event_mask, self._callback, self._id)
@@ -137,8 +169,7 @@ def pruned_observer(
                             "not seen until the next full scan; raise it with %s",
                             watch_limit(), os.fsdecode(path), RAISE_WATCHES)
                 return
-            self._active_callbacks_by_path[path] = wd
-            self._active_callbacks_by_watch[wd] = path
+            self._remember(path, wd)
 
         def on_queue_overflow(self) -> None:
             rebuild = getattr(super(), "on_queue_overflow", None)  # watchdog >= 7.1
@@ -155,7 +186,7 @@ def pruned_observer(
             # without walking into folders that are not watched.
             events = []
             for root, dirnames, filenames in os.walk(src_path, followlinks=self.follow_symlink):
-                wd_root = self._active_callbacks_by_path.get(root)
+                wd_root = self._watch_of(root)
                 if wd_root is None:
                     dirnames[:] = []
                     continue
@@ -199,4 +230,5 @@ def pruned_observer(
     return PrunedObserver()
 
 
-__all__ = ["RAISE_INSTANCES", "RAISE_WATCHES", "KeepDir", "pruned_observer", "watch_limit"]
+__all__ = ["RAISE_INSTANCES", "RAISE_WATCHES", "SUPPORTED_WATCHDOG", "KeepDir", "pruned_observer",
+           "watch_limit"]

@@ -365,3 +365,37 @@ def test_elsewhere_watchdogs_own_observer_watches_and_the_handler_drops(
         watcher.rewatch()  # nothing to do without pruning
     finally:
         watcher.stop()
+
+
+def test_the_installed_watchdog_is_one_the_pruned_observer_knows() -> None:
+    """pyproject.toml pins watchdog to the versions daemon/inotify_pruned.py was tested on: a
+    patch release changed the internals it subclasses (7.1.1) and no event arrived at all."""
+    from watchdog.version import VERSION_STRING
+
+    from daemon.inotify_pruned import SUPPORTED_WATCHDOG
+
+    assert VERSION_STRING in SUPPORTED_WATCHDOG, (VERSION_STRING, SUPPORTED_WATCHDOG)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify: Linux only")
+def test_a_watchdog_the_pruned_observer_does_not_know_gets_watchdogs_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import watchdog.version
+
+    (tmp_path / "sub").mkdir()
+    monkeypatch.setattr(watchdog.version, "VERSION_STRING", "7.9.0")
+    collector = Collector()
+    watcher = ProjectWatcher(tmp_path, collector, quiet_s=0.05, max_delay_s=1.0)
+    watcher.start()
+    monkeypatch.undo()
+    try:
+        assert not watcher.pruned  # watchdog's own observer: every folder, events still come
+        (tmp_path / "sub" / "a.py").write_text("a")
+        (tmp_path / "sub").rename(tmp_path / "moved")
+        (tmp_path / "moved" / "deeper").mkdir()
+        (tmp_path / "moved" / "deeper" / "b.py").write_text("b")
+        assert wait_for(lambda: {"sub/a.py", "moved/deeper/b.py"} <= collector.paths())
+        assert collector.merged().dir_renames == {"moved": "sub"}
+    finally:
+        watcher.stop()
