@@ -24,10 +24,12 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 "${pip[@]}" install -q --upgrade pip
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}"
 . "$here/installers/llama-flags.sh"  # sets CFLAGS/CXXFLAGS and amx_off
+# the versions the tests last passed on (installers/constraints.py), not the newest in range
+constraints=(-c "$here/installers/constraints.txt")
 if [ -n "$extras" ]; then
-  "${pip[@]}" install -q -e "$here[$extras]"
+  "${pip[@]}" install -q "${constraints[@]}" -e "$here[$extras]"
 else
-  "${pip[@]}" install -q -e "$here"
+  "${pip[@]}" install -q "${constraints[@]}" -e "$here"
 fi
 # pip reuses a wheel it cached from an earlier build whatever CFLAGS say: rebuild one with AMX
 if [ -n "$amx_off" ] && "$venv/bin/python" -c 'import sys, llama_cpp

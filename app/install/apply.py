@@ -172,7 +172,7 @@ class _Installer:
         source = self.plan.options.source
         with _prepared_source(source) as prepared:
             build = build_env_here() if self.plan.platform != "windows" else {}
-            argv = _with_env(self.plan.pip_install_argv(prepared), build)
+            argv = _with_env(self.plan.pip_install_argv(prepared, _constraints(prepared)), build)
             self.progress(f"installing nospin from {source} into the venv (pip; the first "
                           "time it builds llama-cpp-python, several minutes)")
             started = time.monotonic()
@@ -370,6 +370,12 @@ def install(plan: InstallPlan, *, runner: Runner = run_command, force: bool = Fa
     inst.files()
     inst.activate()
     return inst.actions
+
+
+def _constraints(source: str) -> str | None:
+    """A checkout's ``installers/constraints.txt`` (the versions its tests passed on), if any."""
+    path = Path(source) / "installers" / "constraints.txt"
+    return str(path) if path.is_file() else None
 
 
 @contextlib.contextmanager

@@ -125,11 +125,13 @@ class InstallPlan:
     manifest_path: PurePath
     notes: tuple[str, ...] = field(default=())  # said to the user (e.g. why nothing activates)
 
-    def pip_install_argv(self, source: str) -> tuple[str, ...]:
-        """pip's command line installing nospin from ``source`` with the plan's extras."""
+    def pip_install_argv(self, source: str, constraints: str | None = None) -> tuple[str, ...]:
+        """pip's command line installing nospin from ``source`` with the plan's extras, held to
+        the versions in ``constraints`` (a checkout's ``installers/constraints.txt``) if given."""
         requirement = f"{source}[{','.join(self.extras)}]" if self.extras else source
+        pinned = ("-c", constraints) if constraints else ()
         return (str(self.python), "-m", "pip", "install", "--disable-pip-version-check",
-                "--upgrade", requirement)
+                "--upgrade", *pinned, requirement)
 
 
 MANIFEST_NAME = "install-manifest.json"
@@ -295,7 +297,8 @@ def describe(plan: InstallPlan, *, show_files: bool = True) -> str:
     o = plan.options
     lines = [f"nospin install plan ({plan.platform})",
              f"  venv     {plan.venv}  (created with: {' '.join(plan.create_venv)})",
-             f"  pip      {' '.join(plan.pip_install_argv(o.source))}"]
+             f"  pip      {' '.join(plan.pip_install_argv(o.source))}"
+             "  (from a checkout: -c its installers/constraints.txt)"]
     m = plan.model
     if m.kind == "embedded":
         lines.append(f"  model    embedded model assembled and checked at {m.path} "

@@ -273,6 +273,8 @@ def test_linux_plan_files_links_and_commands() -> None:
     assert plan.pip_install_argv("/src") == (
         "/h/data/nospin/venv/bin/python", "-m", "pip", "install", "--disable-pip-version-check",
         "--upgrade", "/src[tray]")
+    assert plan.pip_install_argv("/src", "/src/installers/constraints.txt")[-3:] == (
+        "-c", "/src/installers/constraints.txt", "/src[tray]")
     assert plan.model.kind == "embedded" and str(plan.model.path) == "/h/cache/models/m.gguf"
     unit = plan.files[0].content
     assert "Restart=on-failure" in unit and "StandardError=journal" in unit
@@ -536,6 +538,21 @@ def test_pip_builds_from_a_copy_not_in_the_checkout(sandbox: Path) -> None:
     (pip,) = [c for c in runner.calls if "pip" in c]
     assert pip[-1].split("/")[-2].startswith("nospin-src-") and pip[-1].endswith("nospin[tray]")
     assert not (sandbox.parent / "src" / "build").exists()
+    assert "-c" not in pip  # a checkout without installers/constraints.txt: pyproject's ranges
+
+
+def test_a_checkout_installs_the_versions_of_its_constraints_file(sandbox: Path) -> None:
+    """installers/constraints.txt holds the versions the checkout's tests passed on."""
+    src = sandbox.parent / "src"
+    (src / "installers").mkdir()
+    (src / "installers" / "constraints.txt").write_text("watchdog==7.1.1\n")
+    runner = FakeRunner()
+    install(sandbox_plan(sandbox), runner=runner)
+    (pip,) = [c for c in runner.calls if "pip" in c]
+    at = pip.index("-c")
+    copy = Path(pip[-1].removesuffix("[tray]"))
+    assert Path(pip[at + 1]) == copy / "installers" / "constraints.txt"
+    assert copy.parent.name.startswith("nospin-src-")
 
 
 def test_pip_builds_llama_cpp_without_amx_and_rebuilds_a_cached_amx_wheel(
