@@ -93,3 +93,5 @@ def test_install_sh_installs_with_the_file() -> None:
     script = (ROOT / "installers" / "install.sh").read_text(encoding="utf-8")
     assert '-c "$here/installers/constraints.txt"' in script
     assert script.count('"${constraints[@]}" -e "$here') == 2  # with and without extras
+    # the file covers what --dev installs
+    assert f'--dev) extras="${{extras:+$extras,}}{",".join(constraints.DEV_EXTRAS)}"' in script
