@@ -321,10 +321,9 @@ def stage_speculation(rep: Report, work: Path) -> dict[str, Any]:
         # the first requests decode plainly (the governor's speed baseline: baseline_tokens,
         # more than one if a random model's text ends early); the generator is then rebuilt
         # with the draft
-        gov = engine._governor
         for i in range(4):
             _plain_run(rep, engine, "spec.baseline_plain", f"def base_{i}(state):\n    ", 64)
-            if gov.plain_tokens >= gov.baseline_tokens:
+            if not engine.stats().extra["baseline_tokens_left"]:
                 break
         runs = []
         for i in range(3):

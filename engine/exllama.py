@@ -223,6 +223,7 @@ class ExLlamaV2Engine(Engine):
             extra: dict[str, float] = {
                 "window_acceptance": round(gov.acceptance, 4),
                 "window_draft_tokens": float(gov.window_proposed),
+                "baseline_tokens_left": float(gov.baseline_left),
             }
             if rt is not None:
                 extra.update(

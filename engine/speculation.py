@@ -114,6 +114,11 @@ class SpeculationGovernor:
         """Draft tokens the acceptance is taken over."""
         return self._accept.weight
 
+    @property
+    def baseline_left(self) -> int:
+        """Plain tokens still to decode before the first speculation (0: the baseline is in)."""
+        return max(0, self.baseline_tokens - self.plain_tokens)
+
     def __post_init__(self) -> None:
         self._plain_rate = RecentSum(self.rate_window)
         self._spec_rate = RecentSum(self.rate_window)

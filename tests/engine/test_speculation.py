@@ -9,11 +9,12 @@ from engine.speculation import SpeculationGovernor
 
 def test_governor_needs_plain_baseline_then_judges_acceptance() -> None:
     g = SpeculationGovernor(min_acceptance=0.4)
-    assert not g.want()  # no plain baseline yet
+    assert not g.want() and g.baseline_left == 32  # no plain baseline yet
     g.record_plain(16, 16 * 30.0)
     assert not g.want()  # one single-line completion is too thin a baseline
-    g.record_plain(16, 16 * 30.0)
-    assert g.want()
+    assert g.baseline_left == 16
+    g.record_plain(20, 20 * 30.0)
+    assert g.want() and g.baseline_left == 0
     g.record_speculative(20, 20 * 20.0, proposed=50, accepted=10)
     assert not g.enabled
     assert g.note.startswith("off: acceptance 0.20 < 0.40 over the last 50 draft tokens; probing")
