@@ -89,10 +89,14 @@ def _start(home: Path, changes: dict[str, Any], engine: str, index: bool
 
 @contextmanager
 def private_daemon(changes: dict[str, Any] | None = None, *, engine: str = "embedded",
-                   index: bool = False, prefix: str = "nsbench") -> Iterator[DaemonProc]:
+                   index: bool = False, prefix: str = "nsbench",
+                   home: Path | None = None) -> Iterator[DaemonProc]:
     """Run a daemon with ``changes`` (dotted config keys) on its own NOSPIN_HOME, which this
-    process uses meanwhile (clients find that daemon); ``index``: index project roots."""
-    home = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    process uses meanwhile (clients find that daemon); ``index``: index project roots.
+    ``home``: that NOSPIN_HOME (the caller's, kept after: a daemon after this one finds what
+    this one left); by default a new one, deleted after."""
+    owned = home is None
+    home = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp")) if home is None else home
     saved = os.environ.get("NOSPIN_HOME")
     proc = _start(home, changes or {}, engine, index)
     os.environ["NOSPIN_HOME"] = str(home)
@@ -109,7 +113,9 @@ def private_daemon(changes: dict[str, Any] | None = None, *, engine: str = "embe
             os.environ.pop("NOSPIN_HOME", None)
         else:
             os.environ["NOSPIN_HOME"] = saved
-        if os.environ.get("NOSPIN_BENCH_KEEP"):  # to read its log and request log after
+        if not owned:
+            pass
+        elif os.environ.get("NOSPIN_BENCH_KEEP"):  # to read its log and request log after
             print(f"daemon home kept: {home}", file=sys.stderr)
         else:
             shutil.rmtree(home, ignore_errors=True)

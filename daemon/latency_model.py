@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import deque
+from collections.abc import Mapping
 
 from engine.base import GenerationStats
+
+#: The figures a model learns, with the range a saved one must be in to be taken back
+#: (:meth:`LatencyModel.restored`): ms per token, ms per request, shares.
+LEARNT: dict[str, tuple[float, float]] = {
+    "prefill_ms_per_token": (0.01, 10_000.0),
+    "decode_ms_per_token": (0.01, 10_000.0),
+    "overhead_ms": (0.0, 60_000.0),
+    "cached_share": (0.0, 1.0),
+    "fill_ratio": (0.05, 1.0),
+}
 
 
 class LatencyModel:
@@ -43,11 +55,38 @@ class LatencyModel:
         self.cached_share = cached_share  # share of prompt tokens reused from the KV cache
         self.fill_ratio = fill_ratio  # generated / max_new_tokens of requests that ran to the end
         self.num_samples = 0  # results observed
+        self.num_restored = 0  # figures taken from an earlier daemon (restored)
         self._seen: set[str] = set()  # figures that have had their first real sample
         self._rates: dict[str, deque[float]] = {
             name: deque(maxlen=self.RATE_WINDOW)
             for name in ("prefill_ms_per_token", "decode_ms_per_token")
         }
+
+    @classmethod
+    def restored(cls, figures: Mapping[str, object]) -> LatencyModel:
+        """A model that starts from the figures an earlier daemon learnt with the same engine
+        settings (:meth:`figures`, saved by ``daemon.speed_store``) instead of the priors. Each
+        counts as one sample: a per-token rate is the first value of its window, the others
+        are blended with the next samples, not replaced by the first. A figure that is missing,
+        not a number or out of its range (:data:`LEARNT`) keeps its prior."""
+        model = cls()
+        for name, (low, high) in LEARNT.items():
+            value = figures.get(name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            if not (math.isfinite(value) and low <= value <= high):
+                continue
+            setattr(model, name, float(value))
+            model._seen.add(name)
+            window = model._rates.get(name)
+            if window is not None:
+                window.append(float(value))
+            model.num_restored += 1
+        return model
+
+    def figures(self) -> dict[str, float]:
+        """The learnt figures (:data:`LEARNT`), unrounded: what :meth:`restored` takes."""
+        return {name: float(getattr(self, name)) for name in LEARNT}
 
     def _blend(self, name: str, value: float) -> None:
         window = self._rates.get(name)
@@ -133,4 +172,5 @@ class LatencyModel:
             "cached_share": round(self.cached_share, 3),
             "fill_ratio": round(self.fill_ratio, 3),
             "num_samples": float(self.num_samples),
+            "num_restored": float(self.num_restored),
         }

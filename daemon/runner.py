@@ -30,6 +30,7 @@ from daemon.metrics import Metrics, RequestLog
 from daemon.server import Listener, Server
 from daemon.service import Service
 from daemon.snapshots import SnapshotStore
+from daemon.speed_store import SpeedStore
 from daemon.supervisor import EngineFactory
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ async def run_daemon(
             config, engine_factory=engine_factory, config_path=config_path,
             snapshots=SnapshotStore(), metrics=Metrics(log=request_log),
             log_file=log_file, index_projects=index_projects,
-            engine_factory_for=engine_factory_for,
+            engine_factory_for=engine_factory_for, speed_store=SpeedStore(),
         )
         service.last_crash = last_crash.to_dict() if last_crash else {}
         listeners = [Listener(ipc_endpoint(), on_bound=lambda _: secure_socket(path))]

@@ -189,10 +189,11 @@ class Scheduler:
             raise ValueError("capacity must be at least 1")
         self._capacity = capacity
 
-    def engine_changed(self) -> None:
-        """A new engine (other settings or model): its speed is learnt afresh from the priors,
-        and the fast tier's budget starts again from its configured share."""
-        self._model = LatencyModel()
+    def engine_changed(self, model: LatencyModel | None = None) -> None:
+        """A new engine (other settings or model): its speed is learnt afresh, from ``model``
+        (what an earlier daemon learnt with these settings: ``daemon.speed_store``) or the
+        priors, and the fast tier's budget starts again from its configured share."""
+        self._model = model or LatencyModel()
         self._fast = FastBudget(self._fast_base(self._tiers, self._budget_tokens))
 
     def set_force_fast(self, on: bool) -> None:

@@ -52,6 +52,7 @@ from daemon.events import EventHub
 from daemon.fast_budget import tier_budget
 from daemon.hints import Cursor, PromptHints
 from daemon.languages import detect_language, editor_language
+from daemon.latency_model import LatencyModel
 from daemon.live import Follower, Live
 from daemon.metrics import Metrics
 from daemon.projects import Projects, assemble
@@ -73,6 +74,7 @@ from daemon.scheduler import (
 from daemon.server import Peer
 from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
+from daemon.speed_store import SAVE_EVERY, SpeedStore, speed_key
 from daemon.supervisor import EngineFactory, EngineSupervisor
 from daemon.tokens import LineCachedCounter
 from engine.avoid import placeholder_starts
@@ -129,11 +131,16 @@ class Service:
         log_file: str = "",
         index_projects: bool = True,
         engine_factory_for: Callable[[cfg.Config], EngineFactory] | None = None,
+        speed_store: SpeedStore | None = None,
     ) -> None:
         """``engine_factory_for`` builds the engine factory of a changed configuration: with
         it, a ``config.set`` of engine settings loads a new engine before it answers
-        (``_config_set_reloading``); without it they take effect at the next start."""
+        (``_config_set_reloading``); without it they take effect at the next start.
+        ``speed_store``: where the scheduler's learnt engine speed is kept across restarts
+        (``daemon.speed_store``); None: learnt afresh from the priors each time."""
         self.config = config
+        self._speed_store = speed_store
+        self._speed_saved_at = 0  # the latency model's sample count at the last save
         self._engine_factory_for = engine_factory_for
         self._engine_config = config.engine  # what the running engine was built from
         self._reloads = asyncio.Lock()  # config.set requests that load a new engine, in order
@@ -154,7 +161,8 @@ class Service:
             reset_s=config.context.session_reset_s,
         )
         self.scheduler = Scheduler(config.tiers, default_deadline_ms=p.DEFAULT_DEADLINE_MS,
-                                   budget_tokens=config.context.budget_tokens)
+                                   budget_tokens=config.context.budget_tokens,
+                                   model=self._learnt_speed(config))
         self.scheduler.set_force_fast(config.tiers.force_fast)
         self.supervisor = EngineSupervisor(
             engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state
@@ -204,9 +212,31 @@ class Service:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.supervisor.close()
+        self._save_speed()
         self._recorder.flush(math.inf)
         await asyncio.to_thread(self._history_work.shutdown)
         await asyncio.to_thread(self._projects.close)
+
+    def _learnt_speed(self, config: cfg.Config) -> LatencyModel | None:
+        """The latency model an earlier daemon learnt with ``config``'s engine settings."""
+        if self._speed_store is None:
+            return None
+        figures = self._speed_store.load(speed_key(config))
+        if figures is None:
+            return None
+        log.info("engine speed learnt before with these settings: %s",
+                 ", ".join(f"{k} {v:.3g}" for k, v in sorted(figures.items())
+                           if isinstance(v, (int, float))))
+        return LatencyModel.restored(figures)
+
+    def _save_speed(self) -> None:
+        """Save what the latency model learnt since the last save (none: nothing to save)."""
+        model = self.scheduler.model
+        if self._speed_store is None or model.num_samples <= self._speed_saved_at:
+            return
+        if self._speed_store.save(speed_key(self.config), model.figures(),
+                                  samples=model.num_samples):
+            self._speed_saved_at = model.num_samples
 
     def _in_history_order(self, fn: Any, *args: Any, **kwargs: Any) -> None:
         """Run ``fn`` on the edit-history thread, after the history work asked for before."""
@@ -683,6 +713,8 @@ class Service:
             log.info("fast tier budget %d -> %s", fast_before, self.scheduler.fast_budget.note)
         for e in ended:
             self._ended(e, fin)
+        if self.scheduler.model.num_samples - self._speed_saved_at >= SAVE_EVERY:
+            self._save_speed()
         self._step()
 
     def _on_engine_died(self, exc: NospinError) -> None:
@@ -968,10 +1000,13 @@ class Service:
         if error is not None:  # the previous settings' engine runs again
             raise ConfigError(f"the engine did not start with these settings, so nothing was "
                               f"changed: {error}", detail=error.detail) from error
+        self._save_speed()  # the settings before: self.config is still theirs
         self._engine_config = config.engine
-        # other settings: their speed is learnt afresh, another model's completions are not
-        # this one's (what its KV cache held went when it became ready: _on_engine_state)
-        self.scheduler.engine_changed()
+        # other settings: their speed is learnt afresh (or taken from an earlier daemon with
+        # them), another model's completions are not this one's (what its KV cache held went
+        # when it became ready: _on_engine_state)
+        self.scheduler.engine_changed(self._learnt_speed(config))
+        self._speed_saved_at = 0
         self._cache.clear()
         log.info("new engine ready in %.1f s", time.monotonic() - started)
 

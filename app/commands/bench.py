@@ -45,6 +45,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                "indexed root, rounds of edits."),
     "kv-states": ("bench.kv_states", "KV states: the llamacpp engine's resident memory while "
                   "requests switch among documents."),
+    "restart": ("bench.restart", "A restart: the first completions of a daemon session, "
+                "before and after a restart."),
     "body-end": ("bench.body_end", "Function ends: completions on the last statement line of "
                  "long functions (writing top-down)."),
 }
