@@ -229,14 +229,19 @@ class Service:
                            if isinstance(v, (int, float))))
         return LatencyModel.restored(figures)
 
-    def _save_speed(self) -> None:
-        """Save what the latency model learnt since the last save (none: nothing to save)."""
-        model = self.scheduler.model
-        if self._speed_store is None or model.num_samples <= self._speed_saved_at:
+    def _save_speed(self, *, in_background: bool = False) -> None:
+        """Save what the latency model learnt since the last save (none: nothing to save);
+        ``in_background``: on a worker thread (the write ends with an fsync), not this loop's."""
+        store, model = self._speed_store, self.scheduler.model
+        if store is None or model.num_samples <= self._speed_saved_at:
             return
-        if self._speed_store.save(speed_key(self.config), model.figures(),
-                                  samples=model.num_samples):
-            self._speed_saved_at = model.num_samples
+        save = functools.partial(store.save, speed_key(self.config), model.figures(),
+                                 samples=model.num_samples)
+        self._speed_saved_at = model.num_samples  # a failed save is logged, not retried at once
+        if in_background:
+            self._spawn(asyncio.to_thread(save))
+        else:
+            save()
 
     def _in_history_order(self, fn: Any, *args: Any, **kwargs: Any) -> None:
         """Run ``fn`` on the edit-history thread, after the history work asked for before."""
@@ -714,7 +719,7 @@ class Service:
         for e in ended:
             self._ended(e, fin)
         if self.scheduler.model.num_samples - self._speed_saved_at >= SAVE_EVERY:
-            self._save_speed()
+            self._save_speed(in_background=True)
         self._step()
 
     def _on_engine_died(self, exc: NospinError) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,7 @@ class SpeedStore:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path if path is not None else state_dir() / FILE_NAME
+        self._lock = threading.Lock()  # saves from a worker thread and the loop: one at a time
 
     def _entries(self) -> dict[str, Any]:
         try:
@@ -70,7 +72,12 @@ class SpeedStore:
         return figures if isinstance(figures, dict) else None
 
     def save(self, key: str, figures: dict[str, float], *, samples: int) -> bool:
-        """Save ``figures`` (learnt from ``samples`` requests) under ``key``; False on error."""
+        """Save ``figures`` (learnt from ``samples`` requests) under ``key``; False on error.
+        Thread-safe (the other entries are read again under the same lock)."""
+        with self._lock:
+            return self._save(key, figures, samples)
+
+    def _save(self, key: str, figures: dict[str, float], samples: int) -> bool:
         entries = self._entries()
         entries[key] = {"figures": figures, "samples": samples, "saved": time.time()}
         newest = sorted(entries.items(), key=lambda kv: _saved_at(kv[1]))

@@ -177,3 +177,26 @@ def test_an_engine_reload_keeps_each_settings_speed(home: Path) -> None:
         assert back["num_restored"] == len(LEARNT)
         assert all(back[name] == first[name] for name in LEARNT)
         assert len(d.engines) == 3
+
+
+def test_a_running_daemon_saves_every_so_many_requests(home: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A daemon that crashes or is killed keeps what it had saved by then (every SAVE_EVERY
+    finished requests, on a worker thread)."""
+    import time
+
+    import daemon.service
+
+    monkeypatch.setattr(daemon.service, "SAVE_EVERY", 2)
+    path = home / "state" / "speed.json"
+    src = write_project(home / "proj")
+    with running_daemon(engine_factory=FakeEngine) as d:
+        _complete_a_few(d.endpoint, src, 1)
+        time.sleep(0.3)
+        assert not path.exists()  # one request: not yet
+        _complete_a_few(d.endpoint, src, 2)
+        give_up = time.monotonic() + 10
+        while not path.exists() and time.monotonic() < give_up:
+            time.sleep(0.05)
+        samples = json.loads(path.read_text())["entries"][speed_key(Config())]["samples"]
+        assert samples >= 2
