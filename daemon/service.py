@@ -141,6 +141,7 @@ class Service:
         self.config = config
         self._speed_store = speed_store
         self._speed_saved_at = 0  # the latency model's sample count at the last save
+        self._speed_key = speed_key(config)  # the settings the latency model is learning
         self._engine_factory_for = engine_factory_for
         self._engine_config = config.engine  # what the running engine was built from
         self._reloads = asyncio.Lock()  # config.set requests that load a new engine, in order
@@ -218,10 +219,12 @@ class Service:
         await asyncio.to_thread(self._projects.close)
 
     def _learnt_speed(self, config: cfg.Config) -> LatencyModel | None:
-        """The latency model an earlier daemon learnt with ``config``'s engine settings."""
+        """The latency model an earlier daemon learnt with ``config``'s engine settings (None:
+        the priors); what is learnt from now on is saved under those settings."""
+        self._speed_key = speed_key(config)
         if self._speed_store is None:
             return None
-        figures = self._speed_store.load(speed_key(config))
+        figures = self._speed_store.load(self._speed_key)
         if figures is None:
             return None
         log.info("engine speed learnt before with these settings: %s",
@@ -235,7 +238,7 @@ class Service:
         store, model = self._speed_store, self.scheduler.model
         if store is None or model.num_samples <= self._speed_saved_at:
             return
-        save = functools.partial(store.save, speed_key(self.config), model.figures(),
+        save = functools.partial(store.save, self._speed_key, model.figures(),
                                  samples=model.num_samples)
         self._speed_saved_at = model.num_samples  # a failed save is logged, not retried at once
         if in_background:
@@ -1005,7 +1008,7 @@ class Service:
         if error is not None:  # the previous settings' engine runs again
             raise ConfigError(f"the engine did not start with these settings, so nothing was "
                               f"changed: {error}", detail=error.detail) from error
-        self._save_speed()  # the settings before: self.config is still theirs
+        self._save_speed()  # under the settings it learnt them with
         self._engine_config = config.engine
         # other settings: their speed is learnt afresh (or taken from an earlier daemon with
         # them), another model's completions are not this one's (what its KV cache held went
