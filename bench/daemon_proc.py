@@ -113,11 +113,9 @@ def private_daemon(changes: dict[str, Any] | None = None, *, engine: str = "embe
             os.environ.pop("NOSPIN_HOME", None)
         else:
             os.environ["NOSPIN_HOME"] = saved
-        if not owned:
-            pass
-        elif os.environ.get("NOSPIN_BENCH_KEEP"):  # to read its log and request log after
+        if owned and os.environ.get("NOSPIN_BENCH_KEEP"):  # to read its logs after
             print(f"daemon home kept: {home}", file=sys.stderr)
-        else:
+        elif owned:
             shutil.rmtree(home, ignore_errors=True)
 
 
