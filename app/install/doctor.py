@@ -4,7 +4,8 @@
 never raises, and says why it was skipped. All I/O goes through ``Probe`` (paths, commands,
 module lookups), so tests can point it at a temporary install and fake the rest.
 
-Checks: install (manifest), venv, config, model (file and sha256), cpu_engine (a few tokens
+Checks: install (manifest), venv, packages (``pip check``; a watchdog the project watcher knows),
+config, model (file and sha256), cpu_engine (a few tokens
 decoded in a child process: a llama.cpp build that crashes here), gpu (torch and CUDA,
 imported lazily), flash_attn, daemon (socket answers), service (registered, running), tray.
 """
@@ -30,8 +31,8 @@ from app.install.plan import MANIFEST_NAME, Host, venv_paths
 
 Status = Literal["ok", "warn", "fail", "skip"]
 FLASH_ATTN_MIN = (2, 5, 7)  # paged ExLlamaV2 generator (design.md §6)
-CHECKS = ("install", "venv", "config", "model", "cpu_engine", "gpu", "flash_attn", "daemon",
-          "service", "tray")  # in the order they run; each is the function check_<name>
+CHECKS = ("install", "venv", "packages", "config", "model", "cpu_engine", "gpu", "flash_attn",
+          "daemon", "service", "tray")  # in the order they run; each is the function check_<name>
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,41 @@ def check_venv(probe: Probe) -> CheckResult:
         return CheckResult("venv", "fail", f"nospin does not start from {venv}: "
                            f"{result.output.strip().splitlines()[-1:]}", _reinstall(probe))
     return CheckResult("venv", "ok", f"{venv} ({result.output.strip()})")
+
+
+def check_packages(probe: Probe) -> CheckResult:
+    """The packages of the environment this runs in (the one running ``nospin``): ``pip check``
+    (every installed package's requirements met), and a watchdog whose internals the project
+    watcher knows (``daemon/inotify_pruned.py``: with another, the daemon watches every folder,
+    build output and dependencies included). Both were broken by hand upgrades, and a watchdog
+    patch release changed those internals (7.1.1)."""
+    from daemon.inotify_pruned import SUPPORTED_WATCHDOG
+
+    fix_versions = ("run `nospin install` again (it installs the versions nospin was tested "
+                    "with), or `pip install` the versions pip names into this environment")
+    result = probe.run(sys.executable, "-m", "pip", "check")
+    no_pip = "No module named pip" in result.output
+    if result.returncode == 1 and not no_pip:  # pip check: broken requirements, a line each
+        lines = [ln for ln in result.output.strip().splitlines() if ln.strip()]
+        more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+        return CheckResult("packages", "fail", f"{lines[0] if lines else 'pip check failed'}"
+                           f"{more}", fix_versions)
+    checked = "pip check: no broken requirements" if result.returncode == 0 and not no_pip \
+        else "pip check could not run"
+    try:
+        watchdog = probe.version_of("watchdog")
+    except importlib.metadata.PackageNotFoundError:
+        return CheckResult("packages", "fail", f"{checked}; watchdog is not installed (the "
+                           "daemon cannot follow changes on disk)", fix_versions)
+    if watchdog not in SUPPORTED_WATCHDOG:
+        want = SUPPORTED_WATCHDOG[-1]
+        return CheckResult("packages", "warn", f"{checked}; watchdog {watchdog} is not one the "
+                           f"project watcher knows ({', '.join(SUPPORTED_WATCHDOG)}): the daemon "
+                           "watches every folder of a project, .venv, node_modules and build "
+                           "output included (more CPU during builds and installs)",
+                           f"pip install watchdog=={want} into this environment, or run "
+                           "`nospin install` again")
+    return CheckResult("packages", "ok", f"{checked}; watchdog {watchdog}")
 
 
 def _load_config(probe: Probe) -> cfg.Config:

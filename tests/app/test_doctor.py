@@ -30,6 +30,7 @@ from app.install.doctor import (
     check_flash_attn,
     check_gpu,
     check_model,
+    check_packages,
     check_service,
     check_tray,
     check_venv,
@@ -108,6 +109,35 @@ def test_venv_ok_broken_and_missing(home: Path) -> None:
     assert broken.status == "fail" and "nospin install" in broken.fix
     (Path(host.data_dir) / "venv" / "bin" / "python").unlink()
     assert check_venv(probe(host)).status == "fail"
+
+
+def test_packages_pip_check_and_a_watchdog_the_watcher_knows(home: Path) -> None:
+    host = detect_host("linux")
+    clean = Answers({(sys.executable, "-m", "pip", "check"):
+                     CommandResult(0, "No broken requirements found.\n")})
+    ok = check_packages(probe(host, runner=clean, version_of=lambda _name: "7.1.1"))
+    assert ok.status == "ok" and ok.summary.endswith("watchdog 7.1.1"), ok
+    assert clean.calls == [(sys.executable, "-m", "pip", "check")]
+    broken = Answers({(sys.executable,): CommandResult(1, (
+        "pyzmq 25.1.0 is installed but pyzmq>=26 is required by nospin\n"
+        "msgspec 0.18.0 is installed but msgspec>=0.19 is required by nospin\n"))})
+    bad = check_packages(probe(host, runner=broken, version_of=lambda _name: "7.1.1"))
+    assert bad.status == "fail" and bad.summary.startswith("pyzmq 25.1.0 is installed")
+    assert "(and 1 more)" in bad.summary and "nospin install" in bad.fix
+    newer = check_packages(probe(host, runner=clean, version_of=lambda _name: "7.2.0"))
+    assert newer.status == "warn" and "watchdog 7.2.0" in newer.summary
+    assert "watchdog==7.1.1" in newer.fix
+    no_pip = Answers({(sys.executable,): CommandResult(1, "/v/bin/python: No module named pip")})
+    unchecked = check_packages(probe(host, runner=no_pip, version_of=lambda _name: "7.1.0"))
+    assert unchecked.status == "ok" and unchecked.summary.startswith("pip check could not run")
+
+    def missing(name: str) -> str:
+        import importlib.metadata
+
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    gone = check_packages(probe(host, runner=clean, version_of=missing))
+    assert gone.status == "fail" and "watchdog is not installed" in gone.summary
 
 
 def test_model_checksum(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -397,8 +427,9 @@ def test_cli_json_and_exit_status(home: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "app.cli", "doctor", "--json", "--quick"],
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     checks = json.loads(done.stdout)
-    assert [c["name"] for c in checks] == ["install", "venv", "config", "model", "cpu_engine",
-                                           "gpu", "flash_attn", "daemon", "service", "tray"]
+    assert [c["name"] for c in checks] == ["install", "venv", "packages", "config", "model",
+                                           "cpu_engine", "gpu", "flash_attn", "daemon",
+                                           "service", "tray"]
     assert set(checks[0]) == {"name", "status", "summary", "fix"}
     assert done.returncode == 1  # the model is not there: a failure
 
