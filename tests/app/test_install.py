@@ -192,7 +192,7 @@ def test_install_start_complete_uninstall_leaves_nothing(
                                 capture_output=True, text=True, timeout=180, cwd="/")
         checks = {c["name"]: c for c in json.loads(doctor.stdout)}
         assert doctor.returncode == 0, doctor.stdout
-        for name in ("install", "venv", "config", "model", "daemon", "tray"):
+        for name in ("install", "venv", "packages", "config", "model", "daemon", "tray"):
             assert checks[name]["status"] == "ok", checks[name]
         assert checks["gpu"]["status"] == "skip"
     finally:
