@@ -3,27 +3,15 @@ installers/constraints.py. A watchdog release inside pyproject's range broke CI 
 
 from __future__ import annotations
 
-import importlib.util
 import tomllib
 from pathlib import Path
-from types import ModuleType
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from installers import constraints
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("constraints", ROOT / "installers" /
-                                                  "constraints.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-constraints = load()
 
 
 def test_closure_follows_extras_and_markers_and_stops_at_cycles() -> None:

@@ -1,0 +1,42 @@
+"""Shared by every test: whether this environment holds the versions CI installs
+(installers/constraints.txt), in the report header and, when they differ, at the end of the run
+(``-q`` hides the header), so that a local run on other versions is not taken for CI's."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+
+@functools.cache
+def _differences() -> tuple[list[str], str]:
+    """(differences from the file, or [] ; why they could not be compared, or "")."""
+    try:
+        from installers import constraints
+
+        pins = constraints.parse(constraints.CONSTRAINTS.read_text(encoding="utf-8"))
+        have = constraints.closure("nospin", constraints.DEV_EXTRAS)
+    except Exception as exc:  # a report never stops the run
+        return [], repr(exc)
+    return constraints.differences(pins, have), ""
+
+
+def _describe() -> str:
+    diff, error = _differences()
+    if error:
+        return f"constraints: not compared ({error})"
+    if not diff:
+        return "constraints: this environment has the versions of installers/constraints.txt"
+    shown = "; ".join(diff[:3]) + (f"; {len(diff) - 3} more" if len(diff) > 3 else "")
+    return (f"constraints: this environment differs from installers/constraints.txt (what CI "
+            f"installs): {shown}")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return _describe()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _differences()[0]:
+        terminalreporter.write_line(_describe(), yellow=True)
