@@ -103,6 +103,9 @@ def format_status(data: dict[str, Any]) -> str:
     spec = _speculation_line(engine, m.get("speculation") or {})
     if spec:
         lines.append(f"  drafting   {spec}")
+    speed = _speed_line((m.get("queue") or {}).get("model") or {})
+    if speed:
+        lines.append(f"  speed      {speed}")
     fast_budget = (m.get("queue") or {}).get("fast_budget")
     if fast_budget:  # the fast tier's context, fitted to the engine's speed (daemon.fast_budget)
         lines.append(f"  fast tier  context {fast_budget}")
@@ -110,6 +113,21 @@ def format_status(data: dict[str, Any]) -> str:
     if threads:
         lines.append(f"  threads    {threads}")
     return "\n".join(lines)
+
+
+def _speed_line(model: dict[str, Any]) -> str:
+    """The scheduler's model of the engine's speed (what it picks tiers from), and where it
+    comes from: the priors, an earlier daemon with these settings, and this one's requests."""
+    if "prefill_ms_per_token" not in model:
+        return ""
+    samples, restored = int(model.get("num_samples") or 0), int(model.get("num_restored") or 0)
+    source = [f"{samples} requests here"] if samples else []
+    if restored:
+        source.append("learnt by an earlier daemon with these settings")
+    return (f"prefill {model['prefill_ms_per_token']:.1f} ms/token, decode "
+            f"{model.get('decode_ms_per_token', 0):.1f} ms/token, completions fill "
+            f"{100 * model.get('fill_ratio', 1):.0f}% of max_tokens ("
+            + (" + ".join(source) if source else "priors: nothing learnt yet") + ")")
 
 
 def _last_error(engine: dict[str, Any]) -> str:

@@ -344,3 +344,16 @@ def test_status_text_shows_the_fitted_fast_budget() -> None:
     text = _status({}, {"num_requests": 0, "queue": {"fast_budget": note}})
     assert f"fast tier  context {note}" in text
     assert "fast tier" not in _status({}, {"num_requests": 0, "queue": {"fast_budget": ""}})
+
+
+def test_status_text_shows_the_speed_model_and_where_it_comes_from() -> None:
+    model = {"prefill_ms_per_token": 5.24, "decode_ms_per_token": 20.7, "fill_ratio": 0.313,
+             "num_samples": 11.0, "num_restored": 5.0}
+    text = _status({}, {"num_requests": 0, "queue": {"model": model}})
+    assert ("  speed      prefill 5.2 ms/token, decode 20.7 ms/token, completions fill 31% of "
+            "max_tokens (11 requests here + learnt by an earlier daemon with these settings)"
+            ) in text
+    fresh = {**model, "num_samples": 0.0, "num_restored": 0.0}
+    assert "(priors: nothing learnt yet)" in _status({}, {"num_requests": 0,
+                                                          "queue": {"model": fresh}})
+    assert "speed" not in _status({}, {"num_requests": 0, "queue": {}})
