@@ -71,9 +71,10 @@ async def _session(path: Path, places: list[tuple[int, int]]) -> dict[str, Any]:
         rows = []
         for line, col in places:
             before = await _warmups_done(client)
-            await client.warm(str(path), line, col)
+            queued = await client.warm(str(path), line, col) == "warming"  # else warm already
             give_up = time.monotonic() + 60
-            while await _warmups_done(client) <= before and time.monotonic() < give_up:
+            while queued and await _warmups_done(client) <= before \
+                    and time.monotonic() < give_up:
                 await asyncio.sleep(0.1)
             done = await client.complete(str(path), line, col)
             found = _PREDICTED.search(done.tier_reason)
