@@ -5,8 +5,8 @@ and picks its degradation tier from that. A new daemon started from the priors (
 token, every request filling its ``max_tokens``): a 64-token completion was predicted at 1.8 s of
 decoding, so the first completions of every session were capped or sent to fast mode until the
 model had learnt from a few finished ones. The figures are now saved when the daemon stops, when
-the engine is replaced and every :data:`SAVE_EVERY` finished requests, and a daemon with the same
-engine settings starts from them.
+the engine is replaced and every :data:`SAVE_EVERY` requests the model learnt from (warm-ups
+included), and a daemon with the same engine settings starts from them.
 
 One JSON file (``state_dir()/speed.json``, written atomically, 0600) holds the figures of the
 last :data:`MAX_ENTRIES` settings, keyed by :func:`speed_key`: the ``[engine]`` section and
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 FILE_NAME = "speed.json"
 VERSION = 1
 MAX_ENTRIES = 8  # engine settings remembered (the most recently saved)
-SAVE_EVERY = 100  # finished requests between saves while the daemon runs
+SAVE_EVERY = 100  # requests the model learnt from (warm-ups too) between saves
 
 
 def speed_key(config: Config) -> str:
