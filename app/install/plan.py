@@ -298,7 +298,7 @@ def describe(plan: InstallPlan, *, show_files: bool = True) -> str:
     lines = [f"nospin install plan ({plan.platform})",
              f"  venv     {plan.venv}  (created with: {' '.join(plan.create_venv)})",
              f"  pip      {' '.join(plan.pip_install_argv(o.source))}"
-             "  (from a checkout: -c its installers/constraints.txt)"]
+             "  (a checkout with installers/constraints.txt: with -c it)"]
     m = plan.model
     if m.kind == "embedded":
         lines.append(f"  model    embedded model assembled and checked at {m.path} "
