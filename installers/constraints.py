@@ -107,6 +107,15 @@ def differences(want: dict[str, str], have: dict[str, str]) -> list[str]:
     return out
 
 
+def compare() -> list[str] | None:
+    """How this environment differs from the file (:func:`differences`); None where nospin is
+    not installed here (run from the source tree), so there is nothing to compare."""
+    if installed("nospin") is None:
+        return None
+    pins = parse(CONSTRAINTS.read_text(encoding="utf-8"))
+    return differences(pins, closure("nospin", DEV_EXTRAS))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
@@ -116,12 +125,12 @@ def main(argv: list[str] | None = None) -> int:
         print("nospin is not installed in this environment: run installers/install.sh --dev",
               file=sys.stderr)
         return 2
-    have = closure("nospin", DEV_EXTRAS)
     if args.check:
-        diff = differences(parse(CONSTRAINTS.read_text(encoding="utf-8")), have)
+        diff = compare() or []
         for line in diff:
             print(line)
         return 1 if diff else 0
+    have = closure("nospin", DEV_EXTRAS)
     CONSTRAINTS.write_text(render(have), encoding="utf-8")
     print(f"{CONSTRAINTS}: {len(have)} packages")
     return 0

@@ -15,13 +15,12 @@ def _differences() -> tuple[list[str], str]:
     try:
         from installers import constraints
 
-        if constraints.installed("nospin") is None:  # run from the tree (the GPU check)
-            return [], "nospin is not installed in this environment"
-        pins = constraints.parse(constraints.CONSTRAINTS.read_text(encoding="utf-8"))
-        have = constraints.closure("nospin", constraints.DEV_EXTRAS)
+        diff = constraints.compare()
     except Exception as exc:  # a report never stops the run
         return [], repr(exc)
-    return constraints.differences(pins, have), ""
+    if diff is None:  # run from the tree (the GPU check)
+        return [], "nospin is not installed in this environment"
+    return diff, ""
 
 
 def _describe() -> str:
