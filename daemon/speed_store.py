@@ -78,10 +78,11 @@ class SpeedStore:
             return self._save(key, figures, samples)
 
     def _save(self, key: str, figures: dict[str, float], samples: int) -> bool:
-        entries = self._entries()
-        entries[key] = {"figures": figures, "samples": samples, "saved": time.time()}
-        newest = sorted(entries.items(), key=lambda kv: _saved_at(kv[1]))
-        kept = dict(newest[-MAX_ENTRIES:])
+        # the others, oldest first, then this one: it is kept whatever the clock says
+        others = sorted(((k, v) for k, v in self._entries().items() if k != key),
+                        key=lambda kv: _saved_at(kv[1]))
+        kept = dict(others[-(MAX_ENTRIES - 1):] if MAX_ENTRIES > 1 else [])
+        kept[key] = {"figures": figures, "samples": samples, "saved": time.time()}
         data = json.dumps({"version": VERSION, "entries": kept}, indent=1, sort_keys=True)
         try:
             atomic_write(self.path, data.encode("utf-8"))

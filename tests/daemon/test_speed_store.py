@@ -71,6 +71,15 @@ def test_the_store_keeps_the_latest_settings_and_survives_bad_files(tmp_path: Pa
         store.save(f"k{n}", {"fill_ratio": 0.5}, samples=n)
     entries = json.loads(store.path.read_text())["entries"]
     assert len(entries) == MAX_ENTRIES and "k" not in entries and f"k{MAX_ENTRIES + 1}" in entries
+    assert set(entries) == {f"k{n}" for n in range(2, MAX_ENTRIES + 2)}  # the latest 8
+    # the entry saved is kept even when the others claim to be newer (a clock set back)
+    data = json.loads(store.path.read_text())
+    for entry in data["entries"].values():
+        entry["saved"] = 4e9
+    store.path.write_text(json.dumps(data))
+    assert store.save("late", {"fill_ratio": 0.5}, samples=1)
+    entries = json.loads(store.path.read_text())["entries"]
+    assert "late" in entries and len(entries) == MAX_ENTRIES
     for bad in (b"\x00\xff not json", b"[1, 2]", b'{"version": 99, "entries": {}}',
                 b'{"version": 1, "entries": {"k": {"saved": "soon", "figures": 3}}}'):
         store.path.write_bytes(bad)
