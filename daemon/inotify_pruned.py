@@ -104,6 +104,9 @@ def pruned_observer(
         log.info("no inotify; watching every folder", exc_info=True)
         return None
 
+    # watchdog 7.1.1 keeps the watched folders in a tree of nodes, 7.1.0 in two dicts
+    tree = hasattr(InotifyWatchGroup, "_find_node_by_path")
+
     @dataclass
     class PrunedWatchGroup(InotifyWatchGroup):
         keep_dir: KeepDir = _keep_all
@@ -138,18 +141,16 @@ def pruned_observer(
 
         def _watch_of(self, path: bytes) -> WatchDescriptor | None:
             """The watch descriptor of a watched folder, None if it is not watched."""
-            find = getattr(self, "_find_node_by_path", None)
-            if find is None:  # watchdog 7.1.0: a dict of watched paths
+            if not tree:
                 return self._active_callbacks_by_path.get(path)
-            node = find(path)  # watchdog 7.1.1: a tree of folder nodes, -1 for no watch
+            node = self._find_node_by_path(path)  # -1: a node without a watch
             return node.wd if node is not None and node.wd >= 0 else None
 
         def _remember(self, path: bytes, wd: WatchDescriptor) -> None:
-            insert = getattr(self, "_insert_node", None)
-            if insert is None:  # watchdog 7.1.0
+            if not tree:
                 self._active_callbacks_by_path[path] = wd
                 self._active_callbacks_by_watch[wd] = path
-            elif insert(path, wd) is None:  # 7.1.1: a path outside the root is not kept
+            elif self._insert_node(path, wd) is None:  # a path outside the root is not kept
                 self._inotify_fd.remove_callbacks([(wd, self._id)])
 
         def _add_callback(self, path: bytes) -> None:
