@@ -124,14 +124,12 @@ def check_packages(probe: Probe) -> CheckResult:
     fix_versions = ("run `nospin install` again (it installs the versions nospin was tested "
                     "with), or `pip install` the versions pip names into this environment")
     result = probe.run(sys.executable, "-m", "pip", "check")
-    no_pip = "No module named pip" in result.output
-    if result.returncode == 1 and not no_pip:  # pip check: broken requirements, a line each
-        lines = [ln for ln in result.output.strip().splitlines() if ln.strip()]
+    ran = result.returncode in (0, 1) and "No module named pip" not in result.output
+    if ran and result.returncode == 1:  # broken requirements, a line each
+        lines = [ln for ln in result.output.strip().splitlines() if ln.strip()] or ["pip check"]
         more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
-        return CheckResult("packages", "fail", f"{lines[0] if lines else 'pip check failed'}"
-                           f"{more}", fix_versions)
-    checked = "pip check: no broken requirements" if result.returncode == 0 and not no_pip \
-        else "pip check could not run"
+        return CheckResult("packages", "fail", lines[0] + more, fix_versions)
+    checked = "pip check: no broken requirements" if ran else "pip check could not run"
     try:
         watchdog = probe.version_of("watchdog")
     except importlib.metadata.PackageNotFoundError:
