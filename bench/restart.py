@@ -25,8 +25,11 @@ from typing import Any
 
 from app.client import AsyncClient
 from bench.daemon_proc import REPO, code_version, private_daemon, wait_ready
+from daemon.speed_store import FILE_NAME
 
-_PREDICTED = re.compile(r"predicted (\d+) ms")
+# the scheduler's prediction at full settings, which chose the tier (daemon/replies.tier_reason;
+# the request log's predicted_ms is the one at the tier chosen)
+_PREDICTED = re.compile(r"predicted (\d+) ms at full settings")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,10 +116,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             for n in range(2):
                 if n == 1 and args.forget:
-                    (home / "state" / "speed.json").unlink(missing_ok=True)
+                    (home / "state" / FILE_NAME).unlink(missing_ok=True)
                 with private_daemon(home=home, engine=args.engine):
                     pair.append(asyncio.run(_session(path, places)))
-            saved = (home / "state" / "speed.json").exists()
+            saved = (home / "state" / FILE_NAME).exists()
         finally:
             shutil.rmtree(home, ignore_errors=True)
         runs.append({"speed_file_saved": saved, "sessions": pair})

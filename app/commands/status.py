@@ -121,7 +121,7 @@ def _speed_line(model: dict[str, Any]) -> str:
     if "prefill_ms_per_token" not in model:
         return ""
     samples, restored = int(model.get("num_samples") or 0), int(model.get("num_restored") or 0)
-    source = [f"{samples} requests here"] if samples else []
+    source = [f"{samples} request{'s' if samples > 1 else ''} here"] if samples else []
     if restored:
         source.append("learnt by an earlier daemon with these settings")
     return (f"prefill {model['prefill_ms_per_token']:.1f} ms/token, decode "

@@ -24,6 +24,8 @@ def test_the_second_daemon_starts_from_what_the_first_learnt() -> None:
     assert second["model_start"]["num_restored"] == 5
     assert second["model_start"]["fill_ratio"] == first["model_end"]["fill_ratio"] < 1.0
     assert len(out["after_restart"]["tiers"]) == 2 and out["before_restart"]["first_tiers"]
+    # the prediction is read from each reply's tier_reason: a change of its wording shows here
+    assert all(r["predicted_ms"] for s in (first, second) for r in s["completions"])
 
 
 def test_forget_starts_the_second_from_the_priors_too() -> None:
