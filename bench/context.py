@@ -49,7 +49,7 @@ from daemon.parse import summarize
 from daemon.symbols import FileSummary
 from daemon.tokens import CharEstimator, LineCachedCounter
 from engine.base import TokenCounter
-from engine.postprocess import open_state
+from engine.code_scan import open_state
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

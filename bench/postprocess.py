@@ -16,7 +16,9 @@ import inspect
 import time
 from typing import Any
 
-from engine.postprocess import StreamFilter, block_scope, postprocess
+from engine.blocks import block_scope
+from engine.postprocess import postprocess
+from engine.stream_filter import StreamFilter
 
 LENGTHS = (64, 256, 1024)  # pieces (tokens)
 

@@ -34,7 +34,7 @@ from daemon.nodes import IDENTIFIER as IDENTIFIER
 from daemon.nodes import node_text as _text
 from daemon.nodes import one_line as _one_line
 from daemon.symbols import Definition, DefKind, FileSummary, Import
-from engine.postprocess import code_positions, line_comment_start, open_state
+from engine.code_scan import code_positions, line_comment_start, open_state
 
 _SELF_ATTR = re.compile(rb"\b(?:self|this)\.([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=(?!=)")
 _local = threading.local()

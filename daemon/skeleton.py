@@ -16,7 +16,7 @@ from daemon.languages import LANGUAGES, comment_leader
 from daemon.parse import first_doc_line, top_level_spans
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
-from engine.postprocess import code_positions
+from engine.code_scan import code_positions
 
 _CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 # a Rust trait implementation: ``impl Service<Name> for DynResolver``, ``unsafe impl<T> Send

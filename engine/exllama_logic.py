@@ -11,7 +11,7 @@ data:
   the model spell them first, ``handle_result`` removes them from the start of the output);
   ``render_token_ids``: pieces to token ids, piece by piece (special
   markers by id, source text encoded as plain text).
-- the streamed text goes through ``engine.postprocess.StreamFilter``, as in the other engines
+- the streamed text goes through ``engine.stream_filter.StreamFilter``, as in the other engines
   (stop strings, single line, block end, repetition; text that could still become a stop string
   is held back).
 - ``handle_result`` / ``finish_request``: one generator result dict (or a cancelled job's
@@ -43,9 +43,10 @@ from engine.base import (
     GenerationStats,
     TextChunk,
 )
-from engine.healing import split_heal
-from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
+from engine.blocks import request_block
+from engine.healing import heal_start, split_heal, split_trailing_blanks
 from engine.profiles import ModelProfile, Piece, Pieces
+from engine.stream_filter import StreamFilter
 
 # exllamav2's dynamic generator pages the cache in blocks of this many tokens
 # (dynamic.PAGED_PAGE_SIZE); the cache length must be a multiple of it in every mode.

@@ -94,3 +94,32 @@ class PieceTable:
 def constrained_argmax(logits: np.ndarray, allowed: np.ndarray) -> int:
     """The allowed token with the highest logit."""
     return int(allowed[int(np.argmax(logits[allowed]))])
+
+
+# --- blanks at the prompt's end -------------------------------------------------------------
+
+
+def split_trailing_blanks(prefix: str) -> tuple[str, str]:
+    """Split spaces/tabs off the end of the prefix: (prefix without them, the blanks).
+
+    Called by backends before rendering: BPE vocabularies fold a space into the next word's
+    token, so a prompt ending in a lone space token leads models astray (Qwen2.5-Coder wrote a
+    wrong line after ``return ``, the right one after ``return``). The model writes the blanks
+    itself; ``heal_start`` removes them from its output.
+    """
+    cut = prefix.rstrip(" \t")
+    return cut, prefix[len(cut) :]
+
+
+def heal_start(text: str, heal: str) -> tuple[str, str]:
+    """Drop from the start of ``text`` the blanks still expected in ``heal``.
+
+    Returns (text to keep, blanks still expected); stops expecting at the first character that
+    is not the expected blank. Called per streamed piece until it returns an empty ``heal``.
+    """
+    i = 0
+    while i < len(text) and i < len(heal) and text[i] == heal[i]:
+        i += 1
+    if i == len(text):
+        return "", heal[i:]
+    return text[i:], ""

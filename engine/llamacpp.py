@@ -42,8 +42,9 @@ from engine.base import (
     Priority,
     TextChunk,
 )
+from engine.blocks import request_block
 from engine.cpu_build import extra_buffers_safe
-from engine.healing import constrained_argmax, split_heal
+from engine.healing import constrained_argmax, heal_start, split_heal, split_trailing_blanks
 from engine.llamacpp_session import KVSession, PrefillResult, ShouldStop, Tokenizer, load_llama
 from engine.llamacpp_spec import (
     Drafter,
@@ -52,10 +53,10 @@ from engine.llamacpp_spec import (
     verify_greedy,
 )
 from engine.models import models_dir
-from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
 from engine.profiles import ModelProfile
 from engine.speculation import SpeculationGovernor
 from engine.steering import StartSteer
+from engine.stream_filter import StreamFilter
 from engine.threads import ThreadGovernor, thread_choices
 
 log = logging.getLogger(__name__)

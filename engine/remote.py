@@ -34,7 +34,8 @@ from engine.base import (
     GenerationStats,
     TextChunk,
 )
-from engine.postprocess import StreamFilter, heal_start, request_block, split_trailing_blanks
+from engine.blocks import request_block
+from engine.healing import heal_start, split_trailing_blanks
 from engine.profiles import ModelProfile
 from engine.remote_limits import ServerLimits, probe
 from engine.remote_tokens import (
@@ -43,6 +44,7 @@ from engine.remote_tokens import (
     estimate,
     load_vocabulary,
 )
+from engine.stream_filter import StreamFilter
 
 log = logging.getLogger(__name__)
 

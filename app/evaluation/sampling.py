@@ -28,7 +28,7 @@ from typing import Any
 from app.evaluation.crossfile import CrossFileResolver
 from daemon.index import ProjectIndex
 from daemon.languages import LANGUAGES, comment_leader, detect_language
-from engine.postprocess import opens_block
+from engine.blocks import opens_block
 
 MAX_BLOCK_LINES = 5  # block completions hide at most this many lines
 MIN_FILE_LINES = 20

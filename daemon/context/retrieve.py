@@ -27,7 +27,7 @@ from daemon.parse import IDENT
 from daemon.parse import IDENTIFIER as ID
 from daemon.skeleton import render_definition, render_entry
 from daemon.symbols import Definition, DefKind, FileSummary
-from engine.postprocess import without_comments
+from engine.code_scan import without_comments
 
 _BARE = re.compile(rf"(?<![\w.]){ID}")  # not after a dot: not an attribute
 # ``owner.attr`` pairs, overlapping: ``item.sku.slug()`` gives (item, sku) and (sku, slug)

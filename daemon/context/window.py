@@ -15,7 +15,7 @@ from daemon.context.budget import count_within
 from daemon.imports import is_spread_reexport
 from daemon.symbols import Definition, DefKind, FileSummary
 from engine.base import TokenCounter
-from engine.postprocess import indent_width
+from engine.blocks import indent_width
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from app.config import ContextConfig
 from daemon.context.types import AssembledContext, ContextRequest
 from daemon.projects import Projects, assemble
 from engine.base import PromptParts, TokenCounter
-from engine.postprocess import decide_multiline
+from engine.blocks import decide_multiline
 
 
 @dataclass(frozen=True, slots=True)

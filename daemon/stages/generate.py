@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from daemon.scheduler import StartInstruction
 from engine.avoid import placeholder_starts
 from engine.base import GenerationRequest, Priority, PromptParts
-from engine.postprocess import mid_line
+from engine.blocks import mid_line
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from daemon import protocol as p
 from daemon.completion_cache import CacheHit, CompletionCache
 from daemon.documents import offset_of
-from engine.postprocess import decide_multiline
+from engine.blocks import decide_multiline
 
 
 @dataclass(frozen=True, slots=True)

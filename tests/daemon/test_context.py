@@ -887,7 +887,7 @@ def _docstring_module() -> str:
 @pytest.mark.parametrize("layout", ["stable", "cursor"])
 @pytest.mark.parametrize("budget", [256, 512])
 def test_no_prompt_part_starts_or_ends_inside_a_string(layout: str, budget: int) -> None:
-    from engine.postprocess import open_state
+    from engine.code_scan import open_state
 
     text = _docstring_module()
     lines = text.split("\n")
@@ -925,7 +925,7 @@ def _table_module() -> str:
 def test_a_window_inside_a_long_literal_starts_with_the_line_that_opens_it(
     layout: str, budget: int
 ) -> None:
-    from engine.postprocess import open_state
+    from engine.code_scan import open_state
 
     text = _table_module()
     lines = text.split("\n")

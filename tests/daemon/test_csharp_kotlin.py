@@ -11,7 +11,7 @@ import pytest
 from daemon.languages import detect_language
 from daemon.parse import mask_prose, summarize
 from daemon.skeleton import render_skeleton
-from engine.postprocess import line_comment_start, open_state
+from engine.code_scan import line_comment_start, open_state
 from tests.daemon.summaries import (
     defs,
     index_of,

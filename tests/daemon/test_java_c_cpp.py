@@ -10,7 +10,7 @@ from daemon.languages import detect_language, editor_language
 from daemon.parse import mask_prose, summarize
 from daemon.skeleton import Outline, render_entry, render_skeleton
 from daemon.symbols import DefKind
-from engine.postprocess import open_state
+from engine.code_scan import open_state
 from tests.daemon.summaries import defs, one
 
 JAVA = '''package com.acme.store;

@@ -38,6 +38,7 @@ from engine.base import (
     TextChunk,
     generate_sync,
 )
+from engine.blocks import BlockScope
 from engine.exllama import ExLlamaV2Engine, _Runtime
 from engine.exllama_backend import Vocabulary, check_model_dir
 from engine.exllama_logic import (
@@ -53,7 +54,6 @@ from engine.exllama_logic import (
     stop_token_ids,
     strip_markers,
 )
-from engine.postprocess import BlockScope
 from engine.profiles import PLAIN, QWEN25_CODER, Piece
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1111,7 +1111,7 @@ def test_gpu_engine_generates_with_a_random_model(tiny_model: Path) -> None:
 
 
 def test_a_multiline_completion_stops_where_it_leaves_its_block() -> None:
-    """The same rule as in every engine (engine.postprocess.block_end): decoding ends early."""
+    """The same rule as in every engine (engine.blocks.block_end): decoding ends early."""
     state = state_for(GenerationRequest("r", prompt_text="p"))
     state.stream.block = BlockScope(8, False)
     chunks = ["x = 1\n", "        return x\n\n", "    ", "def", " g(self):\n", "        pass"]

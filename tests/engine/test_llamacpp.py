@@ -23,7 +23,8 @@ from engine.base import (
     PromptParts,
     generate_sync,
 )
-from engine.postprocess import decide_multiline, postprocess
+from engine.blocks import decide_multiline
+from engine.postprocess import postprocess
 
 pytestmark = pytest.mark.slow
 

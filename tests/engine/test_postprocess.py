@@ -12,19 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.base import FinishReason
-from engine.postprocess import (
-    BlockScope,
-    StreamFilter,
-    block_end,
-    block_scope,
-    cut_repetition,
-    decide_multiline,
-    filter_stream,
-    heal_start,
-    open_state,
-    postprocess,
-    split_trailing_blanks,
-)
+from engine.blocks import BlockScope, block_end, block_scope, decide_multiline
+from engine.code_scan import open_state
+from engine.healing import heal_start, split_trailing_blanks
+from engine.postprocess import cut_repetition, postprocess
+from engine.stream_filter import StreamFilter, filter_stream
 
 CURSOR = "█"
 FIXTURES = Path(__file__).parent / "fixtures" / "bad_outputs.json"
@@ -286,7 +278,7 @@ CUT_SHORT_CASES = [
 def test_cutting_a_completion_short_takes_one_scan(monkeypatch: pytest.MonkeyPatch) -> None:
     """whole_lines scanned the text again from its start for each line end: 102 ms for 6 KB
     whose first line opened a bracket (12 ms at 2 KB), on the request path."""
-    import engine.postprocess as pp
+    import engine.blocks as pp
 
     scans: list[str] = []
     scan = pp.code_positions
@@ -422,7 +414,7 @@ def test_a_line_break_asked_for_as_a_stop_ends_the_line() -> None:
 )
 def test_without_comments(language: str, text: str, expected: str) -> None:
     """Comments blanked, string literals kept (their quotes blanked), heredoc bodies blanked."""
-    from engine.postprocess import without_comments
+    from engine.code_scan import without_comments
 
     assert without_comments(text, language) == expected
 
