@@ -66,6 +66,10 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     anchor_lines: int = 16  # (>= 1) window start snaps to multiples: typing keeps the prefix
     # (>= 1024) files over this are not indexed (reason: too large) nor completed in
     max_file_bytes: int = 1_000_000
+    # (>= 1024) a document longer than this many characters is assembled from this many
+    # characters around the cursor (line-aligned, on a fixed grid so typing keeps the prefix):
+    # parsing and summarising a whole 1,000,000-character buffer took 5.5 s
+    max_assemble_chars: int = 200_000
     session_idle_current_file_s: float = 30.0  # (>= 0) conversation idle: current file only
     session_reset_s: float = 600.0  # (>= 0) conversation idle: reset
 
@@ -168,6 +172,7 @@ def validate(config: Config) -> Config:
     _at_least("context.stable_max_budget", c.stable_max_budget, 0)
     _at_least("context.anchor_lines", c.anchor_lines, 1)
     _at_least("context.max_file_bytes", c.max_file_bytes, MIN_FILE_BYTES)
+    _at_least("context.max_assemble_chars", c.max_assemble_chars, MIN_FILE_BYTES)
     _at_least("context.session_idle_current_file_s", c.session_idle_current_file_s, 0)
     _at_least("context.session_reset_s", c.session_reset_s, 0)
     t = config.tiers

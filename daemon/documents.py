@@ -83,6 +83,29 @@ def offset_of(text: str, line: int, col: int) -> int:
     return pos + col
 
 
+def crop_around(text: str, line: int, col: int, max_chars: int) -> tuple[str, int, int]:
+    """``(text, line, col)`` of at most ``max_chars`` characters of ``text`` around the cursor
+    (the whole text when it fits): a window on a grid of ``max_chars // 4`` characters, so
+    the window stays put while the user types, cut at line starts where the cursor's line
+    allows; the cursor's position is given in the cropped text."""
+    if len(text) <= max_chars:
+        return text, line, col
+    off = offset_of(text, line, col)
+    step = max(1, max_chars // 4)
+    start = max(0, (off // step) * step - 2 * step)
+    end = min(len(text), start + max_chars)
+    if start > 0:  # at the next line start before the cursor, else inside its line
+        snapped = text.find("\n", start, off)
+        start = snapped + 1 if snapped != -1 else start
+    last_nl = text.rfind("\n", off, end)
+    if end < len(text) and last_nl != -1:
+        end = last_nl + 1
+    cropped = text[start:end]
+    at = off - start
+    new_line = cropped.count("\n", 0, at)
+    return cropped, new_line, at - (cropped.rfind("\n", 0, at) + 1)
+
+
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     """Apply edits in order (each against the result of the previous one)."""
     for edit in edits:

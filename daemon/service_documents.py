@@ -99,11 +99,14 @@ class ServiceDocuments(ServiceSettings):
 
     def _too_large(self, text: str) -> bool:
         """A buffer over ``context.max_file_bytes`` (in characters; disk files are refused at
-        that many bytes): no completions, warm-ups or edit history there (assembling 5 MB
-        took tens of seconds and held the event loop)."""
-        return len(text) > self.config.context.max_file_bytes
+        that many bytes) or holding a NUL character (binary, as a disk file with one is): no
+        completions, warm-ups or edit history there (assembling 5 MB took tens of seconds and
+        held the event loop)."""
+        return len(text) > self.config.context.max_file_bytes or "\0" in text
 
     def _too_large_note(self, text: str) -> str:
+        if len(text) <= self.config.context.max_file_bytes:
+            return "the document looks binary (it holds a NUL character): no completions there"
         return (f"the document is too large for completions ({len(text):,} characters > "
                 f"context.max_file_bytes {self.config.context.max_file_bytes:,})")
 

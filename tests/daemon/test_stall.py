@@ -1,0 +1,71 @@
+"""A huge or slow message must not hold up other clients: two real clients on the real socket,
+one sends real multi-megabyte completions, the other's status and completion answer as usual."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.daemon.fakes import FakeEngine
+from tests.daemon.harness import RawClient, running_daemon, short_home, write_project
+
+
+@pytest.fixture
+def home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    with short_home(monkeypatch) as path:
+        yield path
+
+
+def _round_trip(client: RawClient, message: dict[str, object]) -> tuple[float, dict[str, object]]:
+    start = time.monotonic()
+    client.send(message)
+    final = client.until_final(str(message["id"]), 60)[-1]
+    return time.monotonic() - start, final
+
+
+# the issue's message: a 5 MB `complete` whose text is NUL characters (lines of them), and a
+# 1 MB buffer of 160,000 assignments (parsing and summarising it whole took 5.5 s)
+BIG_TEXTS = {
+    "nul": ("\0" * 39 + "\n") * 21_000,
+    "assignments": "x = 1\n" * 160_000,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BIG_TEXTS))
+def test_a_huge_message_does_not_hold_up_another_client(home: Path, kind: str) -> None:
+    src = write_project(home / "proj")
+    text = BIG_TEXTS[kind]
+    with running_daemon(engine_factory=lambda: FakeEngine(token_delay_s=0.0)) as d:
+        big, other = RawClient(d.endpoint), RawClient(d.endpoint)
+        col = [0, 4, 8, 12]
+
+        def complete(n: str, column: int) -> tuple[float, dict[str, object]]:
+            return _round_trip(other, {"type": "complete", "id": n, "path": str(src),
+                                       "line": 1, "col": 0, "text":
+                                       f"def add(a, b):\n{' ' * column}\n"})
+
+        complete("warm", 2)  # the first completion starts the engine's bookkeeping
+        base_status = max(_round_trip(other, {"type": "status", "id": f"s{i}"})[0]
+                          for i in range(3))
+        base_complete = max(complete(f"c{i}", col[i])[0] for i in range(3))
+        lines = text.count("\n")
+        payload = json.dumps({"type": "complete", "id": "big", "path": str(src),
+                              "line": lines, "col": 0, "text": text}).encode()
+        assert len(payload) > 1_000_000
+        for i in range(3):  # three in a row, as a fuzzer sends them
+            big.send(payload.replace(b'"big"', f'"big{i}"'.encode(), 1))
+        time.sleep(0.05)  # they are in the daemon
+        during_status, status = _round_trip(other, {"type": "status", "id": "during"})
+        during_complete, done = complete("during-c", col[3])
+        assert status["type"] == "status" and done["type"] == "done"
+        # generous bounds against this run's own baseline, not absolute timings
+        assert during_status < 10 * base_status + 0.25, (during_status, base_status)
+        assert during_complete < 10 * base_complete + 0.5, (during_complete, base_complete)
+        finals = [big.until_final(f"big{i}", 60)[-1] for i in range(3)]
+        assert all(f["type"] in ("done", "error") for f in finals)
+        big.close()
+        other.close()
