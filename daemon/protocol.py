@@ -10,6 +10,8 @@ Pure data and codecs only; the socket lives in ``daemon/server.py``.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -335,12 +337,23 @@ def decode_reply(data: bytes) -> Reply:
         raise ProtocolError("malformed reply from the daemon", detail=str(exc)) from exc
 
 
+_ID_FIELD = re.compile(rb'"id"\s*:\s*("(?:[^"\\]|\\.){1,%d}")' % (MAX_ID_CHARS * 6))
+
+
 def recover_id(data: bytes) -> str | None:
-    """Best-effort id of a message that failed to decode, so its error reply can carry it."""
+    """Best-effort id of a message that failed to decode, so its error reply can carry it:
+    the top-level ``id`` of a JSON object, else (the object itself does not decode: an
+    escaped lone surrogate, truncated JSON) the first ``"id": "..."`` string in the bytes."""
     try:
         value = _id_decoder.decode(data).id
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-        return None
+        match = _ID_FIELD.search(data)
+        if match is None:
+            return None
+        try:
+            value = json.loads(match.group(1))
+        except ValueError:
+            return None
     if isinstance(value, str) and 0 < len(value) <= MAX_ID_CHARS:
         return value
     return None

@@ -69,3 +69,28 @@ def test_a_huge_message_does_not_hold_up_another_client(home: Path, kind: str) -
         assert all(f["type"] in ("done", "error") for f in finals)
         big.close()
         other.close()
+
+
+@pytest.mark.parametrize(("frames", "expected"), [
+    # multipart frames around a JSON object
+    ([b"junk", b'{"type": "status", "id": "m1"}', b"tail"], "m1"),
+    ([b'{"type": "status", "id": "m2"}', b""], "m2"),
+    # an escaped lone surrogate in the document
+    ([b'{"type": "open", "id": "sur", "path": "/x.py", "text": "a\\ud800b"}'], "sur"),
+    # wrong types in other fields, an unknown type, truncated JSON
+    ([b'{"type": "complete", "id": "wt", "path": 3, "line": "x", "col": -1}'], "wt"),
+    ([b'{"type": "nope", "id": "nt"}'], "nt"),
+    ([b'{"type": "status", "id": "tr", "x": [1, 2'], "tr"),
+    ([b'{"id": "first", "type": 1e400}'], "first"),
+])
+def test_errors_echo_the_id_whenever_it_can_be_read(
+        home: Path, frames: list[bytes], expected: str) -> None:
+    with running_daemon() as d:
+        raw = RawClient(d.endpoint)
+        raw.sock.send_multipart(frames)
+        reply = raw.recv()
+        assert reply["type"] == "error" and reply["code"] == "bad_message"
+        assert reply["id"] == expected
+        raw.send({"type": "status", "id": "after"})
+        assert raw.until_final("after")[-1]["type"] == "status"
+        raw.close()
