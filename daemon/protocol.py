@@ -228,7 +228,14 @@ class SpeculationStats(msgspec.Struct, frozen=True, kw_only=True):
     note: str  # why it was off, when it was
 
 
-class DoneReply(_Message, frozen=True, tag="done"):
+NO_CONTEXT = ContextStats(budget_tokens=0, num_tokens=0, num_tokens_before_trim=0,
+                          num_tokens_saved=0, dropped=[], num_prompt_tokens=0,
+                          num_cached_tokens=0)
+NO_SPECULATION = SpeculationStats(used=False, num_draft_tokens=0, num_accepted=0,
+                                  acceptance=0.0, note="")
+
+
+class DoneReply(_Message, frozen=True, tag="done", omit_defaults=False):
     id: str
     text: str  # the completion to insert at the cursor (post-processed)
     finish_reason: str  # stop | length | newline | repetition | deadline | cancelled
@@ -237,8 +244,8 @@ class DoneReply(_Message, frozen=True, tag="done"):
     cache: str  # "miss" | "hit" | "type_through"
     num_tokens: int  # generated tokens
     timings: Timings
-    context: ContextStats | None = None  # None for cache hits and generate
-    speculation: SpeculationStats | None = None
+    context: ContextStats  # zeros where no context was assembled (cache, paused, generate)
+    speculation: SpeculationStats  # used false where the engine did not run
 
 
 class ErrorReply(_Message, frozen=True, tag="error", omit_defaults=False):
@@ -375,6 +382,8 @@ __all__ = [
     "ALL_TOPICS",
     "DEFAULT_DEADLINE_MS",
     "FINAL_REPLY_TYPES",
+    "NO_CONTEXT",
+    "NO_SPECULATION",
     "PROTOCOL_VERSION",
     "CancelRequest",
     "ChangeRequest",

@@ -94,3 +94,38 @@ def test_errors_echo_the_id_whenever_it_can_be_read(
         raw.send({"type": "status", "id": "after"})
         assert raw.until_final("after")[-1]["type"] == "status"
         raw.close()
+
+
+DONE_FIELDS = {"type", "id", "text", "finish_reason", "tier", "tier_reason", "cache",
+               "num_tokens", "timings", "context", "speculation"}
+CONTEXT_FIELDS = {"budget_tokens", "num_tokens", "num_tokens_before_trim", "num_tokens_saved",
+                  "dropped", "num_dropped", "num_prompt_tokens", "num_cached_tokens"}
+
+
+def test_every_done_has_the_documented_fields(home: Path) -> None:
+    """Engine answers, cache hits, type-through, paused and generate all carry context."""
+    src = write_project(home / "proj")
+    with running_daemon(engine_factory=lambda: FakeEngine(token_delay_s=0.0)) as d:
+        raw = RawClient(d.endpoint)
+        dones = []
+        for n, msg in enumerate([
+            {"type": "complete", "path": str(src), "line": 1, "col": 4},
+            {"type": "complete", "path": str(src), "line": 1, "col": 4},  # a cache hit
+            {"type": "complete", "path": str(src), "line": 1, "col": 4,
+             "text": "def add(a, b):\n    \n"},  # stateless
+            {"type": "generate", "session": "s", "instruction": "x", "code": "y"},
+            {"type": "fast_mode", "on": False},
+        ]):
+            raw.send({**msg, "id": f"r{n}"})
+            final = raw.until_final(f"r{n}")[-1]
+            if final["type"] == "done":
+                dones.append(final)
+        raw.send({"type": "config.set", "id": "p", "changes": {"completion.paused": True}})
+        raw.until_final("p")
+        raw.send({"type": "complete", "id": "paused", "path": str(src), "line": 1, "col": 4})
+        dones.append(raw.until_final("paused")[-1])
+        assert [x["cache"] for x in dones] == ["miss", "hit", "miss", "miss", "miss"]
+        for x in dones:
+            assert set(x) == DONE_FIELDS, x
+            assert set(x["context"]) == CONTEXT_FIELDS, x
+        raw.close()
