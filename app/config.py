@@ -131,6 +131,10 @@ class CompletionConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
 class DaemonConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     tcp_port: int = 0  # 0: no tcp listener (ipc only); 1-65535: tcp://127.0.0.1:PORT, a token
     max_message_bytes: int = 8_000_000  # >= 65536
+    # (>= 1) open documents per client: opening one more closes its least recently used
+    max_documents_per_client: int = 100
+    # (> 0) a document not opened, changed or completed in for this long is closed
+    document_idle_s: float = 3600.0
 
 
 class Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -216,6 +220,9 @@ def validate(config: Config) -> Config:
     d = config.daemon
     _between("daemon.tcp_port", d.tcp_port, 0, 65535)
     _at_least("daemon.max_message_bytes", d.max_message_bytes, MIN_MESSAGE_BYTES)
+    _at_least("daemon.max_documents_per_client", d.max_documents_per_client, 1)
+    if not d.document_idle_s > 0:
+        raise ConfigError(f"daemon.document_idle_s must be above 0, not {d.document_idle_s}")
     return config
 
 

@@ -129,3 +129,33 @@ def test_every_done_has_the_documented_fields(home: Path) -> None:
             assert set(x) == DONE_FIELDS, x
             assert set(x["context"]) == CONTEXT_FIELDS, x
         raw.close()
+
+
+def test_closed_and_abandoned_documents_are_released(home: Path) -> None:
+    """Closed documents go; a client's documents are bounded (least recently used closed);
+    a vanished client's documents go when the daemon finds it gone; idle ones are closed."""
+    from app.config import Config, DaemonConfig
+
+    config = Config(daemon=DaemonConfig(max_documents_per_client=3, document_idle_s=1.5))
+    with running_daemon(config) as d:
+        docs = d.service._docs
+        a = RawClient(d.endpoint)
+        for i in range(5):
+            a.send({"type": "open", "id": f"o{i}", "path": f"/p/f{i}.py", "text": "x = 1\n"})
+            assert a.until_final(f"o{i}")[-1]["type"] == "ok"
+        assert d.call(docs.paths) == ["/p/f2.py", "/p/f3.py", "/p/f4.py"]
+        a.send({"type": "close", "id": "c", "path": "/p/f4.py"})
+        a.until_final("c")
+        assert d.call(docs.paths) == ["/p/f2.py", "/p/f3.py"]
+        # a vanished client: its connection closes, the daemon finds it gone on its next send
+        b = RawClient(d.endpoint)
+        b.send({"type": "open", "id": "ob", "path": "/p/b.py", "text": "y = 2\n"})
+        b.until_final("ob")
+        assert "/p/b.py" in d.call(docs.paths)
+        b.close()
+        for _ in range(40):  # idle eviction (1.5 s) closes everything untouched, b's included
+            if not d.call(docs.paths):
+                break
+            time.sleep(0.1)
+        assert d.call(docs.paths) == []
+        a.close()
