@@ -66,6 +66,10 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     anchor_lines: int = 16  # (>= 1) window start snaps to multiples: typing keeps the prefix
     # (>= 1024) files over this are not indexed (reason: too large) nor completed in
     max_file_bytes: int = 1_000_000
+    # (>= 1024) a document longer than this many characters is assembled from this many
+    # characters around the cursor (line-aligned, on a fixed grid so typing keeps the prefix):
+    # parsing and summarising a whole 1,000,000-character buffer took 5.5 s
+    max_assemble_chars: int = 200_000
     session_idle_current_file_s: float = 30.0  # (>= 0) conversation idle: current file only
     session_reset_s: float = 600.0  # (>= 0) conversation idle: reset
 
@@ -127,6 +131,10 @@ class CompletionConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
 class DaemonConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     tcp_port: int = 0  # 0: no tcp listener (ipc only); 1-65535: tcp://127.0.0.1:PORT, a token
     max_message_bytes: int = 8_000_000  # >= 65536
+    # (>= 1) open documents per client: opening one more closes its least recently used
+    max_documents_per_client: int = 100
+    # (> 0) a document not opened, changed or completed in for this long is closed
+    document_idle_s: float = 3600.0
 
 
 class Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -168,6 +176,7 @@ def validate(config: Config) -> Config:
     _at_least("context.stable_max_budget", c.stable_max_budget, 0)
     _at_least("context.anchor_lines", c.anchor_lines, 1)
     _at_least("context.max_file_bytes", c.max_file_bytes, MIN_FILE_BYTES)
+    _at_least("context.max_assemble_chars", c.max_assemble_chars, MIN_FILE_BYTES)
     _at_least("context.session_idle_current_file_s", c.session_idle_current_file_s, 0)
     _at_least("context.session_reset_s", c.session_reset_s, 0)
     t = config.tiers
@@ -211,6 +220,9 @@ def validate(config: Config) -> Config:
     d = config.daemon
     _between("daemon.tcp_port", d.tcp_port, 0, 65535)
     _at_least("daemon.max_message_bytes", d.max_message_bytes, MIN_MESSAGE_BYTES)
+    _at_least("daemon.max_documents_per_client", d.max_documents_per_client, 1)
+    if not d.document_idle_s > 0:
+        raise ConfigError(f"daemon.document_idle_s must be above 0, not {d.document_idle_s}")
     return config
 
 

@@ -203,7 +203,7 @@ def _detail(r: Result) -> dict[str, Any]:
                 "finish_reason": d.finish_reason, "num_tokens": d.num_tokens,
                 "queue_ms": round(t.queue_ms, 1), "context_ms": round(t.context_ms, 1),
                 "prefill_ms": round(t.prefill_ms, 1), "decode_ms": round(t.decode_ms, 1)}
-        if d.context is not None:
+        if d.context.budget_tokens:  # a context was assembled
             out |= {"prompt_tokens": d.context.num_prompt_tokens,
                     "cached_tokens": d.context.num_cached_tokens,
                     "budget_tokens": d.context.budget_tokens}

@@ -83,6 +83,29 @@ def offset_of(text: str, line: int, col: int) -> int:
     return pos + col
 
 
+def crop_around(text: str, line: int, col: int, max_chars: int) -> tuple[str, int, int]:
+    """``(text, line, col)`` of at most ``max_chars`` characters of ``text`` around the cursor
+    (the whole text when it fits): a window on a grid of ``max_chars // 4`` characters, so
+    the window stays put while the user types, cut at line starts where the cursor's line
+    allows; the cursor's position is given in the cropped text."""
+    if len(text) <= max_chars:
+        return text, line, col
+    off = offset_of(text, line, col)
+    step = max(1, max_chars // 4)
+    start = max(0, (off // step) * step - 2 * step)
+    end = min(len(text), start + max_chars)
+    if start > 0:  # at the next line start before the cursor, else inside its line
+        snapped = text.find("\n", start, off)
+        start = snapped + 1 if snapped != -1 else start
+    last_nl = text.rfind("\n", off, end)
+    if end < len(text) and last_nl != -1:
+        end = last_nl + 1
+    cropped = text[start:end]
+    at = off - start
+    new_line = cropped.count("\n", 0, at)
+    return cropped, new_line, at - (cropped.rfind("\n", 0, at) + 1)
+
+
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     """Apply edits in order (each against the result of the previous one)."""
     for edit in edits:
@@ -100,6 +123,8 @@ class DocumentStore:
     def __init__(self, *, max_documents: int = 500) -> None:
         self._docs: dict[str, Document] = {}
         self._max = max_documents
+        self._owner: dict[str, str] = {}  # path -> key of the client that opened it last
+        self._used: dict[str, float] = {}  # path -> monotonic time of its last open/change/use
 
     def __len__(self) -> int:
         return len(self._docs)
@@ -107,13 +132,29 @@ class DocumentStore:
     def get(self, path: str) -> Document | None:
         return self._docs.get(path)
 
-    def open(self, doc: Document) -> Document | None:
-        """Open (or reopen) a buffer; return the previous one, if any."""
+    def touch(self, path: str, now: float) -> None:
+        """A request used the document: it is not idle."""
+        if path in self._docs:
+            self._used[path] = now
+
+    def open(self, doc: Document, *, owner: str = "", now: float = 0.0) -> Document | None:
+        """Open (or reopen) a buffer for the client ``owner``; return the previous one."""
         old = self._docs.pop(doc.path, None)
         if old is None and len(self._docs) >= self._max:
             raise InputError(f"too many open documents (limit {self._max}); close some")
         self._docs[doc.path] = doc
+        self._owner[doc.path] = owner
+        self._used[doc.path] = now
         return old
+
+    def owned_by(self, owner: str) -> list[str]:
+        """The documents ``owner`` opened, least recently used first."""
+        return sorted((pth for pth, o in self._owner.items() if o == owner),
+                      key=lambda pth: self._used.get(pth, 0.0))
+
+    def idle(self, now: float, idle_s: float) -> list[str]:
+        """The documents not opened, changed or used for ``idle_s`` seconds."""
+        return [pth for pth, t in self._used.items() if now - t >= idle_s]
 
     def change(self, path: str, *, text: str | None, edits: list[Edit] | None,
                version: int) -> tuple[Document, Document]:
@@ -130,6 +171,8 @@ class DocumentStore:
         return old, new
 
     def close(self, path: str) -> Document | None:
+        self._owner.pop(path, None)
+        self._used.pop(path, None)
         return self._docs.pop(path, None)
 
     def paths(self) -> list[str]:

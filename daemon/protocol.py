@@ -10,6 +10,8 @@ Pure data and codecs only; the socket lives in ``daemon/server.py``.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -226,7 +228,14 @@ class SpeculationStats(msgspec.Struct, frozen=True, kw_only=True):
     note: str  # why it was off, when it was
 
 
-class DoneReply(_Message, frozen=True, tag="done"):
+NO_CONTEXT = ContextStats(budget_tokens=0, num_tokens=0, num_tokens_before_trim=0,
+                          num_tokens_saved=0, dropped=[], num_prompt_tokens=0,
+                          num_cached_tokens=0)
+NO_SPECULATION = SpeculationStats(used=False, num_draft_tokens=0, num_accepted=0,
+                                  acceptance=0.0, note="")
+
+
+class DoneReply(_Message, frozen=True, tag="done", omit_defaults=False):
     id: str
     text: str  # the completion to insert at the cursor (post-processed)
     finish_reason: str  # stop | length | newline | repetition | deadline | cancelled
@@ -235,8 +244,8 @@ class DoneReply(_Message, frozen=True, tag="done"):
     cache: str  # "miss" | "hit" | "type_through"
     num_tokens: int  # generated tokens
     timings: Timings
-    context: ContextStats | None = None  # None for cache hits and generate
-    speculation: SpeculationStats | None = None
+    context: ContextStats  # zeros where no context was assembled (cache, paused, generate)
+    speculation: SpeculationStats  # used false where the engine did not run
 
 
 class ErrorReply(_Message, frozen=True, tag="error", omit_defaults=False):
@@ -335,12 +344,23 @@ def decode_reply(data: bytes) -> Reply:
         raise ProtocolError("malformed reply from the daemon", detail=str(exc)) from exc
 
 
+_ID_FIELD = re.compile(rb'"id"\s*:\s*("(?:[^"\\]|\\.){1,%d}")' % (MAX_ID_CHARS * 6))
+
+
 def recover_id(data: bytes) -> str | None:
-    """Best-effort id of a message that failed to decode, so its error reply can carry it."""
+    """Best-effort id of a message that failed to decode, so its error reply can carry it:
+    the top-level ``id`` of a JSON object, else (the object itself does not decode: an
+    escaped lone surrogate, truncated JSON) the first ``"id": "..."`` string in the bytes."""
     try:
         value = _id_decoder.decode(data).id
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-        return None
+        match = _ID_FIELD.search(data)
+        if match is None:
+            return None
+        try:
+            value = json.loads(match.group(1))
+        except ValueError:
+            return None
     if isinstance(value, str) and 0 < len(value) <= MAX_ID_CHARS:
         return value
     return None
@@ -362,6 +382,8 @@ __all__ = [
     "ALL_TOPICS",
     "DEFAULT_DEADLINE_MS",
     "FINAL_REPLY_TYPES",
+    "NO_CONTEXT",
+    "NO_SPECULATION",
     "PROTOCOL_VERSION",
     "CancelRequest",
     "ChangeRequest",

@@ -47,8 +47,13 @@ def done_reply(
         queue_ms = (now - live.arrival) * 1000 - stats.total_ms - live.context_ms
     else:  # answered before the engine's figures came: the scheduler's wait only
         queue_ms = (live.started_at - live.arrival) * 1000
-    context = None
-    if ctx is not None:
+    context = p.NO_CONTEXT
+    if ctx is None:  # generate: no context assembled, the engine's prompt figures only
+        context = p.ContextStats(
+            budget_tokens=0, num_tokens=0, num_tokens_before_trim=0, num_tokens_saved=0,
+            dropped=[], num_prompt_tokens=stats.num_prompt_tokens,
+            num_cached_tokens=stats.num_cached_tokens)
+    else:
         context = p.ContextStats(
             budget_tokens=ctx.budget_tokens,
             num_tokens=ctx.num_tokens,
@@ -138,6 +143,8 @@ def done(
             decode_ms=0.0,
             total_ms=total,
         ),
+        context=p.NO_CONTEXT,
+        speculation=p.NO_SPECULATION,
     )
 
 

@@ -255,13 +255,23 @@ class Server:
         self.num_messages += 1
         if len(frames) < 2:
             return  # no routing identity: nothing can be answered
-        # DEALER: [identity, payload]; REQ: [identity, b"", payload]
-        envelope, payload = tuple(frames[:-1]), frames[-1]
+        # DEALER: [identity, payload]; REQ: [identity, b"", payload]; more frames than that
+        # are not a message: its error goes to the client with the id any frame holds
+        req = len(frames) >= 3 and frames[1] == b""
+        envelope = tuple(frames[:2]) if req else (frames[0],)
+        payload = frames[-1]
+        extra = frames[len(envelope):-1]
         closed = bound.forget_closed()  # tcp: closed connections' clients are gone
         if closed:  # rare: a scan of the peers only when a connection closed
             for gone in [pr for pr in self._peers.values() if pr.fd in closed and not pr.gone]:
                 gone._mark_gone(ConnectionError("its connection closed"))
         peer = self._peer(index, bound, envelope, fd)
+        if extra:
+            self.num_bad_messages += 1
+            ids = [p.recover_id(frame) for frame in (*extra, payload)]
+            peer.send(p.error_reply(next((i for i in ids if i is not None), None), ProtocolError(
+                f"a message is one frame, not {len(extra) + 1}")))
+            return
         try:
             request = p.decode_request(payload, max_bytes=self._max_bytes)
         except ProtocolError as exc:

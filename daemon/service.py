@@ -209,6 +209,7 @@ class Service(ServiceDocuments):
             if now - last_beat >= HEARTBEAT_S:
                 last_beat = now
                 self._heartbeat(now)
+                self.drop_documents(self._docs.idle(now, self.config.daemon.document_idle_s))
             if now - last_metrics >= METRICS_EVENT_S:
                 last_metrics = now
                 self._events.publish("metrics", self._metrics_data())
@@ -264,6 +265,7 @@ class Service(ServiceDocuments):
     def peer_gone(self, peer: Peer) -> None:
         """A client disconnected: cancel its work and drop its subscriptions."""
         self._events.drop_peer(peer)
+        self.drop_documents(self._docs.owned_by(peer.key))  # abandoned: released
         for live in list(self._live.values()):
             live.followers = [f for f in live.followers if f.peer is not peer]
             if live.peer is peer:

@@ -45,7 +45,13 @@ class ServiceDocuments(ServiceSettings):
     def _on_open(self, peer: Peer, req: p.OpenRequest) -> None:
         path = normalise_path(req.path, root=req.root)
         root = normalise_path(req.root) if req.root else find_root(path)
-        old = self._docs.open(Document(path, req.text, req.language, req.version, root))
+        now = time.monotonic()
+        if self._docs.get(path) is None:  # bounded per client: its least recently used goes
+            mine = self._docs.owned_by(peer.key)
+            for gone in mine[:max(0, len(mine) + 1 - self.config.daemon.max_documents_per_client)]:
+                self._drop_document(gone)
+        old = self._docs.open(Document(path, req.text, req.language, req.version, root),
+                              owner=peer.key, now=now)
         self._projects.ensure(root, self.config)
         edited = old is not None and old.text != req.text
         self._projects.note_buffer(path, None if self._too_large(req.text) else req.text,
@@ -68,7 +74,19 @@ class ServiceDocuments(ServiceSettings):
             self._step()
 
     def _on_close(self, peer: Peer, request: p.CloseRequest) -> None:
-        path = normalise_path(request.path)
+        self._drop_document(normalise_path(request.path))
+        self._step()
+        peer.send(p.OkReply(id=request.id))
+
+    def drop_documents(self, paths: list[str]) -> None:
+        """Close documents no client closed: a vanished client's, idle ones."""
+        for path in paths:
+            self._drop_document(path)
+        if paths:
+            self._step()
+
+    def _drop_document(self, path: str) -> None:
+        """A document closes: its buffer, edits, pending work and cached answers go."""
         doc = self._docs.get(path)
         if doc is not None and self._loop is not None:
             self._in_history_order(
@@ -79,8 +97,6 @@ class ServiceDocuments(ServiceSettings):
         self.scheduler.cancel_document(path)
         self._cache.invalidate(path)
         self._cache.invalidate_others(path)  # closed unsaved: its definitions went
-        self._step()
-        peer.send(p.OkReply(id=request.id))
 
     def _document_at(self, raw_path: str, raw_root: str | None, text: str | None
                      ) -> tuple[str, str, str, str]:
@@ -88,6 +104,7 @@ class ServiceDocuments(ServiceSettings):
         the open buffer, else the file on disk (InputError when unreadable)."""
         path = normalise_path(raw_path, root=raw_root)
         doc = self._docs.get(path)
+        self._docs.touch(path, time.monotonic())
         root = normalise_path(raw_root) if raw_root else (doc.root if doc else find_root(path))
         if text is None:
             text = doc.text if doc is not None else read_disk_text(
@@ -99,11 +116,14 @@ class ServiceDocuments(ServiceSettings):
 
     def _too_large(self, text: str) -> bool:
         """A buffer over ``context.max_file_bytes`` (in characters; disk files are refused at
-        that many bytes): no completions, warm-ups or edit history there (assembling 5 MB
-        took tens of seconds and held the event loop)."""
-        return len(text) > self.config.context.max_file_bytes
+        that many bytes) or holding a NUL character (binary, as a disk file with one is): no
+        completions, warm-ups or edit history there (assembling 5 MB took tens of seconds and
+        held the event loop)."""
+        return len(text) > self.config.context.max_file_bytes or "\0" in text
 
     def _too_large_note(self, text: str) -> str:
+        if len(text) <= self.config.context.max_file_bytes:
+            return "the document looks binary (it holds a NUL character): no completions there"
         return (f"the document is too large for completions ({len(text):,} characters > "
                 f"context.max_file_bytes {self.config.context.max_file_bytes:,})")
 
@@ -136,6 +156,7 @@ class ServiceDocuments(ServiceSettings):
             edits = [Edit(e.range.start.line, e.range.start.col, e.range.end.line,
                           e.range.end.col, e.text) for e in req.edits]
         old, new = self._docs.change(path, text=req.text, edits=edits, version=req.version)
+        self._docs.touch(path, time.monotonic())
         edited = new.text != old.text
         self._projects.note_buffer(path, None if self._too_large(new.text) else new.text,
                                    edited=edited)

@@ -94,7 +94,7 @@ def summary_line(done: p.DoneReply) -> str:
     summary = (f"-- {tier}, first token "
                f"{t.first_token_ms:.0f} ms, total {t.total_ms:.0f} ms, {done.num_tokens} tokens, "
                f"{done.finish_reason}, cache {done.cache}")
-    if done.context is not None:
+    if done.context.budget_tokens:  # a context was assembled
         c = done.context
         summary += (f", context {c.num_tokens}/{c.budget_tokens} tokens "
                     f"(saved {c.num_tokens_saved}, {c.num_dropped} dropped)")

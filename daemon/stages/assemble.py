@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from app.config import ContextConfig
 from daemon.context.types import AssembledContext, ContextRequest
+from daemon.documents import crop_around
 from daemon.projects import Projects, assemble
 from engine.base import PromptParts, TokenCounter
 from engine.blocks import decide_multiline
@@ -42,14 +43,21 @@ class AssembledPrompt:
     multiline: bool  # the line mode: the request's, else decided from the prompt's cursor
 
 
+def _assemble(inp: AssembleInput) -> AssembledContext:
+    """On the worker thread: the context of the document cropped to
+    ``context.max_assemble_chars`` around the cursor (a huge buffer's whole parse and summary
+    held the engine's slot and, holding the GIL, the event loop for seconds)."""
+    text, line, col = crop_around(inp.text, inp.line, inp.col, inp.context.max_assemble_chars)
+    return inp.projects.assemble_for(assemble, ContextRequest(
+        path=inp.projects.rel_path(inp.root, inp.path), text=text, line=line, column=col,
+        language=inp.language, budget_tokens=inp.budget_tokens),
+        inp.root, inp.context, inp.counter)
+
+
 async def assemble_prompt(inp: AssembleInput) -> AssembledPrompt:
     """Assemble the context off the event loop (context.md) and group it into prompt parts."""
     t0 = time.monotonic()
-    context = await asyncio.to_thread(
-        inp.projects.assemble_for, assemble, ContextRequest(
-            path=inp.projects.rel_path(inp.root, inp.path), text=inp.text, line=inp.line,
-            column=inp.col, language=inp.language, budget_tokens=inp.budget_tokens),
-        inp.root, inp.context, inp.counter)
+    context = await asyncio.to_thread(_assemble, inp)
     context_ms = (time.monotonic() - t0) * 1000
     parts = context.to_prompt_parts()
     multiline = inp.multiline

@@ -54,12 +54,14 @@ def test_the_summary_line_says_why_a_completion_was_degraded() -> None:
                       decode_ms=608.0, total_ms=1937.0)
     why = "predicted 2101 ms at full settings, 0 ahead > 1500 ms: at most 30 tokens"
     capped = p.DoneReply(id="c", text="x", finish_reason="newline", tier=2, tier_reason=why,
-                         cache="miss", num_tokens=18, timings=times)
+                         cache="miss", num_tokens=18, timings=times,
+                         context=p.NO_CONTEXT, speculation=p.NO_SPECULATION)
     assert summary_line(capped).startswith(f"-- tier 2 (cap): {why}, first token 1329 ms, "
                                            "total 1937 ms, 18 tokens, newline, cache miss")
     normal = p.DoneReply(id="c", text="x", finish_reason="stop", tier=1,
                          tier_reason="predicted 300 ms at full settings, 0 ahead: normal",
-                         cache="miss", num_tokens=3, timings=times)
+                         cache="miss", num_tokens=3, timings=times,
+                         context=p.NO_CONTEXT, speculation=p.NO_SPECULATION)
     assert summary_line(normal).startswith("-- tier 1 (normal), first token")
 
 

@@ -96,7 +96,7 @@ def test_oversized_message_is_refused_before_parsing() -> None:
     (b'{"id":5}', None),
     (b"garbage", None),
     (b'{"id":""}', None),
-    (DEEP, None),
+    (DEEP, "d"),  # nested too deeply: the id is still read
 ])
 def test_recover_id(data: bytes, expected: str | None) -> None:
     assert p.recover_id(data) == expected
@@ -111,7 +111,8 @@ def test_replies_round_trip_and_finality() -> None:
         p.ChunkReply(id="a", index=0, text="x"),
         p.HeartbeatReply(id="a", state="queued"),
         p.DoneReply(id="a", text="x", finish_reason="stop", tier=1, tier_reason="", cache="miss",
-                    num_tokens=1, timings=timings),
+                    num_tokens=1, timings=timings, context=p.NO_CONTEXT,
+                    speculation=p.NO_SPECULATION),
         p.ErrorReply(id=None, code="bad_message", message="m"),
         p.ConfigReply(id="a", values={}),
         p.EventReply(id="a", topic="metrics", seq=0, data={}),
