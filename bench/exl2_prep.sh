@@ -6,7 +6,7 @@
 # The GPU image has Python 3.12 and torch 2.11.0+cu130 (PyPI's manylinux x86_64 wheel is that
 # build). This script makes build/exl2_prep/venv with that very wheel (sha256 pinned) and its
 # nvidia-* dependencies (about 4.6 GB, so that `import torch` works here without a GPU), then runs
-# exllamav2 0.3.2's own ext.py (from bench/vendor's wheel, unchanged) with the same environment as
+# exllamav2 0.3.2's own ext.py (from the pinned PyPI wheel, unchanged) with the same environment as
 # gpu_check.sh (TORCH_CUDA_ARCH_LIST=9.0, TORCH_EXTENSIONS_DIR): ext.py's
 # torch.utils.cpp_extension.load call, with its sources and flags, builds the module. The exllamav2
 # package is entered without running its __init__.py (which imports the whole library and its
@@ -45,7 +45,7 @@ fi
 TORCH_VERSION=2.11.0
 TORCH_WHEEL=torch-2.11.0-cp312-cp312-manylinux_2_28_x86_64.whl
 TORCH_SHA256=0f68f4ac6d95d12e896c3b7a912b5871619542ec54d3649cf48cc1edd4dd2756
-EXL2_WHEEL="$ROOT/bench/vendor/exllamav2-0.3.2-py3-none-any.whl"
+EXL2_WHEEL="${NOSPIN_WHEELS:-$ROOT/bench/vendor/wheels}/exllamav2-0.3.2-py3-none-any.whl"
 EXL2_SHA256=7cd61ae4bf1d8d12034595ab9731f0f43bac415d6394fbb273d4383293d6079e
 # what pip resolved for the torch wheel on 2026-12 (pinned so a rerun gets the same libraries),
 # plus ninja (cpp_extension runs it), rich (ext.py imports it) and numpy (quiets torch's warning)
@@ -114,7 +114,8 @@ fi
 VENV_S=$(( $(date +%s) - T0 ))
 echo "== venv ok ($VENV_S s)"
 
-# 3. exllamav2's sources, from the vendored wheel.
+# 3. exllamav2's sources, from its PyPI wheel (bench/vendor/prepare.sh fetches it, sha256 pinned).
+[[ -f "$EXL2_WHEEL" ]] || bash "$ROOT/bench/vendor/prepare.sh" || die "bench/vendor/prepare.sh failed"
 echo "$EXL2_SHA256  $EXL2_WHEEL" | sha256sum -c --quiet - || die "sha256 mismatch for $EXL2_WHEEL"
 rm -rf "$SRC"
 mkdir -p "$SRC"
@@ -238,7 +239,7 @@ for line in ninja.read_text().splitlines():
 nvcc = subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout.split("\n")
 gcc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.split("\n")[0]
 m = {
-    "exllamav2": "0.3.2 (bench/vendor wheel, ext.py unchanged)",
+    "exllamav2": "0.3.2 (PyPI wheel, ext.py unchanged)",
     "torch": torch.__version__, "torch_cuda": torch.version.cuda,
     "python": platform.python_version(), "nvcc": [ln for ln in nvcc if ln.startswith("Build")][0],
     "gcc": gcc, "glibc": platform.libc_ver()[1],

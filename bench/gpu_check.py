@@ -1,7 +1,8 @@
 """GPU check of the exllamav2 engine: build, load, Q8 cache, speculation, 8 jobs, cancel (JSON).
 
 For a CUDA machine with no network. Run it through ``bench/gpu_check.sh``, which installs the
-wheels carried in ``bench/vendor/`` (exllamav2 0.3.2, pure Python with its C++/CUDA sources, plus
+wheels in ``bench/vendor/wheels/`` (``bench/vendor/prepare.sh`` fetches them, sha256 pinned, before
+the device call; exllamav2 0.3.2, pure Python with its C++/CUDA sources, plus
 the few small packages nospin and the converter need) into ``build/gpu_site`` and points
 ``TORCH_EXTENSIONS_DIR`` at ``build/torch_extensions``; the first ``import exllamav2`` then
 JIT-compiles the extension (timed here, cached for later runs on the same machine).

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # GPU check of the exllamav2 engine, for a CUDA machine with no network (see docs/gpu.md).
-# Installs the wheels in bench/vendor/ into build/gpu_site, builds exllamav2's extension into
+# Installs the wheels in bench/vendor/wheels/ (filled by bench/vendor/prepare.sh on a machine with
+# network right before the device call; untracked, so the device tool carries it) into
+# build/gpu_site, builds exllamav2's extension into
 # build/torch_extensions (kept between runs on the same machine), runs bench/gpu_check.py and
 # writes gpu_check.json and gpu_check.log to $OUT (default build/gpu_check_out).
 # Extra arguments go to gpu_check.py (e.g. --skip quantize --budget-s 400).
@@ -23,9 +25,14 @@ export TORCH_EXTENSIONS_DIR=${TORCH_EXTENSIONS_DIR:-$ROOT/build/torch_extensions
 export PYTHONUNBUFFERED=1
 export PATH="$(dirname "$(command -v "$PY")"):$PATH"
 SITE=$ROOT/build/gpu_site
+WHEELS=${NOSPIN_WHEELS:-$ROOT/bench/vendor/wheels}
 if [ ! -f "$SITE/.installed" ]; then
+  bash "$ROOT/bench/vendor/prepare.sh" --check || {
+    echo "no wheels to install: run 'bash bench/vendor/prepare.sh' before the device call" >&2
+    exit 2
+  }
   "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target "$SITE" "$ROOT"/bench/vendor/*.whl || { echo "wheel install failed" >&2; exit 2; }
+    --target "$SITE" "$WHEELS"/*.whl || { echo "wheel install failed" >&2; exit 2; }
   touch "$SITE/.installed"
 fi
 PRE=$ROOT/build/exl2_prebuilt

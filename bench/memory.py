@@ -21,7 +21,7 @@ in the daemon's token count cache (``token_line_cache`` of the status metrics, f
 status request; None without churn or without an exact tokenizer) and the largest file edited
 on disk so far (bytes).
 Memory that follows the largest file parsed, in a buffer or re-read from disk, is a high-water
-mark reached once, not a leak (docs/daemon.md "Which part grows"). ``growth_mb_per_hour`` is
+mark reached once, not a leak (docs/daemon.md "Measured figures"). ``growth_mb_per_hour`` is
 the slope over the timeline's second half by time; ``home_mb`` the daemon's files (state,
 snapshots, log) at the start and the end.
 """

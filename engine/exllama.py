@@ -77,9 +77,8 @@ log = logging.getLogger(__name__)
 
 _IDLE_WAIT_S = 0.5  # inbox wait when nothing runs (wakes at once on a message)
 # speculation verdicts: draft tokens in a probe before judging its acceptance (a GPU drafts
-# many per request), and generated tokens a plain request needs to count for the speed baseline
+# many per request)
 _MIN_PROPOSED = 200
-_MIN_PLAIN_TOKENS = 4
 
 
 @dataclass(slots=True)
@@ -449,12 +448,15 @@ class ExLlamaV2Engine(Engine):
         gov = self._governor
         with self._lock:
             was_on = gov.enabled
-            if state.speculation_used:
-                accepted = int(fields.get("accepted_draft_tokens") or 0)
-                rejected = int(fields.get("rejected_draft_tokens") or 0)
-                gov.record_speculative(new_tokens, decode_ms, accepted + rejected, accepted)
-            elif new_tokens >= _MIN_PLAIN_TOKENS:
-                gov.record_plain(new_tokens, decode_ms)
+            accepted = int(fields.get("accepted_draft_tokens") or 0)
+            rejected = int(fields.get("rejected_draft_tokens") or 0)
+            gov.record_request(
+                new_tokens,
+                decode_ms,
+                speculative=state.speculation_used,
+                proposed=accepted + rejected,
+                accepted=accepted,
+            )
             if gov.want() != rt.with_draft:
                 self._rebuild_pending = True
         if gov.enabled != was_on:  # a verdict: say it, and speculation follows it

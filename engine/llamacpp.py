@@ -588,12 +588,14 @@ class LlamaCppEngine(Engine):
         stats.num_draft_accepted = accepted
         stats.num_draft_rejected = proposed - accepted
         stats.speculation_used = speculate
-        if speculate:  # the draft model's prefill is part of what speculation costs
-            self._governor.record_speculative(
-                stats.num_generated_tokens, decode_ms + job.draft_prefill_ms, proposed, accepted
+        if self._drafter is not None:  # the draft model's prefill is part of speculation's cost
+            self._governor.record_request(
+                stats.num_generated_tokens,
+                decode_ms + (job.draft_prefill_ms if speculate else 0.0),
+                speculative=speculate,
+                proposed=proposed,
+                accepted=accepted,
             )
-        elif self._drafter is not None and stats.num_generated_tokens >= 4:
-            self._governor.record_plain(stats.num_generated_tokens, decode_ms)
         if threads and self._threads is not None:
             self._record_threads(self._threads, threads, steps, decode_ms)
         stats.speculation_note = self._governor.note

@@ -14,10 +14,17 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass, field
 
-__all__ = ["MIN_PLAIN_TOKENS", "MIN_SPEC_TOKENS", "RecentSum", "SpeculationGovernor"]
+__all__ = [
+    "MIN_PLAIN_REQUEST_TOKENS",
+    "MIN_PLAIN_TOKENS",
+    "MIN_SPEC_TOKENS",
+    "RecentSum",
+    "SpeculationGovernor",
+]
 
 MIN_SPEC_TOKENS = 32  # speculative tokens of a probe before its speed is judged
 MIN_PLAIN_TOKENS = 16  # plain tokens the speed is judged against
+MIN_PLAIN_REQUEST_TOKENS = 4  # generated tokens a plain request needs to count for the speed
 
 
 @dataclass(slots=True)
@@ -145,6 +152,26 @@ class SpeculationGovernor:
             self._plain_since_off += 1
             if self._plain_since_off >= self._wait:
                 self._probe_again()
+
+    def record_request(
+        self,
+        num_tokens: int,
+        decode_ms: float,
+        *,
+        speculative: bool,
+        proposed: int = 0,
+        accepted: int = 0,
+    ) -> bool:
+        """An engine's finished request (called once per request by every engine that has a
+        draft): a speculative one goes to ``record_speculative``, a plain one to
+        ``record_plain`` when it generated at least ``MIN_PLAIN_REQUEST_TOKENS`` (a shorter one
+        is mostly the first token's overhead, no decoding speed). True when this call turned
+        speculation off."""
+        if speculative:
+            return self.record_speculative(num_tokens, decode_ms, proposed, accepted)
+        if num_tokens >= MIN_PLAIN_REQUEST_TOKENS:
+            self.record_plain(num_tokens, decode_ms)
+        return False
 
     def record_speculative(
         self, num_tokens: int, decode_ms: float, proposed: int, accepted: int

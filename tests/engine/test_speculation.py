@@ -139,3 +139,13 @@ def test_a_plain_request_every_so_often_keeps_the_plain_figure_current() -> None
         never.record_speculative(16, 16 * 20.0, proposed=20, accepted=18)
         observing.record_speculative(16, 16 * 20.0, proposed=20, accepted=18)
     assert never.want() and observing.want()  # a benchmark's speculation stays on
+
+
+def test_record_request_routes_an_engines_finished_request() -> None:
+    g = SpeculationGovernor(min_acceptance=0.4)
+    assert not g.record_request(3, 3 * 30.0, speculative=False)  # too short to time decoding
+    assert g.plain_tokens == 0
+    g.record_request(32, 32 * 30.0, speculative=False, proposed=9, accepted=9)
+    assert g.plain_tokens == 32 and g.proposed == 0  # a plain request proposes nothing
+    assert g.record_request(20, 20 * 20.0, speculative=True, proposed=50, accepted=10)
+    assert (g.proposed, g.accepted, g.spec_tokens) == (50, 10, 20) and not g.enabled
