@@ -3,19 +3,22 @@
 Two commands (docs/quality.md, "Editing sessions from real history"):
 
 ``pin``: choose the commits of a first-parent range that change code in two hunks or more
-(the replay's points lie in a later hunk) and write the manifest ``bench/history/<name>.json``:
-the repository, the kept paths, the base commit, the commits and the digest of what ``fetch``
-writes from them. The manifests are the pinned part of the corpus and are kept in the tree.
+(the replay's points lie in a later hunk) and write the manifest
+``bench/corpora/history/<name>.json``: the repository, the kept paths, the base commit, the
+commits and the digest of what ``fetch`` writes from them. The manifests are the pinned part
+of the corpus.
 
-``fetch``: write the corpus of a manifest into a folder (``app/evaluation/history.py`` says
-what it holds: the kept files at the base commit, one diff per commit) from a clone of the
-repository (``--git``; without it the manifest's repository is cloned into a temporary
-folder), and check it against the manifest's digest::
+``fetch``: write the corpus of a manifest into the folder ``<name>/`` beside it (or under
+``--out``) and its archive ``<name>.tar.xz`` (``app/evaluation/history.py`` says what a corpus
+holds: the kept files at the base commit, one diff per commit), from a clone of the repository
+(``--git``; without it the manifest's repository is cloned into a temporary folder), checked
+against the manifest's digest::
 
-    python -m bench.history_corpus fetch bench/history/click.json --out ~/nospin-history
+    python -m bench.history_corpus fetch bench/corpora/history/ky.json --git ky.git
 
 Only files of a tree-sitter language (daemon/languages.py) under the kept paths are kept,
-tests and other paths matching ``exclude`` left out. Progress goes to stderr.
+paths matching ``exclude`` left out; the repository's licence files at the base commit go
+beside ``base/``. Progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import InputError
+from app.evaluation.corpus_archive import pack
 from app.evaluation.diffs import parse_diff
 from app.evaluation.history import MANIFEST, SCHEMA, ordered_hunks
 from daemon.languages import LANGUAGES, detect_language
@@ -116,6 +120,9 @@ def write_corpus(git_dir: Path, manifest: dict[str, Any], out: Path) -> str:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(data, encoding="utf-8", errors="surrogateescape")
         digest.update(rel.encode() + b"\0" + data.encode("utf-8", "surrogateescape"))
+    for rel in _git(git_dir, "ls-tree", "--name-only", base).splitlines():
+        if fnmatch.fnmatch(rel.upper(), "LICEN[CS]E*") or rel.upper() == "COPYING":
+            (out / rel).write_text(_git(git_dir, "show", f"{base}:{rel}"), encoding="utf-8")
     (out / "diffs").mkdir(parents=True, exist_ok=True)
     commits: list[dict[str, str]] = []
     at = base
@@ -171,10 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     p_pin.add_argument("--exclude", action="append", default=[], metavar="GLOB")
     p_pin.add_argument("--max-commits", type=int, default=60)
     p_pin.add_argument("--manifest", type=Path, required=True, help="where to write it")
-    p_fetch = sub.add_parser("fetch", help="write the corpus of a manifest")
+    p_fetch = sub.add_parser("fetch", help="write the corpus of a manifest and its archive")
     p_fetch.add_argument("manifest", type=Path)
-    p_fetch.add_argument("--out", type=Path, required=True,
-                         help="corpus folder (the manifest's name is added)")
+    p_fetch.add_argument("--out", type=Path, default=None,
+                         help="folder of the corpus folder (default: the manifest's folder)")
     p_fetch.add_argument("--git", type=Path, default=None,
                          help="a clone's git folder (default: clone the manifest's repo)")
     args = parser.parse_args(argv)
@@ -192,10 +199,12 @@ def main(argv: list[str] | None = None) -> int:
             git_dir = args.git
             if git_dir is not None and not (git_dir / "objects").is_dir():
                 git_dir = git_dir / ".git"
-            digest = fetch(args.manifest, args.out / name, git_dir)
-            print(f"fetch: {args.out / name} (digest {digest[:12]}, as pinned)",
+            out = (args.out or args.manifest.parent) / name
+            digest = fetch(args.manifest, out, git_dir)
+            archive = pack(out)
+            print(f"fetch: {out} and {archive.name} (digest {digest[:12]}, as pinned)",
                   file=sys.stderr)
-    except (InputError, OSError, subprocess.CalledProcessError) as exc:
+    except (InputError, OSError, ValueError, KeyError, subprocess.CalledProcessError) as exc:
         print(f"history_corpus: {exc}", file=sys.stderr)
         return 1
     return 0

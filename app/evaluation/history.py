@@ -39,11 +39,13 @@ from typing import Any
 from app.config import Config
 from app.errors import InputError
 from app.evaluation.corpus import build_index
+from app.evaluation.corpus_archive import corpus_folder
 from app.evaluation.crossfile import CrossFileResolver
 from app.evaluation.diffs import FileDiff, Hunk, apply_diff, apply_hunk, parse_diff, split_lines
 from app.evaluation.replay import EditorReplay
 from app.evaluation.sampling import EvalPoint, SamplingPlan, block_point_at, line_point_at
 from app.evaluation.session import SessionContext
+from daemon.index import ProjectIndex
 from daemon.languages import LANGUAGES, detect_language
 
 MANIFEST = "history.json"
@@ -78,6 +80,7 @@ class ReplayedPoint:
 
     point: EvalPoint  # ``path`` relative to ``root``
     root: Path  # the checkout of the commit's parent
+    index: ProjectIndex  # that checkout indexed as the daemon indexes a project
     replay: EditorReplay  # the session, holding the daemon's document and project state
     session: SessionContext
     commit: str
@@ -99,18 +102,49 @@ def is_history_corpus(folder: Path) -> bool:
 
 
 def history_corpora(folder: Path) -> list[Path]:
-    """``folder`` when it is a history corpus, else its subfolders that are ([] if none)."""
+    """``folder`` when it is a history corpus, else the history corpora under it (their
+    archives unpacked: ``NAME.tar.xz`` beside ``NAME.json``, as ``bench/corpora/history/``
+    keeps them); [] if none."""
     if is_history_corpus(folder):
         return [folder]
     if not folder.is_dir():
         return []
+    pins = sorted(p for p in folder.glob("*.json") if p.is_file())
+    for pin in pins:
+        corpus_folder(pin.with_suffix(""))
     return sorted(p for p in folder.iterdir() if p.is_dir() and is_history_corpus(p))
+
+
+def pin_of(folder: Path) -> Path:
+    """The pinned manifest of the corpus ``folder``: ``NAME.json`` beside it."""
+    return folder.with_name(folder.name + ".json")
+
+
+def check_pinned(corpus: HistoryCorpus) -> None:
+    """InputError unless ``corpus`` holds the commits its pinned manifest names (when there is
+    one beside it): the same repository, base and commits, in the same order."""
+    pin = pin_of(corpus.folder)
+    if not pin.is_file():
+        return
+    try:
+        data = json.loads(pin.read_text(encoding="utf-8"))
+        pinned = (str(data["base"]), tuple(str(c["sha"]) for c in data["commits"]))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{pin}: not a pinned history manifest ({exc})") from exc
+    held = (corpus.base, tuple(c.sha for c in corpus.commits))
+    if held != pinned:
+        raise InputError(
+            f"{corpus.folder} does not hold the commits {pin.name} pins (base {held[0][:10]} "
+            f"against {pinned[0][:10]}, {len(held[1])} commits against {len(pinned[1])}); "
+            f"fetch it again: python -m bench.history_corpus fetch {pin}")
 
 
 def load_corpus(folder: Path) -> HistoryCorpus:
     """Read ``folder/history.json``; InputError when it is missing or malformed."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"schema {data.get('schema')!r}, this nospin reads {SCHEMA}")
         commits = tuple(HistoryCommit(
             sha=c["sha"], parent=c["parent"], subject=c.get("subject", ""), diff=c["diff"],
             advance=c.get("advance", "")) for c in data["commits"])
@@ -123,13 +157,26 @@ def load_corpus(folder: Path) -> HistoryCorpus:
 def read_base(corpus: HistoryCorpus) -> Files:
     """The kept files at the base commit, by repository-relative path."""
     base = corpus.folder / "base"
-    return {p.relative_to(base).as_posix(): p.read_text(encoding="utf-8")
-            for p in sorted(base.rglob("*")) if p.is_file()}
+    if not base.is_dir():
+        raise InputError(f"{corpus.folder}: no base/ folder (the files at {corpus.base[:10]}); "
+                         f"fetch it again: python -m bench.history_corpus fetch "
+                         f"{pin_of(corpus.folder)}")
+    try:
+        return {p.relative_to(base).as_posix(): p.read_text(encoding="utf-8")
+                for p in sorted(base.rglob("*")) if p.is_file()}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{corpus.folder}: cannot read base/ ({exc})") from exc
 
 
 def read_diff(corpus: HistoryCorpus, name: str) -> list[FileDiff]:
-    return parse_diff((corpus.folder / "diffs" / name).read_text(encoding="utf-8")) if name \
-        else []
+    if not name:
+        return []
+    path = corpus.folder / "diffs" / name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{corpus.folder}: cannot read diffs/{name} ({exc})") from exc
+    return parse_diff(text)
 
 
 def _applied(files: Files, diff: Sequence[FileDiff]) -> Files:
@@ -147,10 +194,13 @@ def parent_states(corpus: HistoryCorpus) -> list[tuple[HistoryCommit, Files, lis
     files = read_base(corpus)
     out: list[tuple[HistoryCommit, Files, list[FileDiff]]] = []
     for commit in corpus.commits:
-        files = _applied(files, read_diff(corpus, commit.advance))
-        diff = read_diff(corpus, commit.diff)
-        out.append((commit, files, diff))
-        files = _applied(files, diff)
+        try:
+            files = _applied(files, read_diff(corpus, commit.advance))
+            diff = read_diff(corpus, commit.diff)
+            out.append((commit, files, diff))
+            files = _applied(files, diff)
+        except InputError as exc:
+            raise InputError(f"{corpus.name}, commit {commit.sha[:10]}: {exc}") from exc
     return out
 
 
@@ -252,6 +302,7 @@ def sample_history_points(
     share, extra = divmod(plan.num_samples, max(1, len(folders)))
     for n, folder in enumerate(folders):
         corpus = load_corpus(folder)
+        check_pinned(corpus)
         want = share + (extra if n == 0 else 0)
         got = _corpus_points(corpus, want, plan, config, workdir / corpus.name, report)
         report.corpora[corpus.name] = len(got)
@@ -292,7 +343,8 @@ def _corpus_points(corpus: HistoryCorpus, want: int, plan: SamplingPlan, config:
             names = resolver.names(p.path, p.language, p.before, p.hidden, p.after)
             point = replace(p, id=f"{corpus.name}@{commit.sha[:10]}:{p.id}",
                             cross_names=tuple(names))
-            out.append(ReplayedPoint(point, root, replay, replay.session(p.path), commit.sha))
+            out.append(ReplayedPoint(point, root, index, replay, replay.session(p.path),
+                                   commit.sha))
     return out
 
 

@@ -75,7 +75,7 @@ def build_prompt(
                 path=point.path, text=point.buffer, line=point.line, column=point.column,
                 language=point.language, budget_tokens=config.budget_tokens,
             ),
-            config, budget_counter,
+            config, counter,
         )
         parts, budgeted = ctx.to_prompt_parts(), ctx.num_tokens
     elif mode == "nospin":
