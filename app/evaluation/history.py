@@ -84,6 +84,7 @@ class ReplayedPoint:
     replay: EditorReplay  # the session, holding the daemon's document and project state
     session: SessionContext
     commit: str
+    hunk: int  # the point's hunk: its index in the commit's ``ordered_hunks``
 
 
 @dataclass(slots=True)
@@ -304,12 +305,14 @@ def sample_history_points(
         corpus = load_corpus(folder)
         check_pinned(corpus)
         want = share + (extra if n == 0 else 0)
+        commits_before = report.num_commits
         got = _corpus_points(corpus, want, plan, config, workdir / corpus.name, report)
         report.corpora[corpus.name] = len(got)
         report.shortfall += want - len(got)
         points.extend(got)
         edits += sum(len(p.session.recent_edits) for p in got)
-        say(f"history {corpus.name}: {len(got)} points from {report.num_commits} commits")
+        say(f"history {corpus.name}: {len(got)} points from "
+            f"{report.num_commits - commits_before} commits")
     report.num_edits_mean = round(edits / len(points), 2) if points else 0.0
     points.sort(key=lambda p: p.point.id)
     return points, report
@@ -344,7 +347,7 @@ def _corpus_points(corpus: HistoryCorpus, want: int, plan: SamplingPlan, config:
             point = replace(p, id=f"{corpus.name}@{commit.sha[:10]}:{p.id}",
                             cross_names=tuple(names))
             out.append(ReplayedPoint(point, root, index, replay, replay.session(p.path),
-                                   commit.sha))
+                                     commit.sha, cut.target))
     return out
 
 
