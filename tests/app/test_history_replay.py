@@ -170,7 +170,7 @@ def test_pin_takes_the_commits_of_two_hunks_or_more(
 
 def test_a_point_is_a_line_of_a_later_hunk_after_the_earlier_hunks_were_typed(
         pinned: tuple[Path, Path, list[str]], tmp_path: Path) -> None:
-    git_dir, out, shas = pinned
+    git_dir, out, _ = pinned
     plan = SamplingPlan(num_samples=3, seed=0, block_share=0.0)
     points, report = sample_history_points([out / "demo"], plan, Config(), tmp_path / "work")
     assert len(points) == 3 and report.shortfall == 0 and report.num_commits == 2
@@ -228,7 +228,7 @@ def test_a_corpus_that_differs_from_its_pin_is_refused(
     manifest = json.loads(pin.read_text(encoding="utf-8"))
     manifest["commits"] = manifest["commits"][:1]
     pin.write_text(json.dumps(manifest), encoding="utf-8")
-    with pytest.raises(InputError, match="does not hold the commits demo.json pins"):
+    with pytest.raises(InputError, match=r"does not hold the commits demo\.json pins"):
         sample_history_points(history_corpora(folder), SamplingPlan(num_samples=2),
                               Config(), tmp_path / "work")
 
@@ -261,14 +261,15 @@ def test_missing_or_bad_data_is_a_clear_error(
 
     diff = corpus / "diffs" / "0001.diff"
     good = diff.read_text(encoding="utf-8")
-    diff.write_text(good.replace(' """A report of shapes."""', ' """A report."""'), encoding="utf-8")
+    spoilt = good.replace(' """A report of shapes."""', ' """A report."""')
+    diff.write_text(spoilt, encoding="utf-8")
     with pytest.raises(InputError, match=r"commit [0-9a-f]{10}: .*does not apply at line"):
         sample()
     diff.write_text(good.replace("@@ -", "@@ x", 1), encoding="utf-8")
     with pytest.raises(InputError, match="malformed hunk header"):
         sample()
     diff.unlink()
-    with pytest.raises(InputError, match="cannot read diffs/0001.diff"):
+    with pytest.raises(InputError, match=r"cannot read diffs/0001\.diff"):
         sample()
     diff.write_text(good, encoding="utf-8")
     shutil.rmtree(corpus / "base")
