@@ -41,6 +41,8 @@ class Hunk:
 
 @dataclass(frozen=True, slots=True)
 class FileDiff:
+    """One file of a diff: its hunks in order, and whether the diff creates or deletes it."""
+
     path: str
     hunks: tuple[Hunk, ...]
     created: bool

@@ -182,7 +182,8 @@ def run_eval(
         num_files = sum(len(ix) for ix in {id(r.index): r.index for r in sessions}.values())
         sampling = SamplingReport()
         say(f"replayed {len(points)} points from {report.num_commits} commits in "
-            f"{build_s:.1f} s")
+            f"{build_s:.1f} s" + (f"; {report.shortfall} short of --samples (the pinned "
+                                  "commits hold no more)" if report.shortfall else ""))
     else:
         index, build_s = build_index(root, config, options.exclude, history=history)
         num_files = len(index)
