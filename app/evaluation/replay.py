@@ -1,7 +1,8 @@
 """An editor session replayed into the daemon's own document and project state.
 
 ``EditorReplay`` opens and changes buffers the way the daemon's service handles the protocol's
-``open`` and ``change`` messages (``daemon.service.Service._on_open`` / ``_on_change``): the
+``open`` and ``change`` messages
+(``daemon.service_documents.ServiceDocuments._on_open`` / ``_on_change``): the
 buffer goes into a ``DocumentStore`` (a change as a range edit, ``apply_edits``), then into
 ``Projects.note_buffer`` (open buffers, the recently edited list that retrieval reads), then
 into ``Projects.record_edit`` (the root's edit history, with the old and new text of the

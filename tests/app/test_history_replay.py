@@ -335,17 +335,18 @@ def test_eval_on_history_points_with_the_embedded_model(
                       "[context]\nbudget_tokens = 256\n", encoding="utf-8")
     out = tmp_path / "result.json"
     assert main([
-        "eval", "--corpus", str(SHIPPED), "--samples", "2", "--modes", "nospin,naive_tail",
+        "eval", "--corpus", str(SHIPPED), "--samples", "4", "--modes", "nospin,naive_tail",
         "--config", str(config), "--line-tokens", "16", "--block-tokens", "40",
         "--no-snapshot", "--out", str(out),
     ]) == 0
     capsys.readouterr()
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["num_points"] == 2
-    assert result["corpus"]["history"]["corpora"] == {"anyhow": 2}
+    assert result["num_points"] == 4  # one point of each language
+    assert result["corpus"]["history"]["corpora"] == {"anyhow": 1, "ky": 1, "pflag": 1,
+                                                      "tenacity": 1}
     assert all("@" in p["id"] for p in result["points"])
     for mode in ("nospin", "naive_tail"):
         s = result["summary"][mode]["all"]
-        assert s["n"] == 2 and s["errors"] == 0 and s["prompt_tokens_mean"] > 0
+        assert s["n"] == 4 and s["errors"] == 0 and s["prompt_tokens_mean"] > 0
     nospin = [r for r in result["results"] if r["mode"] == "nospin"]
     assert all(0 < r["num_prompt_tokens"] <= 256 + 32 for r in nospin)
