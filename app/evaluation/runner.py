@@ -158,22 +158,37 @@ def run_eval(
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
     root = options.corpus.resolve()
-    history = EditHistory()
     plan = SamplingPlan(
         num_samples=options.num_samples, seed=options.seed,
         block_share=options.block_share, cross_share=options.cross_share,
     )
+    # editing sessions replayed from commits (history corpora): each point has its checkout
+    folders = history_corpora(root)
+    if folders and points_from is not None:
+        raise InputError("--points-from takes points cut from files; history points are "
+                         "drawn again from the same --seed")
+    workdir = tempfile.TemporaryDirectory(prefix="nospin-history-")
+    try:
+        return _run(options, config, root, plan, folders, Path(workdir.name), engine=engine,
+                    say=say, started=started, unchanged_from=unchanged_from,
+                    points_from=points_from)
+    finally:
+        workdir.cleanup()
+
+
+def _run(
+    options: EvalOptions, config: Config, root: Path, plan: SamplingPlan,
+    folders: list[Path], workdir: Path, *, engine: Engine | None, say: ProgressFn,
+    started: float, unchanged_from: dict[str, Any] | None,
+    points_from: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """``run_eval`` once its history checkouts (if any) have a folder: ``workdir``."""
+    history = EditHistory()
     replayed: dict[str, ReplayedPoint] = {}
     history_report: dict[str, Any] | None = None
-    # editing sessions replayed from commits (history corpora): each point has its checkout
-    workdir = tempfile.TemporaryDirectory(prefix="nospin-history-")
-    folders = history_corpora(root)
     if folders:
-        if points_from is not None:
-            raise InputError("--points-from takes points cut from files; history points are "
-                             "drawn again from the same --seed")
         t0 = time.perf_counter()
-        sessions, report = sample_history_points(folders, plan, config, Path(workdir.name), say)
+        sessions, report = sample_history_points(folders, plan, config, workdir, say)
         build_s = time.perf_counter() - t0
         replayed = {r.point.id: r for r in sessions}
         points = [r.point for r in sessions]
@@ -247,7 +262,6 @@ def run_eval(
     finally:
         if own_engine:
             engine.close()
-        workdir.cleanup()
     out = _result(
         options, config, root=root, points=points, results=results, mode_info=mode_info,
         full_ids=full_ids, sampling=asdict(sampling), num_files=num_files,

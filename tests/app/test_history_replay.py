@@ -350,3 +350,14 @@ def test_eval_on_history_points_with_the_embedded_model(
         assert s["n"] == 4 and s["errors"] == 0 and s["prompt_tokens_mean"] > 0
     nospin = [r for r in result["results"] if r["mode"] == "nospin"]
     assert all(0 < r["num_prompt_tokens"] <= 256 + 32 for r in nospin)
+
+
+def test_archived_corpora_unpack_on_first_use_and_refuse_points_from(tmp_path: Path) -> None:
+    from app.evaluation.runner import EvalOptions, run_eval
+
+    for name in ("ky.json", "ky.tar.xz"):  # as a fresh clone has them
+        shutil.copy(SHIPPED / name, tmp_path / name)
+    assert history_corpora(tmp_path) == [tmp_path / "ky"]
+    assert load_corpus(tmp_path / "ky").repo == "https://github.com/sindresorhus/ky"
+    with pytest.raises(InputError, match="--points-from takes points cut from files"):
+        run_eval(EvalOptions(corpus=tmp_path), Config(), points_from={"points": []})
