@@ -105,6 +105,17 @@ class Projects:
         threading.Thread(target=self._build, args=(project, config), daemon=True,
                          name=f"index {root}").start()
 
+    def adopt(self, root: str, index: ProjectIndex, history: EditHistory) -> None:
+        """Serve ``root`` from ``index`` and ``history`` built by the caller, ready at once and
+        not watched (in-process callers: ``nospin eval``'s history replay, which checks each
+        commit's parent out and indexes it itself). Replaces what was known of ``root``."""
+        project = _Project(root, index, history, ready=True, building=False)
+        with self._lock:
+            old = self._projects.pop(root, None)
+            self._projects[root] = project
+        if old is not None:
+            self._stop(old)
+
     def _build(self, project: _Project, config: Config) -> None:
         if self._scan_gate is not None:
             self._scan_gate.wait(self._scan_wait_max_s)

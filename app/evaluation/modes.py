@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.config import ContextConfig
 from app.evaluation import MODE_NAMES
@@ -34,6 +35,9 @@ from daemon.history import EditHistory
 from daemon.index import ProjectIndex
 from daemon.tokens import CharEstimator
 from engine.base import PromptParts, TokenCounter
+
+if TYPE_CHECKING:
+    from app.evaluation.history import ReplayedPoint
 
 MODES: tuple[str, ...] = MODE_NAMES
 
@@ -55,13 +59,26 @@ def build_prompt(
     exact: TokenCounter,
     max_prompt_tokens: int,
     budget_counter: TokenCounter | None = None,
+    replayed: ReplayedPoint | None = None,
 ) -> BuiltPrompt:
     """The prompt of ``mode`` for ``point``. ``max_prompt_tokens`` bounds naive_full (exact);
     ``budget_counter`` counts the context budget of nospin and naive_tail (None: the assembler's
-    character estimate, as the daemon does without an exact tokenizer)."""
+    character estimate, as the daemon does without an exact tokenizer). ``replayed``: the
+    editor session of a point from history (nospin then assembles as the daemon does there:
+    ``Projects.assemble_for`` with its open buffers, recently edited files and edit history;
+    ``index`` and ``history`` are not used)."""
     counter = budget_counter or CharEstimator(point.language)
     started = time.perf_counter()
-    if mode == "nospin":
+    if mode == "nospin" and replayed is not None:
+        ctx = replayed.replay.assemble(
+            ContextRequest(
+                path=point.path, text=point.buffer, line=point.line, column=point.column,
+                language=point.language, budget_tokens=config.budget_tokens,
+            ),
+            config, counter,
+        )
+        parts, budgeted = ctx.to_prompt_parts(), ctx.num_tokens
+    elif mode == "nospin":
         # the buffer parsed without the cursor line, as the daemon parses it (daemon.projects)
         buffer_summary = summarize_stable(point.path, point.buffer, point.line, point.language)
         with buffer_in_index(index, point.path, buffer_summary):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import platform
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -27,6 +28,8 @@ from typing import Any
 from app.config import Config, to_dict
 from app.errors import InputError
 from app.evaluation.corpus import build_index, percentile
+from app.evaluation.history import ReplayedPoint, history_corpora, sample_history_points
+from app.evaluation.history import describe as describe_history
 from app.evaluation.metrics import (
     CompileChecker,
     copied_below,
@@ -155,20 +158,58 @@ def run_eval(
     say = progress or (lambda _msg: None)
     started = time.perf_counter()
     root = options.corpus.resolve()
-    history = EditHistory()
-    index, build_s = build_index(root, config, options.exclude, history=history)
-    say(f"indexed {len(index)} files in {build_s:.1f} s")
     plan = SamplingPlan(
         num_samples=options.num_samples, seed=options.seed,
         block_share=options.block_share, cross_share=options.cross_share,
     )
-    if points_from is not None:
-        points = points_from_result(points_from.get("points") or [], root)
+    # editing sessions replayed from commits (history corpora): each point has its checkout
+    folders = history_corpora(root)
+    if folders and points_from is not None:
+        raise InputError("--points-from takes points cut from files; history points are "
+                         "drawn again from the same --seed")
+    workdir = tempfile.TemporaryDirectory(prefix="nospin-history-")
+    try:
+        return _run(options, config, root, plan, folders, Path(workdir.name), engine=engine,
+                    say=say, started=started, unchanged_from=unchanged_from,
+                    points_from=points_from)
+    finally:
+        workdir.cleanup()
+
+
+def _run(
+    options: EvalOptions, config: Config, root: Path, plan: SamplingPlan,
+    folders: list[Path], workdir: Path, *, engine: Engine | None, say: ProgressFn,
+    started: float, unchanged_from: dict[str, Any] | None,
+    points_from: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """``run_eval`` once its history checkouts (if any) have a folder: ``workdir``."""
+    history = EditHistory()
+    replayed: dict[str, ReplayedPoint] = {}
+    history_report: dict[str, Any] | None = None
+    if folders:
+        t0 = time.perf_counter()
+        sessions, report = sample_history_points(folders, plan, config, workdir, say)
+        build_s = time.perf_counter() - t0
+        replayed = {r.point.id: r for r in sessions}
+        points = [r.point for r in sessions]
+        history_report = describe_history(report)
+        index = ProjectIndex(root)  # not read: each point brings its checkout's index
+        num_files = sum(len(ix) for ix in {id(r.index): r.index for r in sessions}.values())
         sampling = SamplingReport()
-        say(f"took the {len(points)} points of the earlier result")
+        say(f"replayed {len(points)} points from {report.num_commits} commits in "
+            f"{build_s:.1f} s" + (f"; {report.shortfall} short of --samples (the pinned "
+                                  "commits hold no more)" if report.shortfall else ""))
     else:
-        points, sampling = sample_points(index, root, plan)
-        say(f"sampled {len(points)} points ({sampling.num_attempts} draws)")
+        index, build_s = build_index(root, config, options.exclude, history=history)
+        num_files = len(index)
+        say(f"indexed {len(index)} files in {build_s:.1f} s")
+        if points_from is not None:
+            points = points_from_result(points_from.get("points") or [], root)
+            sampling = SamplingReport()
+            say(f"took the {len(points)} points of the earlier result")
+        else:
+            points, sampling = sample_points(index, root, plan)
+            say(f"sampled {len(points)} points ({sampling.num_attempts} draws)")
     own_engine = engine is None
     load_s = 0.0
     if engine is None:
@@ -197,10 +238,13 @@ def run_eval(
             t_mode = time.perf_counter()
             extra_s = 0.0
             for i, point in enumerate(todo):
+                session = replayed.get(point.id)
                 result, alt_s = _run_point(
-                    mode, point, engine=engine, index=index, history=history, config=config,
+                    mode, point, engine=engine,
+                    index=session.index if session else index,
+                    history=session.replay.history if session else history, config=config,
                     options=options, exact=exact, n_ctx=n_ctx, checker=checker, number=i,
-                    budget_counter=budget_counter, previous=previous,
+                    budget_counter=budget_counter, previous=previous, replayed=session,
                 )
                 results.append(result)
                 extra_s += alt_s
@@ -218,13 +262,16 @@ def run_eval(
     finally:
         if own_engine:
             engine.close()
-    return _result(
+    out = _result(
         options, config, root=root, points=points, results=results, mode_info=mode_info,
-        full_ids=full_ids, sampling=asdict(sampling), num_files=len(index),
+        full_ids=full_ids, sampling=asdict(sampling), num_files=num_files,
         history_entries=len(history), build_s=build_s, load_s=load_s,
         total_s=time.perf_counter() - started, engine_name=engine_name,
         engine_model=engine_model, n_ctx=n_ctx, counted_by=counted_by,
     )
+    if history_report is not None:
+        out["corpus"]["history"] = history_report
+    return out
 
 
 def _run_point(
@@ -242,12 +289,14 @@ def _run_point(
     number: int,
     budget_counter: TokenCounter | None = None,
     previous: Previous | None = None,
+    replayed: ReplayedPoint | None = None,
 ) -> tuple[PointResult, float]:
     line_point = point.kind == "line"
     max_new = options.line_max_tokens if line_point else options.block_max_tokens
     built = build_prompt(
         mode, point, index=index, history=history, config=config.context, exact=exact,
         max_prompt_tokens=n_ctx - max_new - 16, budget_counter=budget_counter,
+        replayed=replayed,
     )
     parts = built.parts
     request = GenerationRequest(

@@ -208,7 +208,14 @@ def _is_code_line(content: str, language: str) -> bool:
 def _line_point(
     rng: random.Random, path: str, language: str, lines: list[str]
 ) -> EvalPoint | None:
-    line = rng.randrange(5, len(lines) - 2)
+    return line_point_at(rng, path, language, lines, rng.randrange(5, len(lines) - 2))
+
+
+def line_point_at(
+    rng: random.Random, path: str, language: str, lines: Sequence[str], line: int
+) -> EvalPoint | None:
+    """The line point on ``lines[line]`` (its column drawn from ``rng``), or None when that
+    line is not one the sampler cuts (not code, too short, too little left to hide)."""
     content = lines[line].rstrip("\r\n")
     if len(content.strip()) < 4 or not _is_code_line(content, language):
         return None
@@ -245,7 +252,16 @@ def _block_point(
     ]
     if not openers:
         return None
-    opener = rng.choice(openers)
+    return block_point_at(path, language, lines, rng.choice(openers))
+
+
+def block_point_at(
+    path: str, language: str, lines: Sequence[str], opener: int
+) -> EvalPoint | None:
+    """The block point after the block-opening line ``lines[opener]`` (the first body lines,
+    at most ``MAX_BLOCK_LINES``), or None when its body is not indented below it."""
+    if not _opens_block(lines[opener].rstrip("\r\n"), language) or opener + 1 >= len(lines):
+        return None
     body = opener + 1
     first = lines[body].rstrip("\r\n")
     body_indent = _indent(first)
