@@ -26,7 +26,8 @@ EXIT_REGRESSION = 3  # --against found a drop of more than 2 points
 
 
 def register(sub: Any) -> None:
-    from app.evaluation import MODE_NAMES as MODES  # without the evaluation modules
+    from app.evaluation import DEFAULT_MODES  # without the evaluation modules
+    from app.evaluation import MODE_NAMES as MODES
 
     parser = sub.add_parser(
         "eval", help="completion quality on real code per prompt mode (exact match, compile-pass)")
@@ -36,8 +37,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--config", type=Path, default=None,
                         help="config file to measure (default: the user's config)")
-    parser.add_argument("--modes", default=",".join(MODES),
-                        help=f"comma-separated, from {', '.join(MODES)}")
+    parser.add_argument("--modes", default=",".join(DEFAULT_MODES),
+                        help=f"comma-separated, from {', '.join(MODES)} "
+                        f"(default {','.join(DEFAULT_MODES)})")
     parser.add_argument("--top-k", type=int, default=1,
                         help="candidates per point; > 1 adds sampled alternatives")
     parser.add_argument("--temperature", type=float, default=0.8,

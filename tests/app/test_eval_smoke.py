@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from app.cli import main
-from app.evaluation.modes import MODES
+from app.evaluation import DEFAULT_MODES as MODES
 from app.evaluation.sampling import SamplingPlan, sample_points
 
 SHAPES = '''"""Shapes and their measures."""
