@@ -41,8 +41,8 @@ MAX_SUFFIX_PERCENTAGE = 0.2  # maxSuffixPercentage
 TOKEN_BUFFER = 10  # tokens charged per snippet besides its content (templating/filtering.ts)
 IMPORT_LINES_BEFORE = 5  # lines of the prefix whose symbols look up imports
 IMPORT_LINES_AFTER = 3  # lines of the suffix likewise
-IMPORT_MAX_LINES = 100  # imports are read from the file's first 100 lines ...
-IMPORT_MAX_BYTES = 10_000  # ... and 10,000 bytes (tree-sitter includedRanges)
+IMPORT_MAX_BYTES = 10_000  # imports are parsed from the file's first 10,000 bytes (its
+# tree-sitter includedRanges; their end position, row 100, does not limit what is parsed)
 VISITED_SURROUNDING = 20  # lines either side of a visited position
 VISITED_MAX_FILES = 3  # files of recently visited ranges
 VISITED_PER_FILE = 3  # snippets per file
@@ -55,9 +55,18 @@ _SYMBOL_SPLIT = re.compile(r"[\s.,/#!$%^&*;:{}=\-_`~()\[\]]")
 # Python's topLevelKeywords (AutocompleteLanguageInfo.ts)
 _TOP_LEVEL = frozenset({"def", "class", '"""#'})
 # the type names Continue's Python root-path queries leave out (#not-match?)
-_PY_BUILTIN_TYPES = frozenset(
-    ["str", "int", "float", "bool", "list", "dict", "tuple", "set", "frozenset", "complex", "bytes", "bytearray", "memoryview", "range", "slice", "object", "type", "NoneType", "List", "Dict", "Tuple", "Set", "FrozenSet", "Union", "Optional", "Any", "Callable", "Iterable", "Iterator", "Generator", "Coroutine", "AsyncIterable", "AsyncIterator", "Awaitable", "ContextManager", "Pattern", "Match", "TypeVar", "Generic", "Sequence", "Mapping", "MutableMapping", "MutableSequence", "ByteString", "Reversible", "Sized", "Container", "Collection", "AbstractSet", "MutableSet", "KeysView", "ItemsView", "ValuesView", "Hashable", "SupportsInt", "SupportsFloat", "SupportsComplex", "SupportsBytes", "SupportsAbs", "SupportsRound", "ChainMap", "Counter", "OrderedDict", "defaultdict", "deque", "namedtuple", "TypedDict"]
-)
+_PY_BUILTIN_TYPES = frozenset({
+    "str", "int", "float", "bool", "list", "dict", "tuple", "set", "frozenset", "complex",
+    "bytes", "bytearray", "memoryview", "range", "slice", "object", "type", "NoneType",
+    "List", "Dict", "Tuple", "Set", "FrozenSet", "Union", "Optional", "Any", "Callable",
+    "Iterable", "Iterator", "Generator", "Coroutine", "AsyncIterable", "AsyncIterator",
+    "Awaitable", "ContextManager", "Pattern", "Match", "TypeVar", "Generic", "Sequence",
+    "Mapping", "MutableMapping", "MutableSequence", "ByteString", "Reversible", "Sized",
+    "Container", "Collection", "AbstractSet", "MutableSet", "KeysView", "ItemsView",
+    "ValuesView", "Hashable", "SupportsInt", "SupportsFloat", "SupportsComplex",
+    "SupportsBytes", "SupportsAbs", "SupportsRound", "ChainMap", "Counter", "OrderedDict",
+    "defaultdict", "deque", "namedtuple", "TypedDict",
+})
 _ANNOTATION = re.compile(r":\s*([A-Za-z_]\w*)(?:\[\s*([A-Za-z_]\w*)\s*\])?")
 _RETURN = re.compile(r"^\s*([A-Za-z_]\w*)(?:\[\s*([A-Za-z_]\w*)\s*\])?")
 
@@ -76,15 +85,18 @@ def symbols_for_snippet(text: str) -> list[str]:
 
 def import_definitions(peer: PeerInput) -> list[Snippet]:
     """getSnippetsFromImportDefinitions: for each symbol near the cursor that the file imports
-    (in its first 100 lines), the imported definitions' text."""
+    (in its first 10,000 bytes), the imported definitions' text."""
     point = peer.point
     if point.language not in IMPORT_LANGUAGES:
         return []
     around = ("\n".join(point.before.split("\n")[-IMPORT_LINES_BEFORE:])
               + "\n".join(point.after.split("\n")[:IMPORT_LINES_AFTER]))
-    head_bytes = point.buffer.encode("utf-8")[:IMPORT_MAX_BYTES].decode("utf-8", "ignore")
-    head_lines = min(IMPORT_MAX_LINES, head_bytes.count("\n") + 1)
-    imported = {n for imp in peer.summary.imports if imp.line < head_lines for n in imp.names}
+    head = point.buffer.encode("utf-8")[:IMPORT_MAX_BYTES].decode("utf-8", "ignore")
+    head_lines = head.split("\n")
+    imported = {n for imp in peer.summary.imports
+                if imp.line < len(head_lines) - 1
+                or (imp.line == len(head_lines) - 1 and imp.text in head_lines[-1])
+                for n in imp.names}
     out: list[Snippet] = []
     for symbol in symbols_for_snippet(around):
         if symbol in imported and symbol not in _TOP_LEVEL:

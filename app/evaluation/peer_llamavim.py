@@ -183,7 +183,9 @@ def build_llamavim(peer: PeerInput) -> tuple[PromptParts, int]:
     n_prompt = counter.count(middle)
     prefix = cut_tail(prefix, 3 * (n_batch // 4), counter)
     suffix = cut_head(suffix, max(0, n_batch // 4 - (2 + n_prompt)), counter)
-    snippets, n_extra = fit_extra(ring.chunks, peer.budget - n_batch, counter)
+    # the server's batch holds the prefix, prompt, suffix and two markers; the middle marker
+    # is the one token more the chunks leave
+    snippets, n_extra = fit_extra(ring.chunks, peer.budget - n_batch - 1, counter)
     parts = PromptParts(
         path=CURRENT_FILE, language=peer.point.language, snippets=snippets,
         prefix=prefix + middle, suffix=suffix,

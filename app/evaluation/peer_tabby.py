@@ -80,7 +80,7 @@ def split_code(text: str) -> list[tuple[int, str]]:
 
 def _split(lines: list[str], offset: int) -> list[tuple[int, str]]:
     body = "\n".join(lines)
-    if len(body.strip()) <= CHUNK_SIZE:
+    if len(body.strip("\n")) <= CHUNK_SIZE:
         return [(offset, body.strip("\n"))] if body.strip() else []
     indents = [len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()]
     level = min(indents)
@@ -98,12 +98,12 @@ def _split(lines: list[str], offset: int) -> list[tuple[int, str]]:
     bounds = [*starts, len(lines)]
     for a, b in itertools.pairwise(bounds):
         unit = lines[a:b]
-        if len("\n".join(unit).strip()) > CHUNK_SIZE:
+        if len("\n".join(unit).strip("\n")) > CHUNK_SIZE:
             if cur:
                 out += _split(cur, offset + cur_start)
                 cur = []
             out += _split(unit, offset + a)
-        elif cur and len("\n".join(cur + unit).strip()) > CHUNK_SIZE:
+        elif cur and len("\n".join(cur + unit).strip("\n")) > CHUNK_SIZE:
             out += _split(cur, offset + cur_start)
             cur, cur_start = list(unit), a
         else:
