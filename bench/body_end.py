@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from app.config import Config
+from app.evaluation.corpus_archive import corpus_folder
 from app.evaluation.sampling import EvalPoint
 
 MIN_LINE_CHARS = 6  # a last line shorter than this leaves too little to hide
@@ -38,7 +39,8 @@ class BodyEndPoint:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--root", type=Path, default=None, help="folder (default: the stdlib)")
+    parser.add_argument("--root", type=corpus_folder, default=None,
+                        help="folder (default: the stdlib)")
     parser.add_argument("--samples", type=int, default=40, help="functions, one per file")
     parser.add_argument("--min-lines", type=int, default=25, help="shortest function")
     parser.add_argument("--budget", type=int, default=256, help="context budget (tokens)")

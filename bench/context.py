@@ -31,6 +31,7 @@ from app.evaluation.corpus import (
     percentile,
     used_identifiers,
 )
+from app.evaluation.corpus_archive import corpus_folder
 from app.evaluation.crossfile import CrossFileResolver
 from daemon.context import (
     AssembledContext,
@@ -52,7 +53,8 @@ from engine.postprocess import open_state
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--root", required=True, type=Path, help="project folder to sample")
+    parser.add_argument("--root", required=True, type=corpus_folder,
+                        help="project folder to sample")
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--budget", type=int, default=2048)
     parser.add_argument("--seed", type=int, default=0)

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app.evaluation.corpus_archive import corpus_folder
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", default=sysconfig.get_paths()["stdlib"],
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from engine.factory import create_engine
 
     nice = parse_worker.WORKER_NICE if args.worker_nice is None else args.worker_nice
-    root = Path(args.root)
+    root = corpus_folder(args.root)
     text = (Path(sysconfig.get_paths()["stdlib"]) / "json" / "encoder.py").read_text()
     engine = create_engine(load())
     engine.start()

@@ -35,6 +35,7 @@ import msgspec
 
 from app.config import Config, EngineConfig, parse_assignments
 from app.evaluation.corpus import build_index, percentile
+from app.evaluation.corpus_archive import corpus_folder
 from bench.busy import parse_span
 from bench.daemon_proc import add_set_argument, code_version
 from bench.latency_pipelines import NaivePipeline, NospinPipeline, Pipeline
@@ -56,7 +57,7 @@ NAIVE_FORMAT_TOKENS = 8  # FIM markers and slack the naive prompt leaves for the
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--root", type=Path, default=None, help="folder of files (default: the stdlib)"
+        "--root", type=corpus_folder, default=None, help="folder of files (default: the stdlib)"
     )
     parser.add_argument("--files", type=int, default=2, help="files to visit (full run: 3)")
     parser.add_argument("--points", type=int, default=1, help="cursor lines per file (full: 3)")

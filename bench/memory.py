@@ -43,6 +43,7 @@ from typing import Any
 
 from app.config import parse_assignments
 from app.errors import Cancelled
+from app.evaluation.corpus_archive import corpus_folder
 from bench.daemon_proc import (
     add_set_argument,
     code_version,
@@ -334,7 +335,7 @@ def run(args: argparse.Namespace, *, edit_disk: bool | None = None) -> dict[str,
     benchmark's own copy of the standard library)."""
     code = code_version()  # at the start: a soak runs for an hour, the tree may move meanwhile
     with tempfile.TemporaryDirectory(prefix="nsmem-root") as tmp:
-        root = Path(args.root).resolve() if args.root else stdlib_copy(Path(tmp))
+        root = corpus_folder(args.root).resolve() if args.root else stdlib_copy(Path(tmp))
         if not root.is_dir():
             raise SystemExit(f"--root {root} is not a folder")
         with private_daemon(parse_assignments(args.set), engine=args.engine, index=True,

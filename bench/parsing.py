@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from pathlib import Path
 from typing import Any
+
+from app.evaluation.corpus_archive import corpus_folder
 
 # one unit per language, ``{i}`` numbered; about 25 lines each
 UNITS: dict[str, str] = {
@@ -376,7 +377,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=15, help="interleaved runs per language")
     parser.add_argument("--languages", default=",".join(UNITS),
                         help="comma-separated language ids (default: all)")
-    parser.add_argument("--root", type=Path, default=None,
+    parser.add_argument("--root", type=corpus_folder, default=None,
                         help="a project instead: summarize its files of those languages "
                         "(one run = every file once; prints the total per language)")
 

@@ -41,3 +41,13 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _differences()[0]:
         terminalreporter.write_line(_describe(), yellow=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The vendored corpora are tracked as archives: unpack them once before any test reads
+    ``bench/corpora/NAME`` (a no-op where they are already unpacked)."""
+    from pathlib import Path
+
+    from app.evaluation.corpus_archive import unpack_all
+
+    unpack_all(Path(__file__).resolve().parents[1] / "bench" / "corpora")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import gzip
 import json
 import sys
 import time
@@ -20,6 +21,7 @@ from typing import Any
 
 from app import config as config_mod
 from app.errors import InputError
+from app.evaluation.corpus_archive import corpus_folder
 from app.paths import atomic_write, state_dir
 
 EXIT_REGRESSION = 3  # --against found a drop of more than 2 points
@@ -31,7 +33,7 @@ def register(sub: Any) -> None:
 
     parser = sub.add_parser(
         "eval", help="completion quality on real code per prompt mode (exact match, compile-pass)")
-    parser.add_argument("--corpus", type=Path, default=None,
+    parser.add_argument("--corpus", type=corpus_folder, default=None,
                         help="folder of source files (required unless --from)")
     parser.add_argument("--samples", type=int, default=200, help="completion points (200)")
     parser.add_argument("--seed", type=int, default=0)
@@ -154,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         result["snapshot_id"] = _save_snapshot(config, result)
     out = args.out or state_dir() / "eval" / f"{result['snapshot_id'] or _stamp()}.json"
     result["result_path"] = str(out)
-    atomic_write(out, (json.dumps(result, indent=1) + "\n").encode("utf-8"), mode=0o600)
+    atomic_write(out, _encode(result, out), mode=0o600)
     return _finish(args, result, against, written=out)
 
 
@@ -173,7 +175,7 @@ def _report_only(
               file=sys.stderr)
     if args.out is not None:
         result["result_path"] = str(args.out)
-        atomic_write(args.out, (json.dumps(result, indent=1) + "\n").encode("utf-8"), mode=0o600)
+        atomic_write(args.out, _encode(result, args.out), mode=0o600)
     return _finish(args, result, against, written=args.out)
 
 
@@ -211,10 +213,20 @@ def _finish(args: argparse.Namespace, result: dict[str, Any],
     return 0
 
 
+def _encode(result: dict[str, Any], path: Path) -> bytes:
+    """A result as written to ``path``: JSON, gzip-compressed when the name ends in ``.gz``."""
+    raw = (json.dumps(result, indent=1) + "\n").encode("utf-8")
+    return gzip.compress(raw, mtime=0) if path.suffix == ".gz" else raw
+
+
 def _read_json(path: Path) -> dict[str, Any]:
+    """A stored result, plain JSON or gzip-compressed JSON (``.json.gz``)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        raw = path.read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, EOFError) as exc:
         raise InputError(f"cannot read the result {path}: {exc}") from exc
     if not isinstance(data, dict) or "summary" not in data:
         raise InputError(f"{path} is not a nospin eval result")

@@ -112,3 +112,26 @@ def test_from_merges_baselines_into_a_stored_result_without_running(
     assert "reused naive_full, naive_tail" in capsys.readouterr().err
     assert main(["eval", "--modes", "nospin"]) != 0  # neither --corpus nor --from
     assert "--corpus is required" in capsys.readouterr().err
+
+
+def test_results_stored_gzipped_read_and_write_as_plain_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench/results`` keeps results as ``.json.gz``: ``--from``/``--reuse`` read them, ``--out``
+    with ``.gz`` writes one, and a truncated file is refused with the path."""
+    import gzip
+
+    from app.cli import main
+
+    stored, baselines = tmp_path / "nospin.json.gz", tmp_path / "naive.json"
+    stored.write_bytes(gzip.compress(json.dumps(_result(["nospin"])).encode("utf-8")))
+    baselines.write_text(json.dumps(_result(["naive_tail"])), encoding="utf-8")
+    merged = tmp_path / "merged.json.gz"
+    assert main(["eval", "--from", str(stored), "--reuse", str(baselines),
+                 "--out", str(merged), "--no-snapshot"]) == 0
+    result = json.loads(gzip.decompress(merged.read_bytes()))
+    assert set(result["summary"]) == {"nospin", "naive_tail"}
+    broken = tmp_path / "broken.json.gz"
+    broken.write_bytes(merged.read_bytes()[:40])
+    assert main(["eval", "--from", str(broken), "--no-snapshot"]) != 0
+    assert "cannot read the result" in capsys.readouterr().err

@@ -1,5 +1,0 @@
-'use strict';
-
-export default function isCancel(value) {
-  return !!(value && value.__CANCEL__);
-}

@@ -1,7 +1,0 @@
-'use strict';
-
-export default {
-  silentJSONParsing: true,
-  forcedJSONParsing: true,
-  clarifyTimeoutError: false
-};

@@ -1,2 +1,0 @@
-import _FormData from 'form-data';
-export default typeof FormData !== 'undefined' ? FormData : _FormData;

@@ -1,1 +1,0 @@
-export const VERSION = "1.7.9";

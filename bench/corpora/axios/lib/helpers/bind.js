@@ -1,7 +1,0 @@
-'use strict';
-
-export default function bind(fn, thisArg) {
-  return function wrap() {
-    return fn.apply(thisArg, arguments);
-  };
-}

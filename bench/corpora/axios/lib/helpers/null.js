@@ -1,2 +1,0 @@
-// eslint-disable-next-line strict
-export default null;

@@ -1,3 +1,0 @@
-'use strict'
-
-export default typeof Blob !== 'undefined' ? Blob : null

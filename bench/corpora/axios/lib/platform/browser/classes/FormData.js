@@ -1,3 +1,0 @@
-'use strict';
-
-export default typeof FormData !== 'undefined' ? FormData : null;

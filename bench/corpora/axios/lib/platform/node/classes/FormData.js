@@ -1,3 +1,0 @@
-import FormData from 'form-data';
-
-export default FormData;

@@ -1,4 +1,0 @@
-'use strict';
-
-import url from 'url';
-export default url.URLSearchParams;

@@ -1,9 +1,0 @@
-<?php
-
-namespace GuzzleHttp\Exception;
-
-use Psr\Http\Client\ClientExceptionInterface;
-
-interface GuzzleException extends ClientExceptionInterface
-{
-}

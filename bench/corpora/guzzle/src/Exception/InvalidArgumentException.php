@@ -1,7 +1,0 @@
-<?php
-
-namespace GuzzleHttp\Exception;
-
-final class InvalidArgumentException extends \InvalidArgumentException implements GuzzleException
-{
-}

@@ -1,7 +1,0 @@
-<?php
-
-namespace GuzzleHttp\Exception;
-
-class TooManyRedirectsException extends RequestException
-{
-}

@@ -1,6 +1,0 @@
-/**
- * @module
- * Accepts Helper for Hono.
- */
-
-export { accepts } from './accepts'

@@ -1,6 +1,0 @@
-/**
- * @module
- * ConnInfo Helper for Hono.
- */
-
-export type { AddressType, NetAddrInfo, ConnInfo, GetConnInfo } from './types'

@@ -1,1 +1,0 @@
-export { jwk } from './jwk'

@@ -1,1 +1,0 @@
-export const GET_MATCH_RESULT: unique symbol = Symbol()

@@ -1,6 +1,0 @@
-/**
- * @module
- * LinearRouter for Hono.
- */
-
-export { LinearRouter } from './router'

@@ -1,6 +1,0 @@
-/**
- * @module
- * PatternRouter for Hono.
- */
-
-export { PatternRouter } from './router'

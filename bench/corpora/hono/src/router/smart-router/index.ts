@@ -1,6 +1,0 @@
-/**
- * @module
- * SmartRouter for Hono.
- */
-
-export { SmartRouter } from './router'

@@ -1,6 +1,0 @@
-/**
- * @module
- * TrieRouter for Hono.
- */
-
-export { TrieRouter } from './router'

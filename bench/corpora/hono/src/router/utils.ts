@@ -1,1 +1,0 @@
-export const createNullObject = () => Object.create(null)

@@ -1,7 +1,0 @@
-/**
- * @module
- * JWT utility.
- */
-
-import { decode, sign, verify, verifyWithJwks } from './jwt'
-export const Jwt = { sign, verify, decode, verifyWithJwks }

@@ -1,8 +1,0 @@
-/**
- * @module
- * Validator for Hono.
- */
-
-export { validator } from './validator'
-export type { ValidationFunction } from './validator'
-export type { InferInput } from './utils'
