@@ -90,18 +90,6 @@ def cut_head(text: str, budget: int, counter: TokenCounter) -> str:
     return text[:lo]
 
 
-def cut_tail(text: str, budget: int, counter: TokenCounter) -> str:
-    """The longest tail of ``text`` within ``budget`` tokens (may start mid-line)."""
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if counter.count(text[mid:]) <= budget:
-            hi = mid
-        else:
-            lo = mid + 1
-    return text[lo:]
-
-
 def prune_lines_from_top(text: str, max_tokens: float, counter: TokenCounter) -> str:
     """Continue's ``pruneLinesFromTop``: drop whole lines from the top until the lines' token
     counts plus one per joining newline are within ``max_tokens``."""

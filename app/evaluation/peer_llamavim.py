@@ -26,7 +26,8 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from app.evaluation.peer_common import PeerInput, cut_head, cut_tail
+from app.evaluation.corpus import cut_tail
+from app.evaluation.peer_common import PeerInput, cut_head
 from engine.base import ContextSnippet, PromptParts, TokenCounter
 
 N_PREFIX = 256  # lines before the cursor line (g:llama_config.n_prefix)

@@ -102,9 +102,7 @@ def _line_of(root: Path, path: str, text: str) -> int:
 def test_llamavim_local_context_is_256_lines_above_and_64_below(
     asyncio_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
-    root = asyncio_index.root
-    line = _line_of(root, "base_events.py", "def run_until_complete(self, future):") + 8
-    point = point_at(root, "base_events.py", line, point_text(root, "base_events.py", line))
+    point = in_run_until_complete(asyncio_index)
     prefix, middle, suffix = vim.local_context(peer_input(asyncio_index, point, tokenizer, 896))
     assert prefix.count("\n") == vim.N_PREFIX == 256
     assert prefix.endswith("\n") and middle == point.before.split("\n")[-1]
@@ -112,6 +110,18 @@ def test_llamavim_local_context_is_256_lines_above_and_64_below(
     # with room for all of it the server keeps it whole: the prompt's prefix is those lines
     parts, _ = vim.build_llamavim(peer_input(asyncio_index, point, tokenizer, 1_000_000))
     assert parts.prefix == prefix + middle and parts.suffix == suffix
+
+
+def point_below(index: ProjectIndex, path: str, marker: str, offset: int) -> EvalPoint:
+    """A point ``offset`` lines below the first line of ``path`` holding ``marker``, the
+    cursor in the middle of the line's text."""
+    line = _line_of(index.root, path, marker) + offset
+    return point_at(index.root, path, line, point_text(index.root, path, line))
+
+
+def in_run_until_complete(index: ProjectIndex) -> EvalPoint:
+    """A point 8 lines into asyncio's ``run_until_complete`` (line 625 of 1,947)."""
+    return point_below(index, "base_events.py", "def run_until_complete(self, future):", 8)
 
 
 def point_text(root: Path, path: str, line: int) -> str:
@@ -123,9 +133,7 @@ def point_text(root: Path, path: str, line: int) -> str:
 def test_llamavim_cuts_as_the_server_does_at_the_budget(
     asyncio_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
-    root = asyncio_index.root
-    line = _line_of(root, "base_events.py", "def run_until_complete(self, future):") + 8
-    point = point_at(root, "base_events.py", line, point_text(root, "base_events.py", line))
+    point = in_run_until_complete(asyncio_index)
     budget = 896
     parts, n = vim.build_llamavim(peer_input(asyncio_index, point, tokenizer, budget))
     n_batch = budget // 2
@@ -200,8 +208,7 @@ def test_llamavim_ring_takes_the_session_open_files(
     asyncio_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
     root = asyncio_index.root
-    line = _line_of(root, "runners.py", "def run(self, coro, *, context=None):") + 3
-    point = point_at(root, "runners.py", line, point_text(root, "runners.py", line))
+    point = point_below(asyncio_index, "runners.py", "def run(self, coro, *, context=None):", 3)
     opened = (root / "locks.py").read_text(encoding="utf-8")
     session = Session(open_files=(("locks.py", opened),))
     peer = peer_input(asyncio_index, point, tokenizer, 4096, session)
@@ -218,9 +225,7 @@ def test_llamavim_ring_takes_the_session_open_files(
 def test_continue_prefix_and_suffix_shares_of_the_budget(
     asyncio_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
-    root = asyncio_index.root
-    line = _line_of(root, "base_events.py", "def run_until_complete(self, future):") + 8
-    point = point_at(root, "base_events.py", line, point_text(root, "base_events.py", line))
+    point = in_run_until_complete(asyncio_index)
     for budget in (256, 896):
         parts, n = cont.build_continue(peer_input(asyncio_index, point, tokenizer, budget))
         assert point.before.endswith(parts.prefix) and point.after.startswith(parts.suffix)
@@ -262,9 +267,7 @@ def test_continue_imported_definitions_as_repo_level_snippets(
 def test_continue_root_path_takes_the_superclass_definition(
     asyncio_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
-    root = asyncio_index.root
-    line = _line_of(root, "transports.py", "class _FlowControlMixin(Transport):") + 25
-    point = point_at(root, "transports.py", line, point_text(root, "transports.py", line))
+    point = point_below(asyncio_index, "transports.py", "class _FlowControlMixin(Transport):", 25)
     found = cont.root_path_definitions(peer_input(asyncio_index, point, tokenizer, 4096))
     assert [s.content.split("\n")[0] for s in found] == [
         "class Transport(ReadTransport, WriteTransport):"]
@@ -273,10 +276,7 @@ def test_continue_root_path_takes_the_superclass_definition(
 def test_continue_snippet_budget_charges_ten_tokens_each(
     json_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
-    root = json_index.root
-    line = _line_of(root, "__init__.py", "cls = JSONDecoder") + 1
-    point = point_at(root, "__init__.py", line, point_text(root, "__init__.py", line))
-    peer = peer_input(json_index, point, tokenizer, 4096)
+    peer = after_json_decoder(json_index, tokenizer, 4096)
     parts, n = cont.build_continue(peer)
     content = sum(tokenizer.count(s.text) for s in parts.snippets)
     caret = tokenizer.count(parts.prefix + parts.suffix)
@@ -288,15 +288,19 @@ def test_continue_snippet_budget_charges_ten_tokens_each(
     assert cont.select_snippets(peer, caret_window, room - 1) == []
 
 
+def after_json_decoder(index: ProjectIndex, counter: TokenCounter, budget: int) -> PeerInput:
+    """The point on the line after ``cls = JSONDecoder`` in json/__init__.py."""
+    return peer_input(index, point_below(index, "__init__.py", "cls = JSONDecoder", 1),
+                      counter, budget)
+
+
 # --- tabby --------------------------------------------------------------------------------------
 
 
 def test_tabby_segments_are_20_lines_each_way(
     asyncio_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
-    root = asyncio_index.root
-    line = _line_of(root, "base_events.py", "def run_until_complete(self, future):") + 8
-    point = point_at(root, "base_events.py", line, point_text(root, "base_events.py", line))
+    point = in_run_until_complete(asyncio_index)
     prefix, suffix = tabby.segments(peer_input(asyncio_index, point, tokenizer, 896))
     assert prefix.count("\n") == tabby.MAX_PREFIX_LINES - 1 and point.before.endswith(prefix)
     assert suffix.count("\n") == tabby.MAX_SUFFIX_LINES - 1 and point.after.startswith(suffix)
@@ -313,10 +317,7 @@ def test_tabby_renders_snippets_as_comments_above_the_prefix() -> None:
 def test_tabby_declarations_and_the_768_character_cap(
     json_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
-    root = json_index.root
-    line = _line_of(root, "__init__.py", "cls = JSONDecoder") + 1
-    point = point_at(root, "__init__.py", line, point_text(root, "__init__.py", line))
-    peer = peer_input(json_index, point, tokenizer, 896)
+    peer = after_json_decoder(json_index, tokenizer, 896)
     prefix, _ = tabby.segments(peer)
     found = tabby.declarations(peer, prefix)
     assert found[0].filepath == "decoder.py" and found[0].body.startswith("class JSONDecoder")
@@ -366,9 +367,7 @@ def test_tabby_code_search_keeps_two_chunks_a_file_over_the_threshold(
 def test_peer_modes_stay_within_the_budget(
     asyncio_index: ProjectIndex, tokenizer: TokenCounter,
 ) -> None:
-    root = asyncio_index.root
-    line = _line_of(root, "base_events.py", "def run_until_complete(self, future):") + 8
-    point = point_at(root, "base_events.py", line, point_text(root, "base_events.py", line))
+    point = in_run_until_complete(asyncio_index)
     for budget in (256, 896):
         config = ContextConfig(budget_tokens=budget)
         for mode in ("llamavim", "continue", "tabby"):

@@ -179,10 +179,8 @@ def test_points_of_an_earlier_result_are_cut_again_from_the_files(tmp_path: Path
         points_from([s for s in stored if s["path"] == "counter.js"], corpus)
 
 
-@pytest.mark.slow
-def test_smoke_eval_with_the_embedded_model(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def model_and_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test corpus under a fresh NOSPIN_HOME; skips when the embedded model is missing."""
     from engine.models import embedded_model_path
 
     try:
@@ -190,7 +188,14 @@ def test_smoke_eval_with_the_embedded_model(
     except Exception as exc:  # the model packages are not installed here
         pytest.skip(str(exc))
     monkeypatch.setenv("NOSPIN_HOME", str(tmp_path / "home"))
-    corpus = write_corpus(tmp_path / "corpus")
+    return write_corpus(tmp_path / "corpus")
+
+
+@pytest.mark.slow
+def test_smoke_eval_with_the_embedded_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = model_and_corpus(tmp_path, monkeypatch)
     config = tmp_path / "config.toml"  # a small context: quick on 2 cores
     config.write_text("[engine]\nn_ctx = 2048\nspeculation = false\n\n"
                       "[context]\nbudget_tokens = 1024\n", encoding="utf-8")
@@ -360,14 +365,7 @@ def test_smoke_eval_of_the_peer_modes(
     """The three peer modes through the engine on two points: scored, their prompt tokens the
     engine's count and within the budget, nothing leaked, side by side in the report."""
     from app.evaluation import PEER_MODES
-    from engine.models import embedded_model_path
-
-    try:
-        embedded_model_path()
-    except Exception as exc:  # the model packages are not installed here
-        pytest.skip(str(exc))
-    monkeypatch.setenv("NOSPIN_HOME", str(tmp_path / "home"))
-    corpus = write_corpus(tmp_path / "corpus")
+    corpus = model_and_corpus(tmp_path, monkeypatch)
     config = tmp_path / "config.toml"
     config.write_text("[engine]\nn_ctx = 2048\nspeculation = false\n\n"
                       "[context]\nbudget_tokens = 256\n", encoding="utf-8")
