@@ -1,17 +1,19 @@
-"""The daemon's final replies, built from what a request went through (pure): a completion's
-reply with its tier and why, timings, context and speculation figures; a cache answer; the
-finish reason and the generate answer's code."""
+"""The daemon's final replies, built from what a request went through (pure): the reply stage of
+a ``complete`` (``final_reply``: its ``done`` or ``error``), a completion's reply with its tier
+and why, timings, context and speculation figures; a cache answer; the finish reason and the
+generate answer's code."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from app import config as cfg
 from daemon import protocol as p
 from daemon.context import DroppedSegment
 from daemon.live import Live
-from daemon.scheduler import RequestEnded, StartInstruction, Tier
+from daemon.scheduler import EndReason, RequestEnded, StartInstruction, Tier
 from engine.base import Finished, GenerationStats
 
 # A reply lists this many dropped segments at most, then how many more: a buffer of 800,000
@@ -137,3 +139,46 @@ def done(
             total_ms=total,
         ),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyInput:
+    """A request the scheduler ended, with what it produced."""
+
+    live: Live  # the request (its error overrides the scheduler's error code when set)
+    ended: RequestEnded  # how the scheduler ended it
+    fin: Finished | None  # the engine's result (None: ended without the engine)
+    stats: GenerationStats  # the engine's figures (empty without the engine)
+    text: str  # the post-processed text
+    now: float  # monotonic
+    tiers: cfg.TierConfig  # config [tiers], for the tier reason
+
+
+@dataclass(frozen=True, slots=True)
+class FinalReply:
+    """A request's one final reply."""
+
+    reply: p.DoneReply | p.ErrorReply  # what the client gets
+    error_code: str  # "" for a ``done``: the error code otherwise
+
+
+def final_reply(inp: ReplyInput) -> FinalReply:
+    """The ``done`` of a request that produced an answer, else the ``error`` with its code (the
+    request's own error when it caused the end, else the scheduler's or the engine's)."""
+    live, ended, fin = inp.live, inp.ended, inp.fin
+    error_code = ended.error_code
+    if live.error is not None and ended.reason in (EndReason.ERROR, EndReason.CANCELLED):
+        error_code = live.error.code
+    reply: p.DoneReply | p.ErrorReply
+    if error_code:
+        if live.error is not None and error_code == live.error.code:
+            reply = p.error_reply(live.request_id, live.error)
+        else:
+            message = ended.detail or (fin.error if fin is not None else "") or error_code
+            retry = 500 if error_code in ("overloaded", "engine_died") else None
+            reply = p.ErrorReply(id=live.request_id, code=error_code, message=message,
+                                 retry_after_ms=retry)
+    else:
+        reply = done_reply(live, ended.tier, finish_reason(ended, fin), inp.stats, inp.text,
+                           inp.now, inp.tiers)
+    return FinalReply(reply, error_code)

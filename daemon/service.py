@@ -1,13 +1,17 @@
 """The daemon's glue: requests in, the pipeline, replies out (on the event loop).
 
-A completion goes through: resolve the document text (open buffer, else disk) -> completion cache
-(type-through) -> scheduler (tier from predicted latency, supersede, shed) -> assemble the context
-(off the loop) -> engine.submit (the engine's own thread; events hop back with
-``call_soon_threadsafe``) -> chunks streamed -> post-process -> one final reply, metrics, events.
+A ``complete`` goes through the stages of ``daemon.stages``, one call each, at the events that
+move it on (docs/daemon.md, "The complete path"): it arrives (``_on_complete``: prefilter, plan)
+-> the scheduler starts it (``_step`` -> ``_run``: assemble the context off the loop, generate)
+-> the engine streams (``_engine_event``: stream) -> the scheduler ends it (``_ended``:
+post-process, reply). Engine events hop back from the engine's thread with
+``call_soon_threadsafe``. Documents are in ``daemon.service_documents``; settings, reports and
+tasks in ``daemon.service_settings``.
 
 Invariant: every request gets exactly one final reply. Completions and generations live in
 ``self._live`` from arrival until that reply; the scheduler emits exactly one ``RequestEnded`` per
-request, and ``_finish`` is the only place that sends a final reply for them.
+request, and ``_ended`` is the only place that sends a final reply for them (``_backstop``
+answers early with what a request has; ``_ended`` then sends nothing).
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import functools
 import itertools
 import logging
 import math
@@ -28,96 +31,61 @@ from typing import Any
 
 import app
 from app import config as cfg
-from app.errors import (
-    ConfigError,
-    DaemonError,
-    EngineDied,
-    InputError,
-    NospinError,
-)
+from app.errors import DaemonError, EngineDied, InputError, NospinError
 from daemon import protocol as p
-from daemon.completion_cache import CompletionCache, EntryStatus
-from daemon.context.types import ContextRequest
-from daemon.documents import (
-    Document,
-    DocumentStore,
-    Edit,
-    find_root,
-    normalise_path,
-    offset_of,
-    read_disk_text,
-)
-from daemon.engine_settings import needs_new_engine
+from daemon.completion_cache import CacheHit, CompletionCache, EntryStatus
+from daemon.documents import DocumentStore, normalise_path, read_disk_text
 from daemon.events import EventHub
-from daemon.fast_budget import tier_budget
 from daemon.hints import Cursor, PromptHints
-from daemon.languages import detect_language, editor_language
-from daemon.latency_model import LatencyModel
+from daemon.languages import detect_language
 from daemon.live import Follower, Live
 from daemon.metrics import Metrics
-from daemon.projects import Projects, assemble
-from daemon.records import (
-    Recorder,
-    cache_record,
-    deadline_record,
-    final_record,
-    warmup_record,
-)
-from daemon.replies import clean_generated, done, done_reply, finish_reason
-from daemon.scheduler import (
-    EndReason,
-    NewRequest,
-    RequestEnded,
-    Scheduler,
-    StartInstruction,
-)
+from daemon.projects import Projects
+from daemon.records import Recorder, cache_record, deadline_record, final_record, warmup_record
+from daemon.replies import ReplyInput, done, done_reply, final_reply, finish_reason
+from daemon.scheduler import EndReason, RequestEnded, Scheduler, StartInstruction
 from daemon.server import Peer
+from daemon.service_documents import ServiceDocuments
 from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
 from daemon.speed_store import SAVE_EVERY, SpeedStore, speed_key
+from daemon.stages.assemble import AssembleInput, assemble_prompt
+from daemon.stages.generate import GenerateInput, conversation_request, generation_request
+from daemon.stages.plan import (
+    BACKSTOP_S,
+    TICK_S,
+    PlanInput,
+    plan_completion,
+    plan_conversation,
+)
+from daemon.stages.postprocess import PostprocessInput, postprocess_text
+from daemon.stages.prefilter import PrefilterInput, prefilter
+from daemon.stages.stream import StreamInput, stream_chunk
 from daemon.supervisor import EngineFactory, EngineSupervisor
 from daemon.tokens import LineCachedCounter
-from engine.avoid import placeholder_starts
 from engine.base import (
     Engine,
     EngineEvent,
-    EngineTokenCounter,
     Finished,
     FinishReason,
-    GenerationRequest,
     GenerationStats,
-    Priority,
     TextChunk,
-    TokenCounter,
 )
-from engine.postprocess import CUT_SHORT, decide_multiline, mid_line, postprocess
+from engine.postprocess import CUT_SHORT
 
 log = logging.getLogger(__name__)
 
-TICK_S = 0.05  # scheduler step while requests are live (deadlines, expiry)
 # the ticker's period while nothing is live (a request or an engine state change wakes it):
 # 20 wake-ups a second cost an idle daemon 0.5% of a core
 IDLE_TICK_S = 1.0
 HEARTBEAT_S = 1.0  # heartbeat to clients of queued/running requests; detects vanished clients
-# this long before its deadline, a running request is answered with what it has: the reply is
-# on time even when the engine is in the middle of a prefill step (the ticker runs every TICK_S)
-BACKSTOP_S = 2 * TICK_S
-
-
-WARMUP_DEADLINE_MS = 30_000  # a background warm-up older than this is dropped
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
 _COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 # the engine stopped the completion before it ended: shown up to its last whole line
 _CUT_SHORT = frozenset(reason.value for reason in CUT_SHORT)
 
 
-def _scheduling_deadline(deadline_ms: float) -> float:
-    """The deadline the scheduler works to: BACKSTOP_S early, so that its expiries and cuts reach
-    the client before the deadline the client asked for."""
-    return max(1.0, float(deadline_ms) - BACKSTOP_S * 1000)
-
-
-class Service:
+class Service(ServiceDocuments):
     """Serves protocol requests; see the module docstring. Create, ``start()``, ``close()``."""
 
     def __init__(
@@ -218,53 +186,6 @@ class Service:
         await asyncio.to_thread(self._history_work.shutdown)
         await asyncio.to_thread(self._projects.close)
 
-    def _learnt_speed(self, config: cfg.Config) -> LatencyModel | None:
-        """The latency model an earlier daemon learnt with ``config``'s engine settings (None:
-        the priors); what is learnt from now on is saved under those settings."""
-        self._speed_key = speed_key(config)
-        if self._speed_store is None:
-            return None
-        figures = self._speed_store.load(self._speed_key)
-        if figures is None:
-            return None
-        log.info("engine speed learnt before with these settings: %s",
-                 ", ".join(f"{k} {v:.3g}" for k, v in sorted(figures.items())
-                           if isinstance(v, (int, float))))
-        return LatencyModel.restored(figures)
-
-    def _save_speed(self, *, in_background: bool = False) -> None:
-        """Save what the latency model learnt since the last save (none: nothing to save);
-        ``in_background``: on a worker thread (the write ends with an fsync), not this loop's."""
-        store, model = self._speed_store, self.scheduler.model
-        if store is None or model.num_samples <= self._speed_saved_at:
-            return
-        save = functools.partial(store.save, self._speed_key, model.figures(),
-                                 samples=model.num_samples)
-        self._speed_saved_at = model.num_samples  # a failed save is logged, not retried at once
-        if in_background:
-            self._spawn(asyncio.to_thread(save))
-        else:
-            save()
-
-    def _in_history_order(self, fn: Any, *args: Any, **kwargs: Any) -> None:
-        """Run ``fn`` on the edit-history thread, after the history work asked for before."""
-        loop = asyncio.get_running_loop()
-
-        async def run() -> None:
-            await loop.run_in_executor(self._history_work, functools.partial(fn, *args, **kwargs))
-
-        self._spawn(run())
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("task failed", exc_info=task.exception())
-
     async def _ticker(self) -> None:
         last_beat = last_metrics = time.monotonic()
         while True:
@@ -314,19 +235,7 @@ class Service:
             case p.ChangeRequest():
                 self._on_change(peer, request)
             case p.CloseRequest():
-                path = normalise_path(request.path)
-                doc = self._docs.get(path)
-                if doc is not None and self._loop is not None:
-                    self._in_history_order(
-                        self._projects.close_buffer, doc.root, path, doc.text,
-                        max_bytes=self.config.context.max_file_bytes)
-                self._docs.close(path)
-                self._projects.note_buffer(path, None)
-                self.scheduler.cancel_document(path)
-                self._cache.invalidate(path)
-                self._cache.invalidate_others(path)  # closed unsaved: its definitions went
-                self._step()
-                peer.send(p.OkReply(id=request.id))
+                self._on_close(peer, request)
             case p.HelloRequest():
                 peer.send(p.HelloReply(
                     id=request.id, protocol=p.PROTOCOL_VERSION, version=app.__version__,
@@ -362,146 +271,46 @@ class Service:
                 self.scheduler.cancel(live.key)
         self._step()
 
-    # ------------------------------------------------------------------ documents
-    def _on_open(self, peer: Peer, req: p.OpenRequest) -> None:
-        path = normalise_path(req.path, root=req.root)
-        root = normalise_path(req.root) if req.root else find_root(path)
-        old = self._docs.open(Document(path, req.text, req.language, req.version, root))
-        self._projects.ensure(root, self.config)
-        edited = old is not None and old.text != req.text
-        self._projects.note_buffer(path, None if self._too_large(req.text) else req.text,
-                                   edited=edited)
-        if self._too_large(req.text):  # kept for its changes; no completions there
-            peer.send(p.OkReply(id=req.id, detail=self._too_large_note(req.text)))
-            return
-        if edited:  # other documents' prompts took its definitions and edits
-            self._cache.invalidate_others(path)
-        if old is not None:
-            self._record_edit(path, root, old.text, req.text)
-        self._precount(req.text)
-        peer.send(p.OkReply(id=req.id))
-        if old is None and self.supervisor.state not in ("failed", "stopped"):
-            # a newly opened file: warm its prompt prefix (the file block) in the background
-            last = req.text.count("\n")
-            language = editor_language(path, req.language)
-            self._warm_document(path, req.text, last, 0, language, root, time.monotonic(),
-                                multiline=False)
-            self._step()
-
-    def _document_at(self, raw_path: str, raw_root: str | None, text: str | None
-                     ) -> tuple[str, str, str, str]:
-        """(path, project root, text, language) of a request's document: its own text, else
-        the open buffer, else the file on disk (InputError when unreadable)."""
-        path = normalise_path(raw_path, root=raw_root)
-        doc = self._docs.get(path)
-        root = normalise_path(raw_root) if raw_root else (doc.root if doc else find_root(path))
-        if text is None:
-            text = doc.text if doc is not None else read_disk_text(
-                path, max_bytes=self.config.context.max_file_bytes)
-        if self._too_large(text):
-            raise InputError(self._too_large_note(text))
-        language = editor_language(path, doc.language if doc else None)
-        return path, root, text, language
-
-    def _too_large(self, text: str) -> bool:
-        """A buffer over ``context.max_file_bytes`` (in characters; disk files are refused at
-        that many bytes): no completions, warm-ups or edit history there (assembling 5 MB
-        took tens of seconds and held the event loop)."""
-        return len(text) > self.config.context.max_file_bytes
-
-    def _too_large_note(self, text: str) -> str:
-        return (f"the document is too large for completions ({len(text):,} characters > "
-                f"context.max_file_bytes {self.config.context.max_file_bytes:,})")
-
-    def _on_warm(self, peer: Peer, req: p.WarmRequest) -> None:
-        """The cursor arrived somewhere (an editor's cursor move, insert mode): prefill the
-        prompt there in the background, so the first keystroke's completion finds it cached."""
-        path, root, text, language = self._document_at(req.path, req.root, req.text)
-        offset_of(text, req.line, req.col)  # a clear error for a cursor outside the text
-        if self.config.completion.paused:
-            peer.send(p.OkReply(id=req.id, detail="completions are paused"))
-            return
-        self._projects.ensure(root, self.config)
-        queued = self._warm_document(path, text, req.line, req.col, language, root,
-                                     time.monotonic(), multiline=False, replace=True)
-        peer.send(p.OkReply(id=req.id, detail="warming" if queued else "warm"))
-        self._step()
-
-    def _precount(self, text: str) -> None:
-        """Count a newly opened document's lines in the background, so that its first
-        completion assembles from cached counts (cold counting costs tens of ms)."""
-        engine = self.supervisor.engine if self.supervisor.state == "ready" else None
-        counter = self._counter_for(engine) if engine is not None else None
-        if counter is not None and self._loop is not None:
-            self._spawn(asyncio.to_thread(counter.count, text))
-
-    def _on_change(self, peer: Peer, req: p.ChangeRequest) -> None:
-        path = normalise_path(req.path)
-        edits = None
-        if req.edits is not None:
-            edits = [Edit(e.range.start.line, e.range.start.col, e.range.end.line,
-                          e.range.end.col, e.text) for e in req.edits]
-        old, new = self._docs.change(path, text=req.text, edits=edits, version=req.version)
-        edited = new.text != old.text
-        self._projects.note_buffer(path, None if self._too_large(new.text) else new.text,
-                                   edited=edited)
-        if edited:  # other documents' prompts took its definitions and edits
-            self._cache.invalidate_others(path)
-        if not self._too_large(old.text) and not self._too_large(new.text):
-            self._record_edit(path, new.root, old.text, new.text)
-        peer.send(p.OkReply(id=req.id))
-
-    def _record_edit(self, path: str, root: str, old: str, new: str) -> None:
-        if old != new and self._loop is not None:
-            self._in_history_order(self._projects.record_edit, root, path, old, new)
-
     # ------------------------------------------------------------------ complete
     def _on_complete(self, peer: Peer, req: p.CompleteRequest) -> None:
+        """A ``complete`` arrived: prefilter (the answer without the engine: paused, or from
+        the type-through cache), then plan it for the scheduler. The stages after these run
+        when the scheduler starts it (``_run``: assemble, generate), as the engine streams
+        (``_engine_event``: stream) and when the scheduler ends it (``_ended``: post-process,
+        reply)."""
         now = time.monotonic()
         key = f"{peer.key}/{req.id}"
         if key in self._live:
             raise InputError(f"request id {req.id!r} is already in flight")
         path, root, text, language = self._document_at(req.path, req.root, req.text)
-        offset = offset_of(text, req.line, req.col)
-        if self.config.completion.paused:
+        pre = prefilter(PrefilterInput(
+            path=path, text=text, line=req.line, col=req.col, language=language,
+            options=req.options, paused=self.config.completion.paused,
+            default_max_tokens=self.config.completion.max_tokens, cache=self._cache))
+        if pre.paused:
             peer.send(done(req.id, "", "paused", 0, "completions are paused", "miss", now))
             return
         self._projects.ensure(root, self.config)
-        prefix, suffix = text[:offset], text[offset:]
-        opts = req.options
-        max_tokens = opts.max_tokens or self.config.completion.max_tokens
-        # what else shapes the answer: the line mode (auto decided as it will be, from the
-        # cursor's line and the one above) and the token cap
-        multiline = (decide_multiline(prefix, suffix, language) if opts.multiline == "auto"
-                     else bool(opts.multiline))
-        ask = f"{multiline}/{max_tokens}"
-        hit = self._cache.lookup(path, prefix, suffix, ask)
-        if hit is not None and self._answer_from_cache(peer, req.id, path, hit, now):
+        if pre.hit is not None and self._answer_from_cache(peer, req.id, path, pre.hit, now):
             return
         live = Live(
             key=key, peer=peer, request_id=req.id, kind="complete", path=path, arrival=now,
             text=text, line=req.line, col=req.col, language=language, root=root,
-            multiline=multiline,  # decided once, above: the cache key and the request
-            max_tokens=max_tokens,
-            deadline_ms=opts.deadline_ms, cache_key=(path, prefix, suffix, ask), last_sent=now,
+            multiline=pre.multiline,  # decided once, by the prefilter: the cache key and request
+            max_tokens=pre.max_tokens,
+            deadline_ms=req.options.deadline_ms, cache_key=pre.cache_key, last_sent=now,
         )
-        cursor = Cursor(path, text, req.line, req.col, language, offset)
-        request, live.warm_suffix = self._hints.completion(
-            key, cursor, self._budgets(), self.config.context, max_new_tokens=live.max_tokens,
-            deadline_ms=_scheduling_deadline(opts.deadline_ms))
-        self.scheduler.add_request(request, now)
+        planned = plan_completion(PlanInput(
+            key=key, cursor=Cursor(path, text, req.line, req.col, language, pre.offset),
+            budgets=self._budgets(), context=self.config.context,
+            max_new_tokens=live.max_tokens, deadline_ms=req.options.deadline_ms,
+            hints=self._hints))
+        live.warm_suffix = planned.warm_suffix
+        self.scheduler.add_request(planned.request, now)
         self._live[key] = live
         self._step()
 
-    def _budgets(self) -> tuple[int, int]:
-        """The context budgets of the normal tier and (fitted to the engine) the fast tier."""
-        return self._budget(1.0), self._budget(self.scheduler.fast_budget_factor)
-
-    def _budget(self, factor: float) -> int:
-        """The context budget of a tier whose budget factor is ``factor``."""
-        return tier_budget(self.config.context.budget_tokens, factor)
-
-    def _answer_from_cache(self, peer: Peer, request_id: str, path: str, hit: Any,
+    def _answer_from_cache(self, peer: Peer, request_id: str, path: str, hit: CacheHit,
                            now: float) -> bool:
         """Answer a type-through hit at once (or when its streaming source ends)."""
         if hit.status is EntryStatus.STREAMING:
@@ -548,10 +357,9 @@ class Service:
             max_tokens=req.options.max_tokens, deadline_ms=req.options.deadline_ms,
             instruction=req.instruction, last_sent=now,
         )
-        self.scheduler.add_request(NewRequest(
-            request_id=key, document=live.path, priority=Priority.INTERACTIVE,
-            num_prompt_tokens=max(1, len(prompt) // 3), max_new_tokens=live.max_tokens,
-            deadline_ms=_scheduling_deadline(req.options.deadline_ms)), now)
+        self.scheduler.add_request(plan_conversation(
+            key, live.path, prompt, max_new_tokens=live.max_tokens,
+            deadline_ms=req.options.deadline_ms), now)
         self._live[key] = live
         self._step()
 
@@ -594,39 +402,26 @@ class Service:
             self._spawn(self._run(live, s))
 
     async def _run(self, live: Live, s: StartInstruction) -> None:
-        """Assemble the context (off the loop) and submit to the engine."""
+        """The scheduler started ``live``: assemble its context (off the loop), then submit
+        its engine request (stages assemble and generate)."""
         try:
             engine = live.given = await self._engine_for(live)
             if live.kind in ("complete", "warmup"):
-                budget = self._budget(s.budget_factor)
-                t0 = time.monotonic()
-                live.context = await asyncio.to_thread(
-                    self._projects.assemble_for, assemble, ContextRequest(
-                        path=self._projects.rel_path(live.root, live.path), text=live.text,
-                        line=live.line, column=live.col, language=live.language,
-                        budget_tokens=budget),
-                    live.root, self.config.context, self._counter_for(engine))
-                live.context_ms = (time.monotonic() - t0) * 1000
-                parts = live.context.to_prompt_parts()
-                live.prompt_prefix, live.prompt_suffix = parts.prefix, parts.suffix
-                if live.multiline is None:
-                    live.multiline = decide_multiline(parts.prefix, parts.suffix, live.language)
-                gen = GenerationRequest(
-                    request_id=live.key, prompt=parts, max_new_tokens=max(1, s.max_new_tokens),
-                    single_line=not live.multiline, deadline=s.deadline,
-                    # mid-line, a line break ends it (postprocess shows nothing after one)
-                    stop=("\n",) if not live.multiline and mid_line(parts.suffix) else (),
-                    priority=Priority.BACKGROUND if live.kind == "warmup"
-                    else Priority.INTERACTIVE,
-                    speculation=s.speculation and self.config.engine.speculation,
-                    prefill_only=live.kind == "warmup", cache_key=live.path,
-                    avoid_starts=placeholder_starts(parts.prefix, live.language)
-                    if live.multiline else ())
+                prompt = await assemble_prompt(AssembleInput(
+                    projects=self._projects, root=live.root, path=live.path, text=live.text,
+                    line=live.line, col=live.col, language=live.language,
+                    budget_tokens=self._budget(s.budget_factor), context=self.config.context,
+                    counter=self._counter_for(engine), multiline=live.multiline))
+                live.context, live.context_ms = prompt.context, prompt.context_ms
+                live.prompt_prefix, live.prompt_suffix = prompt.parts.prefix, prompt.parts.suffix
+                live.multiline = prompt.multiline
+                gen = generation_request(GenerateInput(
+                    key=live.key, parts=prompt.parts, start=s, multiline=prompt.multiline,
+                    language=live.language, warmup=live.kind == "warmup",
+                    speculation=self.config.engine.speculation, cache_key=live.path))
             else:
-                # tiers cap completions; a conversation round gets its tokens until its deadline
-                gen = GenerationRequest(
-                    request_id=live.key, prompt_text=live.text, max_new_tokens=live.max_tokens,
-                    stop=("```",), deadline=s.deadline, speculation=s.speculation)
+                gen = conversation_request(live.key, live.text, s,
+                                           max_new_tokens=live.max_tokens)
         except NospinError as exc:
             live.error = exc
             self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
@@ -654,20 +449,6 @@ class Service:
             self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
                                                    GenerationStats(), str(err), err.code))
 
-    def _counter_for(self, engine: Engine) -> TokenCounter | None:
-        """The engine's exact tokenizer behind a per-line count cache (None: estimate)."""
-        try:
-            exact = engine.capabilities.exact_tokenizer
-        except Exception:  # capabilities not known yet: count by estimate this time
-            return None
-        if not exact:
-            return None
-        cached = self._token_counter
-        if cached is None or cached[0] is not engine:
-            cached = (engine, LineCachedCounter(EngineTokenCounter(engine)))
-            self._token_counter = cached
-        return cached[1]
-
     async def _engine_for(self, live: Live) -> Engine:
         remaining = live.deadline_ms / 1000 - (time.monotonic() - live.arrival)
         state = self.supervisor.state
@@ -690,16 +471,9 @@ class Service:
             now = time.monotonic()
             self.scheduler.record_progress(key, now)
             self._cache.append(key, event.text)
-            live.streamed.append(event.text)
-            if live.replied_early:
-                return
-            if live.first_chunk_at is None:
-                live.first_chunk_at = now
-            live.last_sent = now
-            if live.peer is None or not live.peer.send(p.ChunkReply(
-                    id=live.request_id, index=live.num_chunks,
-                                               text=event.text)):
-                return  # peer_gone already cancelled it
+            chunk = stream_chunk(StreamInput(live, event.text, now))
+            if chunk is None or live.peer is None or not live.peer.send(chunk):
+                return  # answered already at its deadline, or peer_gone already cancelled it
             live.num_chunks += 1
         else:
             self._engine_result(key, event)
@@ -766,6 +540,8 @@ class Service:
 
     # ------------------------------------------------------------------ final replies
     def _ended(self, ended: RequestEnded, fin: Finished | None) -> None:
+        """The scheduler ended a request: post-process what the engine generated, then its one
+        final reply (stages post-process and reply), the cache, followers, records."""
         live = self._live.get(ended.request_id)
         if live is None:
             return
@@ -773,13 +549,8 @@ class Service:
         stats = fin.stats if fin is not None else GenerationStats()
         text = ""
         if fin is not None and fin.reason is not FinishReason.ERROR:
-            text = fin.text
-            if live.kind == "complete":
-                text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
-                                   bool(live.multiline),
-                                   cut_short=finish_reason(ended, fin) in _CUT_SHORT)
-            elif live.kind == "generate":
-                text = clean_generated(text)
+            text = postprocess_text(PostprocessInput(
+                live, fin.text, cut_short=finish_reason(ended, fin) in _CUT_SHORT))
         if live.kind == "warmup":
             self._live.pop(live.key, None)
             if self._warming.get(live.path) == live.key:  # not a newer warm-up that replaced it
@@ -801,62 +572,22 @@ class Service:
                 self._cache.finish(live.key, complete=fin.reason in _COMPLETED, text=text)
             else:
                 self._cache.discard(live.key)
-        reply: p.DoneReply | p.ErrorReply
-        error_code = ended.error_code
-        if live.error is not None and ended.reason in (EndReason.ERROR, EndReason.CANCELLED):
-            error_code = live.error.code
-        if error_code:
-            if live.error is not None and error_code == live.error.code:
-                reply = p.error_reply(live.request_id, live.error)
-            else:
-                message = ended.detail or (fin.error if fin is not None else "") or error_code
-                retry = 500 if error_code in ("overloaded", "engine_died") else None
-                reply = p.ErrorReply(id=live.request_id, code=error_code, message=message,
-                                     retry_after_ms=retry)
-        else:
-            reply = done_reply(live, ended.tier, finish_reason(ended, fin), stats, text, now,
-                               self.config.tiers)
-            if live.kind == "generate":
-                self._sessions.record(live.path[len("session:"):], live.instruction, text,
-                                      time.time())
-        self._send_final(live, reply)
-        self._answer_followers(live, "" if error_code else None)
+        final = final_reply(ReplyInput(live, ended, fin, stats, text, now, self.config.tiers))
+        if not final.error_code and live.kind == "generate":
+            self._sessions.record(live.path[len("session:"):], live.instruction, text,
+                                  time.time())
+        self._send_final(live, final.reply)
+        self._answer_followers(live, "" if final.error_code else None)
         if ended.reason in (EndReason.SHED, EndReason.EXPIRED) and live.kind == "complete":
             self._warm_up(live, now)
         self._recorder.record_when_stopped(
-            live, fin, final_record(live, ended, fin, stats, now, error_code))
+            live, fin, final_record(live, ended, fin, stats, now, final.error_code))
 
     def _warm_up(self, shed: Live, now: float) -> None:
         """A completion for a cold document was shed: prefill its prompt in the background
         (design.md §7), so the next keystrokes there find the KV cache warm and get served."""
         self._warm_document(shed.path, shed.text, shed.line, shed.col, shed.language, shed.root,
                             now, multiline=shed.multiline)
-
-    def _warm_document(self, path: str, text: str, line: int, col: int, language: str,
-                       root: str, now: float, *, multiline: bool | None = None,
-                       replace: bool = False) -> bool:
-        """Prefill the prompt at (line, col) of a document in the background (prefill only,
-        cache key = the path), unless the engine holds the document or a warm-up is pending;
-        ``replace`` (an editor's ``warm``: the cursor moved) warms anyway and cancels a pending
-        warm-up of the document. With the stable layout the prompt starts with the file block,
-        the same for every cursor position in the file: a later completion there reuses it.
-        Returns whether a warm-up was queued."""
-        pending = self._warming.get(path)
-        if not replace and (path in self._hints.warm or pending is not None):
-            return False
-        if pending is not None:
-            self.scheduler.cancel(pending)
-        key = f"warmup/{next(self._warm_ids)}"
-        warm = Live(key=key, peer=None, request_id=key, kind="warmup", path=path,
-                     arrival=now, text=text, line=line, col=col, language=language, root=root,
-                     multiline=multiline, max_tokens=1, deadline_ms=WARMUP_DEADLINE_MS,
-                     last_sent=now)
-        self.scheduler.add_request(self._hints.warmup(
-            key, Cursor(path, text, line, col, language), self._budgets(), self.config.context,
-            followup_new_tokens=self.config.completion.max_tokens), now)
-        self._live[key] = warm
-        self._warming[path] = key
-        return True
 
     def _answer_followers(self, live: Live, text: str | None) -> None:
         """Answer type-through followers of ``live`` (``text`` None: read from the cache)."""
@@ -881,8 +612,7 @@ class Service:
                 continue
             text = "".join(live.streamed)
             if live.kind == "complete":
-                text = postprocess(text, live.prompt_prefix, live.prompt_suffix, live.language,
-                                   bool(live.multiline), cut_short=True)
+                text = postprocess_text(PostprocessInput(live, text, cut_short=True))
             reply = done_reply(live, live.start.tier, FinishReason.DEADLINE.value,
                                GenerationStats(num_generated_tokens=len(live.streamed)),
                                text, now, self.config.tiers)
@@ -907,155 +637,3 @@ class Service:
                 live.peer.send(p.HeartbeatReply(id=live.request_id, state=state))
         for request_id, peer in list(self._config_waiting.items()):
             peer.send(p.HeartbeatReply(id=request_id, state="loading"))
-
-    # ------------------------------------------------------------------ events, status, config
-    def _metrics_data(self) -> dict[str, Any]:
-        data = dict(self.metrics.snapshot(time.time()) or {})
-        data["queue"] = self.scheduler.snapshot()
-        data["completion_cache"] = self._cache.stats()
-        if self._token_counter is not None:  # the exact tokenizer's per-line counts
-            data["token_line_cache"] = self._token_counter[1].stats()
-        return data
-
-    def _state_data(self) -> dict[str, Any]:
-        return {
-            "engine_state": self.supervisor.state,
-            "engine_restarts": self.supervisor.restarts,
-            "fast_mode": self.config.tiers.force_fast,
-            "paused": self.config.completion.paused,
-            "speculation": self.config.engine.speculation,
-            "indexing": self._projects.busy(),
-            "root_problems": self._projects.problems(),
-        }
-
-    def status_reply(self, request_id: str) -> p.StatusReply:
-        return p.StatusReply(
-            id=request_id, version=app.__version__, pid=os.getpid(),
-            uptime_s=round(time.monotonic() - self._started, 1), endpoints=self.endpoints,
-            log_path=self._log_file,
-            engine={"kind": self.config.engine.kind, **self.supervisor.info()},
-            metrics=self._metrics_data(), fast_mode=self.config.tiers.force_fast,
-            paused=self.config.completion.paused, num_documents=len(self._docs),
-            num_clients=int(self.count_peers()), num_queued=self.scheduler.num_waiting,
-            roots=self._projects.roots(), indexing=self._projects.busy(),
-            root_problems=self._projects.problems(), last_crash=self.last_crash,
-        )
-
-    def _config_get(self, key: str | None) -> dict[str, Any]:
-        data = cfg.to_dict(self.config)
-        if key is None:
-            return data
-        return {key: cfg.value_at(data, key)}
-
-    def _on_config_set(self, peer: Peer, request: p.ConfigSetRequest) -> None:
-        """Apply at once, or, when the change needs a new engine (or one is being loaded),
-        in order behind the engine reloads (``_config_set_reloading``)."""
-        new = cfg.with_changes(self.config, request.changes)  # invalid: refused now
-        if not self._reloads.locked() and not self._wants_new_engine(new):
-            snap = self.set_config(request.changes, reason=request.note or _describe(
-                request.changes))
-            peer.send(p.ConfigReply(id=request.id, values=cfg.to_dict(self.config),
-                                    snapshot=snap))
-            return
-        self._config_waiting[request.id] = peer
-        self._spawn(self._config_set_reloading(peer, request))
-
-    def _wants_new_engine(self, new: cfg.Config) -> bool:
-        return self._engine_factory_for is not None and needs_new_engine(
-            self._engine_config, new.engine)
-
-    async def _config_set_reloading(self, peer: Peer, request: p.ConfigSetRequest) -> None:
-        """A config.set whose engine settings need a new engine: load it first (requests wait
-        meanwhile, the client gets heartbeats), then save and apply the whole change. When the
-        new engine does not start, or the change cannot be saved, the previous engine is
-        loaded again and nothing changes: an error reply says why."""
-        reason = request.note or _describe(request.changes)
-        try:
-            async with self._reloads:
-                new = cfg.with_changes(self.config, request.changes)
-                reloaded = self._wants_new_engine(new)
-                if reloaded:
-                    await self._reload_engine(new)
-                try:
-                    snap = self.set_config(request.changes, reason=reason)
-                except ConfigError:
-                    if reloaded:  # not saved: back to the engine the saved settings describe
-                        with contextlib.suppress(NospinError):
-                            await self._reload_engine(self.config)
-                    raise
-            reply: p.Reply = p.ConfigReply(id=request.id, values=cfg.to_dict(self.config),
-                                           snapshot=snap)
-        except NospinError as exc:
-            reply = p.error_reply(request.id, exc)
-        except asyncio.CancelledError:  # the daemon is closing: still one final reply
-            peer.send(p.error_reply(request.id, DaemonError(
-                "the daemon is shutting down; the configuration was not changed")))
-            raise
-        finally:
-            self._config_waiting.pop(request.id, None)
-        peer.send(reply)
-
-    async def _reload_engine(self, config: cfg.Config) -> None:
-        """Swap the engine for one built from ``config``; raise ConfigError when it would not
-        start (the previous one is running again by then)."""
-        assert self._engine_factory_for is not None
-        started = time.monotonic()
-        log.info("loading a new engine for the changed engine settings")
-        error = await self.supervisor.reload(
-            self._engine_factory_for(config),
-            busy=lambda old: any(live.given is old and live.kind != "warmup"
-                                 for live in self._live.values()))
-        if error is not None:  # the previous settings' engine runs again
-            raise ConfigError(f"the engine did not start with these settings, so nothing was "
-                              f"changed: {error}", detail=error.detail) from error
-        self._save_speed()  # under the settings it learnt them with
-        self._engine_config = config.engine
-        # other settings: their speed is learnt afresh (or taken from an earlier daemon with
-        # them), another model's completions are not this one's (what its KV cache held went
-        # when it became ready: _on_engine_state)
-        self.scheduler.engine_changed(self._learnt_speed(config))
-        self._speed_saved_at = 0
-        self._cache.clear()
-        log.info("new engine ready in %.1f s", time.monotonic() - started)
-
-    def set_config(self, changes: dict[str, Any], *, reason: str) -> str | None:
-        """Validate, save atomically, snapshot with the metrics before, apply. Returns the
-        snapshot id (None when no snapshot store).
-
-        Only the changed keys are written, into the file as it is on disk now (comments and
-        the user's other edits stay; cfg.update_file); those other edits take effect at the
-        next start, as before. A file that does not parse changes nothing (ConfigError)."""
-        new = cfg.with_changes(self.config, changes)
-        if self._config_path is not None:
-            try:
-                cfg.update_file(self._config_path, changes)
-            except OSError as exc:  # a full disk, an unwritable folder: nothing changes
-                raise ConfigError(
-                    f"the configuration could not be saved to {self._config_path}; "
-                    "nothing was changed", detail=str(exc)) from exc
-        snap_id = None
-        if self._snapshots is not None:
-            now = time.time()
-            try:
-                snap = self._snapshots.save(new, self.metrics.snapshot(now) or {},
-                                            reason=reason, now=now)
-            except OSError as exc:  # the change is saved; only its metrics record is lost
-                log.warning("configuration snapshot not saved (%s): %s", reason, exc)
-            else:
-                snap_id = snap.id
-                self.metrics.reset()
-        self.config = new
-        self.scheduler.configure(new.tiers, budget_tokens=new.context.budget_tokens)
-        self._hints.warm.slots = max(1, new.engine.kv_state_slots)
-        self.scheduler.set_force_fast(new.tiers.force_fast)
-        self._sessions.idle_current_file_s = new.context.session_idle_current_file_s
-        self._sessions.reset_s = new.context.session_reset_s
-        log.info("configuration changed: %s", reason)
-        self._events.publish("state", self._state_data())
-        return snap_id
-
-
-def _describe(changes: dict[str, Any]) -> str:
-    return "config set " + ", ".join(f"{k}={v!r}" for k, v in sorted(changes.items()))
-
-
