@@ -28,7 +28,8 @@ EXIT_REGRESSION = 3  # --against found a drop of more than 2 points
 
 
 def register(sub: Any) -> None:
-    from app.evaluation import MODE_NAMES as MODES  # without the evaluation modules
+    from app.evaluation import DEFAULT_MODES  # without the evaluation modules
+    from app.evaluation import MODE_NAMES as MODES
 
     parser = sub.add_parser(
         "eval", help="completion quality on real code per prompt mode (exact match, compile-pass)")
@@ -38,8 +39,12 @@ def register(sub: Any) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--config", type=Path, default=None,
                         help="config file to measure (default: the user's config)")
-    parser.add_argument("--modes", default=",".join(MODES),
-                        help=f"comma-separated, from {', '.join(MODES)}")
+    parser.add_argument("--modes", default=",".join(DEFAULT_MODES),
+                        help=f"comma-separated, from {', '.join(MODES)} "
+                        f"(default {','.join(DEFAULT_MODES)})")
+    parser.add_argument("--budget", type=int, default=None, metavar="TOKENS",
+                        help="context budget of every mode (default: the config's "
+                        "context.budget_tokens)")
     parser.add_argument("--top-k", type=int, default=1,
                         help="candidates per point; > 1 adds sampled alternatives")
     parser.add_argument("--temperature", type=float, default=0.8,
@@ -115,6 +120,13 @@ def run(args: argparse.Namespace) -> int:
                 raise InputError(f"--reuse {args.reuse}: it was run with {key} "
                                  f"{old.get(key)!r}, this run has {value!r}")
     config = config_mod.load(args.config, must_exist=True) if args.config else config_mod.load()
+    if args.budget is not None:
+        if args.budget < 32:
+            raise InputError("--budget must be at least 32 tokens")
+        import msgspec
+
+        config = msgspec.structs.replace(
+            config, context=msgspec.structs.replace(config.context, budget_tokens=args.budget))
     corpus: Path = args.corpus
     options = EvalOptions(
         corpus=corpus, num_samples=args.samples, seed=args.seed, modes=modes,

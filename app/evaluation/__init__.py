@@ -13,8 +13,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+#: The modes run when none are named.
+DEFAULT_MODES: tuple[str, ...] = ("nospin", "naive_full", "naive_tail")
+#: The peers' context strategies (``peer_*.py``), run when named.
+PEER_MODES: tuple[str, ...] = ("llamavim", "continue", "tabby")
 #: The prompt modes (``modes.MODES`` is this tuple; the CLI reads it without importing modes).
-MODE_NAMES: tuple[str, ...] = ("nospin", "naive_full", "naive_tail")
+MODE_NAMES: tuple[str, ...] = DEFAULT_MODES + PEER_MODES
 
 _EXPORTS: dict[str, str] = {
     "CompileChecker": "metrics", "edit_similarity": "metrics", "exact_match": "metrics",
@@ -47,8 +51,10 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "DEFAULT_MODES",
     "MODES",
     "MODE_NAMES",
+    "PEER_MODES",
     "CompileChecker",
     "EvalOptions",
     "EvalPoint",

@@ -13,6 +13,8 @@
   from a line start,
   plus the same short suffix nospin uses (rest of the cursor line and
   ``config.context.suffix_max_lines`` lines), no cross-file context.
+- ``llamavim``, ``continue``, ``tabby``: the context those tools build, at nospin's budget
+  counted by the model's tokenizer (``peer_modes.build_peer_prompt``).
 
 Every builder sees only the buffer (ground truth removed) and returns ``PromptParts`` plus the
 time it took; nothing here talks to the engine.
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.config import ContextConfig
-from app.evaluation import MODE_NAMES
+from app.evaluation import MODE_NAMES, PEER_MODES
 from app.evaluation.corpus import buffer_in_index
 from app.evaluation.sampling import EvalPoint
 from daemon.context import ContextRequest, assemble_context, summarize_stable
@@ -106,6 +108,12 @@ def build_prompt(
         prefix = _tail_from_line_start(point.before, max(0, room), counter)
         parts = _parts(point, prefix, suffix)
         budgeted = counter.count(prefix) + counter.count(suffix) + FORMAT_OVERHEAD
+    elif mode in PEER_MODES:
+        from app.evaluation.peer_modes import build_peer_prompt
+
+        parts, budgeted = build_peer_prompt(
+            mode, point, index=index, config=config, counter=budget_counter or exact,
+            session=replayed.session if replayed is not None else None)
     else:
         raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
     return BuiltPrompt(parts, (time.perf_counter() - started) * 1000.0, budgeted)

@@ -27,6 +27,7 @@ from typing import Any
 
 from app.config import Config, to_dict
 from app.errors import InputError
+from app.evaluation import DEFAULT_MODES
 from app.evaluation.corpus import build_index, percentile
 from app.evaluation.history import ReplayedPoint, history_corpora, sample_history_points
 from app.evaluation.history import describe as describe_history
@@ -39,7 +40,7 @@ from app.evaluation.metrics import (
 )
 from app.evaluation.metrics import mean as _mean
 from app.evaluation.metrics import rate as _rate
-from app.evaluation.modes import MODES, build_prompt
+from app.evaluation.modes import build_prompt
 from app.evaluation.sampling import (
     EvalPoint,
     SamplingPlan,
@@ -75,7 +76,7 @@ class EvalOptions:
     corpus: Path
     num_samples: int = 200
     seed: int = 0
-    modes: tuple[str, ...] = MODES
+    modes: tuple[str, ...] = DEFAULT_MODES
     top_k: int = 1  # candidates per point; > 1 adds sampled alternatives
     temperature: float = 0.8  # sampling temperature of the top-k alternatives
     naive_full_max: int = 60  # naive_full runs on a seeded subset of at most this many points

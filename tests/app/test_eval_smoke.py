@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from app.cli import main
-from app.evaluation.modes import MODES
+from app.evaluation import DEFAULT_MODES as MODES
 from app.evaluation.sampling import SamplingPlan, sample_points
 
 SHAPES = '''"""Shapes and their measures."""
@@ -179,10 +179,8 @@ def test_points_of_an_earlier_result_are_cut_again_from_the_files(tmp_path: Path
         points_from([s for s in stored if s["path"] == "counter.js"], corpus)
 
 
-@pytest.mark.slow
-def test_smoke_eval_with_the_embedded_model(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def model_and_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test corpus under a fresh NOSPIN_HOME; skips when the embedded model is missing."""
     from engine.models import embedded_model_path
 
     try:
@@ -190,7 +188,14 @@ def test_smoke_eval_with_the_embedded_model(
     except Exception as exc:  # the model packages are not installed here
         pytest.skip(str(exc))
     monkeypatch.setenv("NOSPIN_HOME", str(tmp_path / "home"))
-    corpus = write_corpus(tmp_path / "corpus")
+    return write_corpus(tmp_path / "corpus")
+
+
+@pytest.mark.slow
+def test_smoke_eval_with_the_embedded_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = model_and_corpus(tmp_path, monkeypatch)
     config = tmp_path / "config.toml"  # a small context: quick on 2 cores
     config.write_text("[engine]\nn_ctx = 2048\nspeculation = false\n\n"
                       "[context]\nbudget_tokens = 1024\n", encoding="utf-8")
@@ -351,3 +356,33 @@ def test_ruby_block_points_start_after_a_keyword_line() -> None:
         opener = lines[p.line - 1].strip()
         assert opener.startswith(("def ", "if ", "else")) or opener == "else", opener
         assert not p.hidden.lstrip().startswith("end")
+
+
+@pytest.mark.slow
+def test_smoke_eval_of_the_peer_modes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The three peer modes through the engine on two points: scored, their prompt tokens the
+    engine's count and within the budget, nothing leaked, side by side in the report."""
+    from app.evaluation import PEER_MODES
+    corpus = model_and_corpus(tmp_path, monkeypatch)
+    config = tmp_path / "config.toml"
+    config.write_text("[engine]\nn_ctx = 2048\nspeculation = false\n\n"
+                      "[context]\nbudget_tokens = 256\n", encoding="utf-8")
+    out, report = tmp_path / "result.json", tmp_path / "report.md"
+    assert main([
+        "eval", "--corpus", str(corpus), "--samples", "2", "--seed", "1",
+        "--config", str(config), "--line-tokens", "16", "--block-tokens", "40",
+        "--modes", ",".join(("nospin", *PEER_MODES)), "--no-snapshot",
+        "--out", str(out), "--report", str(report),
+    ]) == 0
+    capsys.readouterr()
+    result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    assert set(result["summary"]) == {"nospin", *PEER_MODES}
+    assert result["checks"]["leak_suspects"] == 0
+    for r in result["results"]:
+        assert not r["error"], r["mode"]
+        assert 0 < r["num_prompt_tokens"] <= 256 + 8, r["mode"]  # the engine's count
+        assert 0 < r["num_budgeted_tokens"] <= 256, r["mode"]
+    text = report.read_text(encoding="utf-8")
+    assert all(f"| {mode} |" in text for mode in PEER_MODES)
