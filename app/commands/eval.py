@@ -21,7 +21,6 @@ from typing import Any
 
 from app import config as config_mod
 from app.errors import InputError
-from app.evaluation.corpus_archive import corpus_folder
 from app.paths import atomic_write, state_dir
 
 EXIT_REGRESSION = 3  # --against found a drop of more than 2 points
@@ -33,7 +32,7 @@ def register(sub: Any) -> None:
 
     parser = sub.add_parser(
         "eval", help="completion quality on real code per prompt mode (exact match, compile-pass)")
-    parser.add_argument("--corpus", type=corpus_folder, default=None,
+    parser.add_argument("--corpus", type=_corpus_folder, default=None,
                         help="folder of source files (required unless --from)")
     parser.add_argument("--samples", type=int, default=200, help="completion points (200)")
     parser.add_argument("--seed", type=int, default=0)
@@ -211,6 +210,14 @@ def _finish(args: argparse.Namespace, result: dict[str, Any],
         if not comparison.ok:
             return EXIT_REGRESSION
     return 0
+
+
+def _corpus_folder(path: str) -> Path:
+    """``--corpus``: a folder, unpacked from ``NAME.tar.xz`` beside it when only that exists
+    (imported here so that building the parser imports no evaluation module)."""
+    from app.evaluation.corpus_archive import corpus_folder
+
+    return corpus_folder(path)
 
 
 def _encode(result: dict[str, Any], path: Path) -> bytes:
