@@ -383,7 +383,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from daemon.parse import _parse, summarize
+    from daemon.parse import summarize
+    from daemon.parse_tree import parse_bytes
 
     if args.root is not None:
         return _run_project(args)
@@ -399,7 +400,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for lang, text in texts.items():
             data = text.encode("utf-8")
             t0 = time.perf_counter()
-            _parse(lang, data)
+            parse_bytes(lang, data)
             t1 = time.perf_counter()
             summarize(_PATHS[lang], text)
             t2 = time.perf_counter()

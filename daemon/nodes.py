@@ -1,7 +1,8 @@
-"""Small text helpers shared by the parsers (``daemon.parse``, ``daemon.imports``)."""
+"""Small text helpers shared by the parsers (``daemon.parse_*``, ``daemon.imports``)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import tree_sitter
@@ -23,3 +24,8 @@ def one_line(text: str) -> str:
     no space after an opening or before a closing parenthesis."""
     text = _WS.sub(" ", text.strip())
     return text.replace("( ", "(").replace(", )", ")").replace(",)", ")")
+
+
+def digest_text(text: str) -> str:
+    """A short digest of ``text`` (a file's or a definition body's content)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
