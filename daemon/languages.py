@@ -41,7 +41,7 @@ class LanguageSpec:
     # bracketed expressions (data literals, argument and parameter lists): a prompt part that
     # starts inside one spanning lines shows closers without their openers
     literal_nodes: tuple[str, ...] = ()
-    # which reader of ``daemon.parse`` turns an import node into ``Import``s
+    # which reader of ``daemon.imports`` turns an import node into ``Import``s
     import_syntax: str = ""
     # how imports name a file of the project (``daemon.index``): "path" (the path without its
     # extension: JS/TS relative imports, Go and Rust paths), "dotted" (the dotted path and its
@@ -210,7 +210,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "class_declaration": DefKind.CLASS,
                 "method_definition": DefKind.METHOD,
             },
-            # re-exports and top-level ``require`` calls too (parse._javascript_imports)
+            # re-exports and top-level ``require`` calls too (imports._javascript_imports)
             imports=(
                 "import_statement",
                 "export_statement",
@@ -467,7 +467,7 @@ LANGUAGES["ruby"] = LanguageSpec(
         "singleton_method": DefKind.FUNCTION,  # ``def self.build``: a method of its class
         "assignment": DefKind.VARIABLE,  # a constant of a class or module (top level: below)
     },
-    # ``require``, ``require_relative``, ``load``: calls (parse._ruby_requires keeps those)
+    # ``require``, ``require_relative``, ``load``: calls (imports._ruby_requires keeps those)
     imports=("call",),
     elided_body="… end",
     variable_nodes=("assignment",),

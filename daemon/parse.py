@@ -4,10 +4,10 @@
 partial tree is used and ``has_syntax_errors`` says so. Called by the indexer for files on disk
 and by the context assembler for unsaved editor buffers.
 
-The work is done by one module a job: ``parse_tree`` (the tree, prose masks, spans),
-``parse_definitions`` (a node as a ``Definition``) with ``parse_names``, ``parse_access``,
-``parse_signature``, ``parse_docs`` and ``parse_members``; imports by ``daemon.imports``. This
-module is the entry the rest of nospin imports from.
+Each job has its module: ``parse_tree`` (the tree, prose masks, spans), ``parse_definitions``
+(a node as a ``Definition``) with ``parse_names``, ``parse_access``, ``parse_signature``,
+``parse_docs`` and ``parse_members``; imports are read by ``daemon.imports``. This module is
+the entry the rest of nospin imports from.
 """
 
 from __future__ import annotations
