@@ -4,8 +4,10 @@ Runs ``app.evaluation.run_eval`` with the configured engine (the embedded model 
 writes the full result (every point, every prediction) to ``--out`` (default
 ``state_dir()/eval/<snapshot id>.json``), saves a configuration snapshot whose metrics are the
 eval's figures (``nospin snapshot list`` shows it, reason ``eval ...``), and optionally writes a
-markdown report with a PNG chart. ``--against OLD.json`` exits 3 when compile-pass or exact
-match dropped by more than 2 points in any mode (design.md §5); the report and stderr say which.
+markdown report with a text and a PNG chart and the PASS/FAIL lines of the targets.
+``--against OLD.json`` exits 3 when compile-pass or exact match dropped by more than 2 points in
+any mode (design.md §5); the report and stderr say which. ``--from RESULT.json`` (repeatable)
+runs nothing and reports on stored results, one section each.
 """
 
 from __future__ import annotations
@@ -79,10 +81,11 @@ def register(sub: Any) -> None:
                         "--unchanged-from the same file)")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="do not save a configuration snapshot")
-    parser.add_argument("--from", dest="from_result", type=Path, default=None,
-                        metavar="RESULT.json",
+    parser.add_argument("--from", dest="from_result", type=Path, action="append",
+                        default=None, metavar="RESULT.json",
                         help="run nothing: take an earlier result, e.g. to merge baselines "
-                        "(--reuse), compare (--against) or report (--report) on it")
+                        "(--reuse), compare (--against) or report (--report) on it; "
+                        "repeatable to report on several results (e.g. both budgets)")
     parser.set_defaults(func=run)
 
 
@@ -109,7 +112,12 @@ def run(args: argparse.Namespace) -> int:
     if args.from_result is not None:
         if unchanged is not None:
             raise InputError("--unchanged-from takes results into a run; --from runs nothing")
-        return _report_only(args, _read_json(args.from_result), reuse, against)
+        if len(args.from_result) > 1:
+            if reuse is not None or against is not None or args.out is not None:
+                raise InputError("several --from results are only reported: --reuse, "
+                                 "--against and --out take one")
+            return _report_many(args, [(p, _read_json(p)) for p in args.from_result])
+        return _report_only(args, _read_json(args.from_result[0]), reuse, against)
     if reuse is not None:  # what can be told before the run; reuse_modes checks the rest
         old = reuse.get("options", {})
         for key, value in (("num_samples", args.samples), ("seed", args.seed),
@@ -178,6 +186,29 @@ def _report_only(
     return _finish(args, result, against, written=args.out)
 
 
+def _report_many(args: argparse.Namespace, results: list[tuple[Path, dict[str, Any]]]) -> int:
+    """Several ``--from`` results: each reported in its own section (no PNG chart)."""
+    from app.evaluation.report import render_markdown
+
+    if args.json:
+        print(json.dumps({str(path): {k: v for k, v in result.items()
+                                      if k not in ("points", "results")}
+                          for path, result in results}, indent=2))
+    else:
+        for path, result in results:
+            print(f"== {path}")
+            _print_table(result)
+    if args.report is not None:
+        note = "one PNG per result: report each with a single --from"
+        text = "\n".join(
+            f"<!-- {path.name} -->\n" + render_markdown(result, chart_note=note)
+            .replace("# nospin eval", f"# nospin eval: {path.name}", 1)
+            for path, result in results)
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(text, encoding="utf-8")
+    return 0
+
+
 def _finish(args: argparse.Namespace, result: dict[str, Any],
             against: dict[str, Any] | None, *, written: Path | None) -> int:
     """Report, print and compare a result (run here or taken with ``--from``)."""
@@ -237,7 +268,9 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise InputError(f"cannot read the result {path}: {exc}") from exc
     if not isinstance(data, dict) or "summary" not in data:
         raise InputError(f"{path} is not a nospin eval result")
-    return data
+    from app.evaluation.report import fill_accepted
+
+    return fill_accepted(data)  # results stored before accepted characters existed
 
 
 def _save_snapshot(config: config_mod.Config, result: dict[str, Any]) -> str | None:
@@ -273,13 +306,27 @@ def _relative(path: Path, base: Path) -> str:
 
 
 def _print_table(result: dict[str, Any]) -> None:
-    print(f"{'mode':<11} {'n':>4} {'exact':>7} {'edit':>6} {'id-F1':>6} {'compile':>8} "
-          f"{'top-k':>6} {'tokens':>7} {'p50 ms':>8} {'p95 ms':>8} {'run s':>7}")
+    """Every mode side by side (all points), the text chart and the targets' lines."""
+    from app.evaluation.report import peer_targets, targets, text_chart
+
+    print(f"{'mode':<11} {'n':>4} {'exact':>7} {'edit':>6} {'id-F1':>6} {'accept':>7} "
+          f"{'share':>6} {'compile':>8} {'top-k':>6} {'tokens':>7} {'p50 ms':>8} "
+          f"{'p95 ms':>8} {'run s':>7}")
     for mode, figures in result["summary"].items():
         s = figures["all"]
         top = "-" if s["top_k_hit"] is None else f"{s['top_k_hit'] * 100:.1f}%"
+        accepted = s.get("accepted_chars_mean")
+        share = s.get("accepted_share")
         print(f"{mode:<11} {s['n']:>4} {s['exact_match'] * 100:>6.1f}% "
               f"{s['edit_similarity']:>6.3f} {s['identifier_f1']:>6.3f} "
+              f"{'-' if accepted is None else f'{accepted:.1f}':>7} "
+              f"{'-' if share is None else f'{share * 100:.1f}%':>6} "
               f"{s['compile_pass'] * 100:>7.1f}% {top:>6} {s['prompt_tokens_mean']:>7.0f} "
               f"{s['latency_ms_p50']:>8.0f} {s['latency_ms_p95']:>8.0f} "
               f"{figures.get('run_s', 0):>7.1f}")
+    print()
+    print("\n".join(text_chart(result)))
+    lines = targets(result) + peer_targets(result)
+    if lines:
+        print()
+        print("\n".join(lines))
