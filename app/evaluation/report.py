@@ -284,8 +284,8 @@ def peer_targets(result: dict[str, Any]) -> list[str]:
     out: list[str] = []
     languages = {p.get("language") for p in result.get("points", []) if p.get("language")}
     out.append(f"{_verdict(mine['n'] >= MIN_POOLED_POINTS and len(languages) >= MIN_LANGUAGES)}"
-               f" sample of at least {MIN_POOLED_POINTS} points from at least {MIN_LANGUAGES} languages: "
-               f"{mine['n']} points, {len(languages)} languages")
+               f" sample of at least {MIN_POOLED_POINTS} points from at least "
+               f"{MIN_LANGUAGES} languages: {mine['n']} points, {len(languages)} languages")
     if peers:
         figures = {m: s[m]["all"] for m in peers}
         best = max(peers, key=lambda m: figures[m]["exact_match"])
