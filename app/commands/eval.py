@@ -68,9 +68,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--out", type=Path, default=None, help="full result JSON file")
     parser.add_argument("--against", type=Path, default=None,
                         help="earlier result: exit 3 if compile-pass or exact match drops > 2 pts")
-    parser.add_argument("--reuse", type=Path, default=None, metavar="OLD.json",
+    parser.add_argument("--reuse", type=Path, action="append", default=[], metavar="OLD.json",
                         help="take the modes not run here (e.g. the naive baselines) from an "
-                        "earlier result of the same points and model")
+                        "earlier result of the same points and model; repeatable")
     parser.add_argument("--unchanged-from", type=Path, default=None, metavar="OLD.json",
                         help="take each point's result from an earlier run (same model) that "
                         "sent the engine the same prompt: only the points a change touched "
@@ -91,7 +91,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from app.evaluation.modes import MODES
-    from app.evaluation.runner import EvalOptions, reuse_modes, run_eval
+    from app.evaluation.runner import EvalOptions, run_eval
 
     modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
     unknown = [m for m in modes if m not in MODES]
@@ -106,25 +106,25 @@ def run(args: argparse.Namespace) -> int:
     against: dict[str, Any] | None = None
     if args.against is not None:  # read it first: a bad file should not cost a whole run
         against = _read_json(args.against)
-    reuse = _read_json(args.reuse) if args.reuse is not None else None
+    reuse = [(path, _read_json(path)) for path in args.reuse]
     unchanged = _read_json(args.unchanged_from) if args.unchanged_from is not None else None
     points_from = _read_json(args.points_from) if args.points_from is not None else None
     if args.from_result is not None:
         if unchanged is not None:
             raise InputError("--unchanged-from takes results into a run; --from runs nothing")
         if len(args.from_result) > 1:
-            if reuse is not None or against is not None or args.out is not None:
+            if reuse or against is not None or args.out is not None:
                 raise InputError("several --from results are only reported: --reuse, "
                                  "--against and --out take one")
             return _report_many(args, [(p, _read_json(p)) for p in args.from_result])
         return _report_only(args, _read_json(args.from_result[0]), reuse, against)
-    if reuse is not None:  # what can be told before the run; reuse_modes checks the rest
-        old = reuse.get("options", {})
+    for path, earlier in reuse:  # what can be told before the run; reuse_modes checks the rest
+        old = earlier.get("options", {})
         for key, value in (("num_samples", args.samples), ("seed", args.seed),
                            ("naive_full_max", args.naive_full_max),
                            ("corpus", str(args.corpus.resolve()))):
             if old.get(key) != value:
-                raise InputError(f"--reuse {args.reuse}: it was run with {key} "
+                raise InputError(f"--reuse {path}: it was run with {key} "
                                  f"{old.get(key)!r}, this run has {value!r}")
     config = config_mod.load(args.config, must_exist=True) if args.config else config_mod.load()
     if args.budget is not None:
@@ -155,10 +155,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"eval: results taken from {args.unchanged_from} (same requests): "
               + ", ".join(f"{m} {n}" for m, n in result["unchanged_from"]["reused"].items()),
               file=sys.stderr)
-    if reuse is not None:
-        copied = reuse_modes(result, reuse)
-        print(f"eval: reused {', '.join(copied) or 'no modes'} from {args.reuse}",
-              file=sys.stderr)
+    _reuse(result, reuse)
     if not args.no_snapshot:
         result["snapshot_id"] = _save_snapshot(config, result)
     out = args.out or state_dir() / "eval" / f"{result['snapshot_id'] or _stamp()}.json"
@@ -170,20 +167,25 @@ def run(args: argparse.Namespace) -> int:
 def _report_only(
     args: argparse.Namespace,
     result: dict[str, Any],
-    reuse: dict[str, Any] | None,
+    reuse: list[tuple[Path, dict[str, Any]]],
     against: dict[str, Any] | None,
 ) -> int:
     """``--from``: merge, compare and report an earlier result; written only to ``--out``."""
-    from app.evaluation.runner import reuse_modes
-
-    if reuse is not None:
-        copied = reuse_modes(result, reuse)
-        print(f"eval: reused {', '.join(copied) or 'no modes'} from {args.reuse}",
-              file=sys.stderr)
+    _reuse(result, reuse)
     if args.out is not None:
         result["result_path"] = str(args.out)
         atomic_write(args.out, _encode(result, args.out), mode=0o600)
     return _finish(args, result, against, written=args.out)
+
+
+def _reuse(result: dict[str, Any], reuse: list[tuple[Path, dict[str, Any]]]) -> None:
+    """``--reuse``: copy into ``result`` the modes each earlier result has and it lacks."""
+    from app.evaluation.runner import reuse_modes
+
+    for path, old in reuse:
+        old["result_path"] = str(path)  # named as given
+        copied = reuse_modes(result, old)
+        print(f"eval: reused {', '.join(copied) or 'no modes'} from {path}", file=sys.stderr)
 
 
 def _report_many(args: argparse.Namespace, results: list[tuple[Path, dict[str, Any]]]) -> int:

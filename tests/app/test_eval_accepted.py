@@ -192,3 +192,21 @@ def test_cli_reports_several_stored_results(
                  "--from", str(RESULTS / "peers-stdlib-b896.json.gz"),
                  "--out", str(tmp_path / "x.json")]) != 0
     assert "several --from" in capsys.readouterr().err
+
+
+def test_cli_merges_several_baselines_into_one_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The stdlib's three-mode report (docs/quality.md) from its stored results in one
+    command: both baselines reused, issue 5's targets computed on the merge."""
+    report = tmp_path / "stdlib.md"
+    assert main(["eval", "--from", str(RESULTS / "nospin-b896-v6-literals.json.gz"),
+                 "--reuse", str(RESULTS / "naive-full-b896-r4.json.gz"),
+                 "--reuse", str(RESULTS / "naive-tail-b896-r4.json.gz"),
+                 "--report", str(report)]) == 0
+    err = capsys.readouterr().err
+    assert "reused naive_full from" in err and "reused naive_tail from" in err
+    text = report.read_text(encoding="utf-8")
+    assert all(f"| {mode} |" in text for mode in ("nospin", "naive_full", "naive_tail"))
+    assert text.count("- PASS") == 4 and "0.33x (609 vs 1835" in text
+    assert "| nospin | 200 | 29.0% | 0.625 | 0.540 | 9.1 | 14.5% |" in text
