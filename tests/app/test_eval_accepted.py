@@ -208,5 +208,5 @@ def test_cli_merges_several_baselines_into_one_report(
     assert "reused naive_full from" in err and "reused naive_tail from" in err
     text = report.read_text(encoding="utf-8")
     assert all(f"| {mode} |" in text for mode in ("nospin", "naive_full", "naive_tail"))
-    assert text.count("- PASS") == 4 and "0.33x (609 vs 1835" in text
+    assert text.count("- PASS") == 5 and "0.33x (609 vs 1835" in text  # 4 + cross-file
     assert "| nospin | 200 | 29.0% | 0.625 | 0.540 | 9.1 | 14.5% |" in text
