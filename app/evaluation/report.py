@@ -354,7 +354,8 @@ def text_chart(result: dict[str, Any], group: str = "all") -> list[str]:
             eighths = round(value / top * CHART_WIDTH * 8)
             bar = "█" * (eighths // 8) + ("▏▎▍▌▋▊▉"[eighths % 8 - 1] if eighths % 8 else "")
             shown = f"{value * 100:5.1f}%" if percent else f"{value:6.0f}"
-            lines.append(f"  {mode:<{width}} {bar:<{CHART_WIDTH + 1}} {shown}")
+            other = f" (n={rows[mode]['n']})" if rows[mode]["n"] != n else ""  # naive_full
+            lines.append(f"  {mode:<{width}} {bar:<{CHART_WIDTH + 1}} {shown}{other}")
     return lines
 
 

@@ -210,3 +210,12 @@ def test_cli_merges_several_baselines_into_one_report(
     assert all(f"| {mode} |" in text for mode in ("nospin", "naive_full", "naive_tail"))
     assert text.count("- PASS") == 5 and "0.33x (609 vs 1835" in text  # 4 + cross-file
     assert "| nospin | 200 | 29.0% | 0.625 | 0.540 | 9.1 | 14.5% |" in text
+
+
+def test_chart_names_the_modes_run_on_fewer_points() -> None:
+    result = {"summary": {"nospin": _figures(0.3, 10.0, 600, 0.9, n=200),
+                          "naive_full": _figures(0.3, 12.0, 1800, 0.9, n=60)}}
+    chart = text_chart(result)
+    assert chart[0] == "exact match (all, n=200)"
+    assert chart[2].endswith("30.0% (n=60)") and chart[1].endswith("30.0%")
+    assert chart[chart.index("prompt tokens (all, n=200)") + 2].count("█") == 32
