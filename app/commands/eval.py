@@ -4,8 +4,10 @@ Runs ``app.evaluation.run_eval`` with the configured engine (the embedded model 
 writes the full result (every point, every prediction) to ``--out`` (default
 ``state_dir()/eval/<snapshot id>.json``), saves a configuration snapshot whose metrics are the
 eval's figures (``nospin snapshot list`` shows it, reason ``eval ...``), and optionally writes a
-markdown report with a PNG chart. ``--against OLD.json`` exits 3 when compile-pass or exact
-match dropped by more than 2 points in any mode (design.md §5); the report and stderr say which.
+markdown report with a text and a PNG chart and the PASS/FAIL lines of the targets.
+``--against OLD.json`` exits 3 when compile-pass or exact match dropped by more than 2 points in
+any mode (design.md §5); the report and stderr say which. ``--from RESULT.json`` (repeatable)
+runs nothing and reports on stored results, one section each.
 """
 
 from __future__ import annotations
@@ -66,9 +68,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--out", type=Path, default=None, help="full result JSON file")
     parser.add_argument("--against", type=Path, default=None,
                         help="earlier result: exit 3 if compile-pass or exact match drops > 2 pts")
-    parser.add_argument("--reuse", type=Path, default=None, metavar="OLD.json",
+    parser.add_argument("--reuse", type=Path, action="append", default=[], metavar="OLD.json",
                         help="take the modes not run here (e.g. the naive baselines) from an "
-                        "earlier result of the same points and model")
+                        "earlier result of the same points and model; repeatable")
     parser.add_argument("--unchanged-from", type=Path, default=None, metavar="OLD.json",
                         help="take each point's result from an earlier run (same model) that "
                         "sent the engine the same prompt: only the points a change touched "
@@ -79,16 +81,17 @@ def register(sub: Any) -> None:
                         "--unchanged-from the same file)")
     parser.add_argument("--no-snapshot", action="store_true",
                         help="do not save a configuration snapshot")
-    parser.add_argument("--from", dest="from_result", type=Path, default=None,
-                        metavar="RESULT.json",
+    parser.add_argument("--from", dest="from_result", type=Path, action="append",
+                        default=None, metavar="RESULT.json",
                         help="run nothing: take an earlier result, e.g. to merge baselines "
-                        "(--reuse), compare (--against) or report (--report) on it")
+                        "(--reuse), compare (--against) or report (--report) on it; "
+                        "repeatable to report on several results (e.g. both budgets)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from app.evaluation.modes import MODES
-    from app.evaluation.runner import EvalOptions, reuse_modes, run_eval
+    from app.evaluation.runner import EvalOptions, run_eval
 
     modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
     unknown = [m for m in modes if m not in MODES]
@@ -103,20 +106,25 @@ def run(args: argparse.Namespace) -> int:
     against: dict[str, Any] | None = None
     if args.against is not None:  # read it first: a bad file should not cost a whole run
         against = _read_json(args.against)
-    reuse = _read_json(args.reuse) if args.reuse is not None else None
+    reuse = [(path, _read_json(path)) for path in args.reuse]
     unchanged = _read_json(args.unchanged_from) if args.unchanged_from is not None else None
     points_from = _read_json(args.points_from) if args.points_from is not None else None
     if args.from_result is not None:
         if unchanged is not None:
             raise InputError("--unchanged-from takes results into a run; --from runs nothing")
-        return _report_only(args, _read_json(args.from_result), reuse, against)
-    if reuse is not None:  # what can be told before the run; reuse_modes checks the rest
-        old = reuse.get("options", {})
+        if len(args.from_result) > 1:
+            if reuse or against is not None or args.out is not None:
+                raise InputError("several --from results are only reported: --reuse, "
+                                 "--against and --out take one")
+            return _report_many(args, [(p, _read_json(p)) for p in args.from_result])
+        return _report_only(args, _read_json(args.from_result[0]), reuse, against)
+    for path, earlier in reuse:  # what can be told before the run; reuse_modes checks the rest
+        old = earlier.get("options", {})
         for key, value in (("num_samples", args.samples), ("seed", args.seed),
                            ("naive_full_max", args.naive_full_max),
                            ("corpus", str(args.corpus.resolve()))):
             if old.get(key) != value:
-                raise InputError(f"--reuse {args.reuse}: it was run with {key} "
+                raise InputError(f"--reuse {path}: it was run with {key} "
                                  f"{old.get(key)!r}, this run has {value!r}")
     config = config_mod.load(args.config, must_exist=True) if args.config else config_mod.load()
     if args.budget is not None:
@@ -147,10 +155,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"eval: results taken from {args.unchanged_from} (same requests): "
               + ", ".join(f"{m} {n}" for m, n in result["unchanged_from"]["reused"].items()),
               file=sys.stderr)
-    if reuse is not None:
-        copied = reuse_modes(result, reuse)
-        print(f"eval: reused {', '.join(copied) or 'no modes'} from {args.reuse}",
-              file=sys.stderr)
+    _reuse(result, reuse)
     if not args.no_snapshot:
         result["snapshot_id"] = _save_snapshot(config, result)
     out = args.out or state_dir() / "eval" / f"{result['snapshot_id'] or _stamp()}.json"
@@ -162,20 +167,48 @@ def run(args: argparse.Namespace) -> int:
 def _report_only(
     args: argparse.Namespace,
     result: dict[str, Any],
-    reuse: dict[str, Any] | None,
+    reuse: list[tuple[Path, dict[str, Any]]],
     against: dict[str, Any] | None,
 ) -> int:
     """``--from``: merge, compare and report an earlier result; written only to ``--out``."""
-    from app.evaluation.runner import reuse_modes
-
-    if reuse is not None:
-        copied = reuse_modes(result, reuse)
-        print(f"eval: reused {', '.join(copied) or 'no modes'} from {args.reuse}",
-              file=sys.stderr)
+    _reuse(result, reuse)
     if args.out is not None:
         result["result_path"] = str(args.out)
         atomic_write(args.out, _encode(result, args.out), mode=0o600)
     return _finish(args, result, against, written=args.out)
+
+
+def _reuse(result: dict[str, Any], reuse: list[tuple[Path, dict[str, Any]]]) -> None:
+    """``--reuse``: copy into ``result`` the modes each earlier result has and it lacks."""
+    from app.evaluation.runner import reuse_modes
+
+    for path, old in reuse:
+        old["result_path"] = str(path)  # named as given
+        copied = reuse_modes(result, old)
+        print(f"eval: reused {', '.join(copied) or 'no modes'} from {path}", file=sys.stderr)
+
+
+def _report_many(args: argparse.Namespace, results: list[tuple[Path, dict[str, Any]]]) -> int:
+    """Several ``--from`` results: each reported in its own section (no PNG chart)."""
+    from app.evaluation.report import render_markdown
+
+    if args.json:
+        print(json.dumps({str(path): {k: v for k, v in result.items()
+                                      if k not in ("points", "results")}
+                          for path, result in results}, indent=2))
+    else:
+        for path, result in results:
+            print(f"== {path}")
+            _print_table(result)
+    if args.report is not None:
+        note = "one PNG per result: report each with a single --from"
+        text = "\n".join(
+            f"<!-- {path.name} -->\n" + render_markdown(result, chart_note=note)
+            .replace("# nospin eval", f"# nospin eval: {path.name}", 1)
+            for path, result in results)
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(text, encoding="utf-8")
+    return 0
 
 
 def _finish(args: argparse.Namespace, result: dict[str, Any],
@@ -237,7 +270,9 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise InputError(f"cannot read the result {path}: {exc}") from exc
     if not isinstance(data, dict) or "summary" not in data:
         raise InputError(f"{path} is not a nospin eval result")
-    return data
+    from app.evaluation.report import fill_accepted
+
+    return fill_accepted(data)  # results stored before accepted characters existed
 
 
 def _save_snapshot(config: config_mod.Config, result: dict[str, Any]) -> str | None:
@@ -273,13 +308,27 @@ def _relative(path: Path, base: Path) -> str:
 
 
 def _print_table(result: dict[str, Any]) -> None:
-    print(f"{'mode':<11} {'n':>4} {'exact':>7} {'edit':>6} {'id-F1':>6} {'compile':>8} "
-          f"{'top-k':>6} {'tokens':>7} {'p50 ms':>8} {'p95 ms':>8} {'run s':>7}")
+    """Every mode side by side (all points), the text chart and the targets' lines."""
+    from app.evaluation.report import peer_targets, targets, text_chart
+
+    print(f"{'mode':<11} {'n':>4} {'exact':>7} {'edit':>6} {'id-F1':>6} {'accept':>7} "
+          f"{'share':>6} {'compile':>8} {'top-k':>6} {'tokens':>7} {'p50 ms':>8} "
+          f"{'p95 ms':>8} {'run s':>7}")
     for mode, figures in result["summary"].items():
         s = figures["all"]
         top = "-" if s["top_k_hit"] is None else f"{s['top_k_hit'] * 100:.1f}%"
+        accepted = s.get("accepted_chars_mean")
+        share = s.get("accepted_share")
         print(f"{mode:<11} {s['n']:>4} {s['exact_match'] * 100:>6.1f}% "
               f"{s['edit_similarity']:>6.3f} {s['identifier_f1']:>6.3f} "
+              f"{'-' if accepted is None else f'{accepted:.1f}':>7} "
+              f"{'-' if share is None else f'{share * 100:.1f}%':>6} "
               f"{s['compile_pass'] * 100:>7.1f}% {top:>6} {s['prompt_tokens_mean']:>7.0f} "
               f"{s['latency_ms_p50']:>8.0f} {s['latency_ms_p95']:>8.0f} "
               f"{figures.get('run_s', 0):>7.1f}")
+    print()
+    print("\n".join(text_chart(result)))
+    lines = targets(result) + peer_targets(result)
+    if lines:
+        print()
+        print("\n".join(lines))

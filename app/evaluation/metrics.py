@@ -13,6 +13,11 @@ defines them:
 - **compile-pass** (``CompileChecker``): Python: the file with the completion inserted compiles
   with ``compile()``; other tree-sitter languages: it parses with no error nodes. Points whose
   original file does not compile/parse are skipped (``None``) and counted by the caller.
+- **accepted characters** (``accepted_chars``): the length of the longest prefix of the
+  prediction that the ground truth starts with, compared as they are (whitespace counts): what
+  a user keeps by accepting the completion up to its first wrong character. A mode's
+  **accepted share** (``accepted_share``) is its points' accepted characters over their ground
+  truths' characters, pooled (long ground truths weigh more, as they do for the user).
 """
 
 from __future__ import annotations
@@ -149,6 +154,22 @@ def edit_similarity(prediction: str, target: str) -> float:
     if not a and not b:
         return 1.0
     return 2.0 * lcs_length(a, b) / (len(a) + len(b))
+
+
+def accepted_chars(prediction: str, target: str) -> int:
+    """Length of the longest prefix of ``prediction`` that ``target`` starts with."""
+    n = min(len(prediction), len(target))
+    for i in range(n):
+        if prediction[i] != target[i]:
+            return i
+    return n
+
+
+def accepted_share(accepted: Sequence[int], target_chars: Sequence[int]) -> float:
+    """Pooled share of the ground truths' characters accepted: ``sum(accepted) /
+    sum(target_chars)``; 0 when the ground truths hold no character."""
+    total = sum(target_chars)
+    return sum(accepted) / total if total else 0.0
 
 
 # --- identifiers --------------------------------------------------------------------------------

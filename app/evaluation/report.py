@@ -1,8 +1,12 @@
-"""Reading an eval result: markdown report, PNG chart, comparison with an earlier result.
+"""Reading an eval result: markdown report, charts, targets, comparison with an earlier result.
 
 ``compare`` implements the guardrail of design.md §5: a drop of more than ``MAX_DROP`` (2 points)
-in compile-pass or exact match, in any mode both results have, is a regression. The chart needs
+in compile-pass or exact match, in any mode both results have, is a regression. ``text_chart``
+draws every mode side by side in text (the report and the terminal); the PNG chart needs
 matplotlib (``pip install 'nospin[eval]'``); without it the report says the chart was skipped.
+``targets`` and ``peer_targets`` give PASS/FAIL lines for the benchmark targets; results stored
+before the accepted-characters metric existed get it from their stored predictions
+(``fill_accepted``).
 """
 
 from __future__ import annotations
@@ -12,11 +16,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.evaluation import PEER_MODES
+from app.evaluation.metrics import accepted_chars, accepted_share
+
 MAX_DROP = 0.02  # 2 points of compile-pass or exact match
 GUARDED = ("compile_pass", "exact_match")
 # guarded too when both results have it (``--as-shown`` runs)
 GUARDED_WHEN_BOTH = ("compile_pass_shown",)
 GROUPS = ("all", "line", "block", "cross_file", "full_subset")
+# the issue-42 targets against the peer modes (``peer_targets``)
+PEER_EM_MARGIN = 0.03  # nospin's exact match at least 3 points above the best peer's
+PEER_ACCEPTED_GAIN = 1.05  # and 5% more accepted characters than the best peer's
+TAIL_XF_MARGIN = 0.05  # exact match at least 5 points above naive_tail's on cross-file points
+PEER_COMPILE_SLACK = 0.02  # compile-pass at most 2 points below any peer's
+MIN_POOLED_POINTS = 300
+MIN_LANGUAGES = 3
+CHART_WIDTH = 32  # characters of the longest bar of ``text_chart``
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +80,7 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> Comparison:
         if not isinstance(before, dict):
             continue
         for metric in (*GUARDED, *GUARDED_WHEN_BOTH, "edit_similarity", "identifier_f1",
-                       "prompt_tokens_mean", "latency_ms_p50"):
+                       "accepted_share", "prompt_tokens_mean", "latency_ms_p50"):
             a, b = before.get("all", {}).get(metric), figures.get("all", {}).get(metric)
             if not isinstance(a, int | float) or not isinstance(b, int | float):
                 continue
@@ -158,8 +173,9 @@ def render_markdown(
     )
     for group in GROUPS:
         lines += ["", f"## {group.replace('_', ' ')}", ""]
-        header = ("| mode | n | exact match | edit sim | identifier F1 | compile-pass "
-                  "(skipped) |" + (f" top-{top_k} |" if top_k > 1 else "")
+        header = ("| mode | n | exact match | edit sim | identifier F1 | accepted chars | "
+                  "accepted share | compile-pass (skipped) |"
+                  + (f" top-{top_k} |" if top_k > 1 else "")
                   + " prompt tokens | p50 / p95 latency ms | empty |")
         lines += [header, "|" + "---|" * (header.count("|") - 1)]
         for mode, figures in result["summary"].items():
@@ -168,7 +184,9 @@ def render_markdown(
                 continue
             row = (
                 f"| {mode} | {s['n']} | {_pct(s['exact_match'])} | {s['edit_similarity']:.3f} | "
-                f"{s['identifier_f1']:.3f} | {_pct(s['compile_pass'])} ({s['compile_skipped']}) |"
+                f"{s['identifier_f1']:.3f} | {_num(s.get('accepted_chars_mean'), 1)} | "
+                f"{_pct(s.get('accepted_share'))} | {_pct(s['compile_pass'])} "
+                f"({s['compile_skipped']}) |"
             )
             if top_k > 1:
                 row += f" {_pct(s['top_k_hit'])} |"
@@ -191,8 +209,12 @@ def render_markdown(
             lines += ["", "block completions shown that copy 2 lines of the code below the "
                       "cursor the ground truth does not have: " + ", ".join(
                           f"{mode} {_pct(rate)}" for mode, rate in copies)]
+    lines += ["", "## chart (all points)", "", "```", *text_chart(result), "```"]
     lines += ["", "## targets (issue 5)", ""]
     lines += [f"- {t}" for t in targets(result)] or ["- (needs the nospin and naive modes)"]
+    lines += ["", "## targets against the peer modes (issue 42)", ""]
+    lines += [f"- {t}" for t in peer_targets(result)] or [
+        "- (needs the nospin mode and a peer mode or naive_tail)"]
     lines += ["", "## run time per mode", "", "| mode | points | run s | top-k extra s |",
               "|---|---|---|---|"]
     for mode, figures in result["summary"].items():
@@ -247,6 +269,133 @@ def targets(result: dict[str, Any]) -> list[str]:
     return out
 
 
+def peer_targets(result: dict[str, Any]) -> list[str]:
+    """The targets of issue 42, each with PASS/FAIL and its figures: against the best peer
+    mode (``PEER_MODES`` the result ran) on all points, exact match ``PEER_EM_MARGIN`` above
+    and accepted characters ``PEER_ACCEPTED_GAIN`` times, prompt tokens no more than any
+    peer's, compile-pass (as shown when every mode has it) at most ``PEER_COMPILE_SLACK``
+    below any peer's; exact match ``TAIL_XF_MARGIN`` above naive_tail's on the cross-file
+    points; and whether the sample is as large as the target asks."""
+    s = result["summary"]
+    mine = s.get("nospin", {}).get("all", {})
+    if not mine.get("n"):
+        return []
+    peers = [m for m in PEER_MODES if s.get(m, {}).get("all", {}).get("n")]
+    out: list[str] = []
+    languages = {p.get("language") for p in result.get("points", []) if p.get("language")}
+    out.append(f"{_verdict(mine['n'] >= MIN_POOLED_POINTS and len(languages) >= MIN_LANGUAGES)}"
+               f" sample of at least {MIN_POOLED_POINTS} points from at least "
+               f"{MIN_LANGUAGES} languages: {mine['n']} points, {len(languages)} languages")
+    if peers:
+        figures = {m: s[m]["all"] for m in peers}
+        best = max(peers, key=lambda m: figures[m]["exact_match"])
+        em, top = mine["exact_match"], figures[best]["exact_match"]
+        out.append(f"{_verdict(em >= top + PEER_EM_MARGIN - 1e-9)} nospin exact match at least "
+                   f"{PEER_EM_MARGIN * 100:.0f} points above the best peer's: {_pct(em)} vs "
+                   f"{best} {_pct(top)}")
+        if all(f.get("accepted_chars_mean") is not None for f in (mine, *figures.values())):
+            best = max(peers, key=lambda m: figures[m]["accepted_chars_mean"])
+            acc, top = mine["accepted_chars_mean"], figures[best]["accepted_chars_mean"]
+            ratio = f"{acc / top:.2f}x" if top else "-"
+            out.append(f"{_verdict(acc >= top * PEER_ACCEPTED_GAIN - 1e-9)} nospin accepts at "
+                       f"least {(PEER_ACCEPTED_GAIN - 1) * 100:.0f}% more characters than the "
+                       f"best peer: {acc:.1f} vs {best} {top:.1f} a point ({ratio}; share "
+                       f"{_pct(mine.get('accepted_share'))} vs "
+                       f"{_pct(figures[best].get('accepted_share'))})")
+        else:
+            out.append("FAIL accepted characters: a mode's result has none (no predictions "
+                       "stored)")
+        fewest = min(peers, key=lambda m: figures[m]["prompt_tokens_mean"])
+        tokens, least = mine["prompt_tokens_mean"], figures[fewest]["prompt_tokens_mean"]
+        out.append(f"{_verdict(tokens <= least + 1e-9)} nospin prompt tokens no more than any "
+                   f"peer's: {tokens:.0f} vs {fewest} {least:.0f}")
+        metric = "compile_pass_shown" if all(
+            f.get("compile_pass_shown") is not None for f in (mine, *figures.values())
+        ) else "compile_pass"
+        below = [m for m in peers if figures[m][metric] - mine[metric] > PEER_COMPILE_SLACK + 1e-9]
+        worst = max(peers, key=lambda m: figures[m][metric])
+        out.append(f"{_verdict(not below)} nospin {metric} at most "
+                   f"{PEER_COMPILE_SLACK * 100:.0f} points below any peer's: "
+                   f"{_pct(mine[metric])} vs {worst} {_pct(figures[worst][metric])}"
+                   + (f" (below: {', '.join(below)})" if below else ""))
+    xf, tail = s["nospin"].get("cross_file", {}), s.get("naive_tail", {}).get("cross_file", {})
+    if xf.get("n") and tail.get("n"):
+        em, base = xf["exact_match"], tail["exact_match"]
+        out.append(f"{_verdict(em >= base + TAIL_XF_MARGIN - 1e-9)} nospin exact match at least "
+                   f"{TAIL_XF_MARGIN * 100:.0f} points above naive_tail's on the cross-file "
+                   f"points: {_pct(em)} vs {_pct(base)} (n={xf['n']})")
+    return out
+
+
+def text_chart(result: dict[str, Any], group: str = "all") -> list[str]:
+    """Every mode side by side as text bars: exact match, accepted share, compile-pass (as
+    shown when every mode has it) and prompt tokens of ``group``; each bar scaled to the
+    largest value of its metric, the value printed after it."""
+    rows = {m: f[group] for m, f in result["summary"].items() if f.get(group, {}).get("n")}
+    if not rows:
+        return ["(no mode has points here)"]
+    compiled = "compile_pass_shown" if all(
+        r.get("compile_pass_shown") is not None for r in rows.values()) else "compile_pass"
+    width = max(len(m) for m in rows)
+    lines: list[str] = []
+    for metric, label, percent in (
+        ("exact_match", "exact match", True),
+        ("accepted_share", "accepted share", True),
+        (compiled, compiled.replace("_", "-").replace("-shown", " as shown"), True),
+        ("prompt_tokens_mean", "prompt tokens", False),
+    ):
+        values = {m: r.get(metric) for m, r in rows.items()}
+        if any(v is None for v in values.values()):
+            continue
+        top = max(values.values()) or 1.0
+        n = next(iter(rows.values()))["n"]
+        lines.append(f"{label} ({group.replace('_', ' ')}, n={n})")
+        for mode, value in values.items():
+            eighths = round(value / top * CHART_WIDTH * 8)
+            bar = "█" * (eighths // 8) + ("▏▎▍▌▋▊▉"[eighths % 8 - 1] if eighths % 8 else "")
+            shown = f"{value * 100:5.1f}%" if percent else f"{value:6.0f}"
+            other = f" (n={rows[mode]['n']})" if rows[mode]["n"] != n else ""  # naive_full
+            lines.append(f"  {mode:<{width}} {bar:<{CHART_WIDTH + 1}} {shown}{other}")
+    return lines
+
+
+def fill_accepted(result: dict[str, Any]) -> dict[str, Any]:
+    """Add the accepted-characters figures to a result stored before they existed, from its
+    stored predictions and ground truths: ``accepted_chars`` and ``target_chars`` per point
+    result, ``accepted_chars_mean`` and ``accepted_share`` per mode and group (a group whose
+    results are not all stored is left without). Figures already there are kept."""
+    hidden = {p.get("id"): p["hidden"] for p in result.get("points", [])
+              if isinstance(p.get("hidden"), str)}
+    results = result.get("results", [])
+    for r in results:
+        target = hidden.get(r.get("point"))
+        if "accepted_chars" in r or target is None or not isinstance(r.get("prediction"), str):
+            continue
+        r["accepted_chars"] = accepted_chars(r["prediction"], target)
+        r["target_chars"] = len(target)
+    full = set(result.get("naive_full_subset", []))
+    for mode, figures in result.get("summary", {}).items():
+        mine = [r for r in results if r.get("mode") == mode and "accepted_chars" in r]
+        groups = {
+            "all": mine,
+            "line": [r for r in mine if r.get("kind") == "line"],
+            "block": [r for r in mine if r.get("kind") == "block"],
+            "cross_file": [r for r in mine if r.get("cross_file")],
+            "full_subset": [r for r in mine if r.get("point") in full],
+        }
+        for group, members in groups.items():
+            s = figures.get(group)
+            if not isinstance(s, dict) or "accepted_share" in s or s.get("n") != len(members):
+                continue
+            if not members:
+                continue
+            accepted = [int(r["accepted_chars"]) for r in members]
+            s["accepted_chars_mean"] = round(sum(accepted) / len(accepted), 4)
+            s["accepted_share"] = round(
+                accepted_share(accepted, [int(r["target_chars"]) for r in members]), 4)
+    return result
+
+
 def _verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
@@ -270,13 +419,16 @@ def render_chart(result: dict[str, Any], path: Path) -> str:
             s = figures.get(group, {})
             if not s.get("n"):
                 continue
-            for metric, marker in (("exact_match", "o"), ("compile_pass", "s")):
+            for metric, marker in (("exact_match", "o"), ("compile_pass", "s"),
+                                   ("accepted_share", "^")):
+                if s.get(metric) is None:
+                    continue
                 ax.scatter(s[x_key], s[metric] * 100, marker=marker, s=60, color=colors[mode],
                            label=f"{mode}: {metric.replace('_', ' ')}")
                 ax.annotate(mode, (s[x_key], s[metric] * 100), textcoords="offset points",
                             xytext=(5, 4), fontsize=8)
         ax.set_xlabel(x_label)
-        ax.set_ylabel("% (circle: exact match, square: compile-pass)")
+        ax.set_ylabel("% (circle: exact match, square: compile-pass, triangle: accepted share)")
         ax.grid(True, alpha=0.3)
     axes[0].legend(fontsize=7, loc="best")
     fig.suptitle(f"nospin eval: quality per mode ({group.replace('_', ' ')}, "

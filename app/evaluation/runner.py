@@ -33,6 +33,8 @@ from app.evaluation.history import ReplayedPoint, history_corpora, sample_histor
 from app.evaluation.history import describe as describe_history
 from app.evaluation.metrics import (
     CompileChecker,
+    accepted_chars,
+    accepted_share,
     copied_below,
     edit_similarity,
     exact_match,
@@ -132,6 +134,10 @@ class PointResult:
     # ``--as-shown``: the engine's text before post-processing (line points since 2026-12-02):
     # a later run with --unchanged-from post-processes and scores it again
     raw: str = ""
+    # characters of the prediction a user keeps (``metrics.accepted_chars``) and of the
+    # ground truth; results stored before they existed get them from ``report.fill_accepted``
+    accepted_chars: int = 0
+    target_chars: int = 0
 
 
 # (mode, point id) -> an earlier run's result of that point, as stored (``unchanged_results``)
@@ -318,6 +324,8 @@ def _run_point(
         elif options.as_shown:  # the checks are cheap and may have changed since: made again
             taken.compile_pass_shown, taken.copies_below = _shown_checks(
                 checker, point, taken.shown, taken.prediction, taken.compile_pass)
+        taken.accepted_chars = accepted_chars(taken.prediction, point.hidden)
+        taken.target_chars = len(point.hidden)
         return taken, 0.0
     lines = None if line_point or options.as_shown else point.num_hidden_lines
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
@@ -383,6 +391,8 @@ def _scores(
     return {
         "prediction": prediction, "exact_match": exact_match(prediction, point.hidden),
         "edit_similarity": edit_similarity(prediction, point.hidden),
+        "accepted_chars": accepted_chars(prediction, point.hidden),
+        "target_chars": len(point.hidden),
         "identifier_f1": ids.f1, "identifier_em": ids.exact, "compile_pass": compiled,
         "shown": shown, "compile_pass_shown": compiled_shown, "copies_below": copies,
     }
@@ -582,6 +592,9 @@ def summarize_results(results: Sequence[PointResult]) -> dict[str, Any]:
         "edit_similarity": _mean(r.edit_similarity for r in results),
         "identifier_f1": _mean(r.identifier_f1 for r in results),
         "identifier_em": _mean(float(r.identifier_em) for r in results),
+        "accepted_chars_mean": _mean(float(r.accepted_chars) for r in results),
+        "accepted_share": accepted_share([r.accepted_chars for r in results],
+                                         [r.target_chars for r in results]),
         "compile_pass": compile_rate,
         "compile_counted": compile_n,
         "compile_skipped": compile_skipped,

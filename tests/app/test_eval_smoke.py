@@ -227,8 +227,19 @@ def test_smoke_eval_with_the_embedded_model(
                        "top_k_hit", "empty"):
             assert 0.0 <= s[metric] <= 1.0, (mode, metric)
         assert s["top_k_hit"] >= s["exact_match"]
+        # accepted characters: in every mode and group, the pooled share of the real text
+        for group in ("all", "line", "block", "cross_file", "full_subset"):
+            assert {"accepted_chars_mean", "accepted_share"} <= set(figures[group]), group
+        assert 0.0 <= s["accepted_share"] <= 1.0 and s["accepted_chars_mean"] >= 0.0
         assert s["prompt_tokens_mean"] > 0 and s["latency_ms_p95"] >= s["latency_ms_p50"] > 0
         assert figures["run_s"] > 0
+    hidden = {p["id"]: p["hidden"] for p in result["points"]}
+    for r in result["results"]:  # the prefix of the prediction the real text starts with
+        want = hidden[r["point"]]
+        assert r["target_chars"] == len(want)
+        assert want.startswith(r["prediction"][: r["accepted_chars"]])
+        assert r["accepted_chars"] == len(r["prediction"]) or r["accepted_chars"] == len(
+            want) or r["prediction"][r["accepted_chars"]] != want[r["accepted_chars"]]
     # the whole tiny file fits: naive_full sees more than nospin's slim prompt or the same
     assert (result["summary"]["naive_full"]["all"]["prompt_tokens_mean"]
             >= result["summary"]["naive_tail"]["all"]["prompt_tokens_mean"])
@@ -384,5 +395,8 @@ def test_smoke_eval_of_the_peer_modes(
         assert not r["error"], r["mode"]
         assert 0 < r["num_prompt_tokens"] <= 256 + 8, r["mode"]  # the engine's count
         assert 0 < r["num_budgeted_tokens"] <= 256, r["mode"]
+    for mode, figures in result["summary"].items():  # accepted characters in every mode
+        assert 0.0 <= figures["all"]["accepted_share"] <= 1.0, mode
     text = report.read_text(encoding="utf-8")
     assert all(f"| {mode} |" in text for mode in PEER_MODES)
+    assert "## targets against the peer modes" in text and "accepted share (all, n=2)" in text
