@@ -96,6 +96,21 @@ def test_errors_echo_the_id_whenever_it_can_be_read(
         raw.close()
 
 
+def test_each_reply_is_framed_as_its_request_was(home: Path) -> None:
+    """A DEALER that sends one message with a REQ delimiter frame and then plain ones: the
+    delimiter comes back on that reply only (every later reply had an empty frame first)."""
+    with running_daemon() as d:
+        raw = RawClient(d.endpoint)
+        for n, frames in enumerate([[b""], [], [b""], []]):
+            raw.sock.send_multipart([*frames, b'{"type": "hello", "id": "h%d"}' % n])
+            assert raw.sock.poll(5000)
+            back = raw.sock.recv_multipart()
+            assert back[:-1] == frames and json.loads(back[-1])["id"] == f"h{n}", back
+        raw.send({"type": "status", "id": "s"})
+        assert raw.recv()["num_clients"] == 1  # one client, whatever its framing
+        raw.close()
+
+
 DONE_FIELDS = {"type", "id", "text", "finish_reason", "tier", "tier_reason", "cache",
                "num_tokens", "timings", "context", "speculation"}
 CONTEXT_FIELDS = {"budget_tokens", "num_tokens", "num_tokens_before_trim", "num_tokens_saved",
