@@ -199,6 +199,8 @@ def done_problems(rid: str, reply: dict[str, Any]) -> list[str]:
         (reply["finish_reason"] in DONE_FINISH, "finish_reason"),
         (reply["cache"] in ("miss", "hit", "type_through"), "cache"),
         (reply["tier"] in (0, 1, 2, 3), "tier"),
+        ((reply["tier"] == 0) == (reply["cache"] != "miss" or reply["finish_reason"] == "paused"),
+         "tier 0 exactly for cache and paused answers"),
         (c["num_tokens"] <= c["budget_tokens"] or c["budget_tokens"] == 0, "num_tokens"),
         (c["num_tokens_saved"] == c["num_tokens_before_trim"] - c["num_tokens"], "saved"),
         (c["num_cached_tokens"] <= c["num_prompt_tokens"], "cached"),

@@ -12,6 +12,7 @@ import pytest
 
 from tests.daemon import protocol_doc
 from tests.daemon.fakes import FakeEngine
+from tests.daemon.fuzz_driver import done_problems
 from tests.daemon.harness import RawClient, running_daemon, short_home, write_project
 
 
@@ -138,6 +139,7 @@ def test_every_done_has_the_documented_fields(home: Path) -> None:
         assert [x["cache"] for x in dones] == ["miss", "hit", "miss", "miss", "miss"]
         for x in dones:  # every field of docs/protocol.md's table, of its type, no other
             assert protocol_doc.reply_problems(x) == [], x
+            assert done_problems(x["id"], x) == [], x  # and the invariants it states
         raw.close()
 
 
