@@ -31,6 +31,7 @@ class Field:
     type: str  # the type cell: "string or null", "list of string", "int ≥ 0"
     required: str  # request tables: "yes", "no", "one of", "tcp only"; replies: "yes"
     default: str  # request tables: the default cell ("" when required)
+    meaning: str  # the meaning cell
 
 
 @cache
@@ -56,7 +57,8 @@ def tables(path: Path = DOC) -> dict[tuple[str, str], tuple[Field, ...]]:
             if key in found:
                 raise ValueError(f"two tables for {key}")
             found[key] = tuple(
-                Field(name, row["type"], row.get("required", "yes"), row.get("default", ""))
+                Field(name, row["type"], row.get("required", "yes"), row.get("default", ""),
+                      row["meaning"])
                 for row in rows for name in _NAME.findall(row["field"]))
             continue
         if line.strip():
@@ -113,7 +115,52 @@ def reply_problems(reply: dict[str, Any]) -> list[str]:
         inner = {f.name.split(".", 1)[1]: f for f in fields if f.name.startswith(obj + ".")}
         if isinstance(reply.get(obj), dict):
             problems += _compare(reply[obj], inner, f"{kind}.{obj}", set())
+    for f in fields:  # objects whose meaning cell names every key they hold
+        if (kind, f.name) in NAMED_KEYS and isinstance(reply.get(f.name), dict):
+            problems += _unnamed(reply[f.name], _names(f.meaning), f"{kind}.{f.name}")
+    if kind == "event" and isinstance(reply.get("data"), dict):
+        data = event_data().get(reply.get("topic", ""))
+        if data is None:
+            problems.append(f"event: topic {reply.get('topic')!r} not documented")
+        else:
+            exact, named = data
+            problems += _unnamed(reply["data"], named, f"event {reply['topic']}")
+            if exact:
+                problems += [f"event {reply['topic']}: {k} missing" for k in named
+                             if k not in reply["data"]]
     return problems
+
+
+# object fields of replies whose meaning cell names every key they may hold
+NAMED_KEYS = {("status", "engine"), ("status", "metrics"), ("status", "last_crash")}
+
+
+def _names(cell: str) -> set[str]:
+    """The backticked names of a cell, leaving out those in parentheses (values, details)."""
+    return set(_NAME.findall(re.sub(r"\([^()]*\)", "", cell)))
+
+
+def _unnamed(data: dict[str, Any], named: set[str], where: str) -> list[str]:
+    return [f"{where}: {key} not documented" for key in data if key not in named]
+
+
+@cache
+def event_data() -> dict[str, tuple[bool, set[str]]]:
+    """topic -> (whether every key is always there, the keys of its ``data``), from the topic
+    table of ``subscribe`` ("as `status.metrics`": the keys that cell names)."""
+    text = DOC.read_text()
+    rows = text[text.index("| topic | when | `data` |"):].split("\n")[2:]
+    metrics = next(f for f in reply_fields("status") if f.name == "metrics")
+    out: dict[str, tuple[bool, set[str]]] = {}
+    for row in rows:
+        if not row.startswith("|"):
+            break
+        topic, _, data = _cells(row)
+        if "`status.metrics`" in data:
+            out[topic.strip("`")] = (False, _names(metrics.meaning))
+        else:
+            out[topic.strip("`")] = (True, _names(data))
+    return out
 
 
 def _compare(data: dict[str, Any], fields: dict[str, Field], where: str, extra: set[str]

@@ -200,3 +200,21 @@ def test_every_field_of_a_reply_is_sent_and_documented() -> None:
     ]
     for reply in replies:
         assert protocol_doc.reply_problems(json.loads(p.encode(reply))) == [], reply
+
+
+def test_the_doc_check_finds_what_differs() -> None:
+    """The checker the fuzz relies on: a field missing, one not documented, a value of another
+    type, a key of status.engine or of an event's data the document does not name."""
+    ok = json.loads(p.encode(p.OkReply(id="a")))
+    assert protocol_doc.reply_problems({**ok, "extra": 1}) == ["ok: extra not documented"]
+    assert protocol_doc.reply_problems({"type": "ok", "id": "a"}) == ["ok: detail missing"]
+    assert protocol_doc.reply_problems({**ok, "detail": 3}) == ["ok: detail = 3 is not string"]
+    status = json.loads(p.encode(p.StatusReply(
+        id="a", version="0", pid=1, uptime_s=0.0, endpoints=[], log_path="",
+        engine={"kind": "x", "bogus": 1}, metrics={}, fast_mode=False, paused=False,
+        num_documents=0, num_clients=0, num_queued=0, roots=[])))
+    assert protocol_doc.reply_problems(status) == ["status.engine: bogus not documented"]
+    event = json.loads(p.encode(p.EventReply(id="a", topic="state", seq=0, data={"x": 1})))
+    problems = protocol_doc.reply_problems(event)
+    assert "event state: x not documented" in problems
+    assert "event state: engine_state missing" in problems

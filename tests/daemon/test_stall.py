@@ -64,9 +64,11 @@ def test_a_huge_message_does_not_hold_up_another_client(home: Path, kind: str) -
         during_status, status = _round_trip(other, {"type": "status", "id": "during"})
         during_complete, done = complete("during-c", col[3])
         assert status["type"] == "status" and done["type"] == "done"
-        # generous bounds against this run's own baseline, not absolute timings
+        # generous bounds against this run's own baseline, not absolute timings; the other's
+        # completion may wait for the engine slot of one big completion still assembling its
+        # cropped context (0.1-0.7 s on 2 busy cores; uncropped it was 5.5 s)
         assert during_status < 10 * base_status + 0.25, (during_status, base_status)
-        assert during_complete < 10 * base_complete + 0.5, (during_complete, base_complete)
+        assert during_complete < 10 * base_complete + 1.5, (during_complete, base_complete)
         finals = [big.until_final(f"big{i}", 60)[-1] for i in range(3)]
         assert all(f["type"] in ("done", "error") for f in finals)
         big.close()
