@@ -24,11 +24,10 @@ from daemon import protocol as p
 from tests.daemon import protocol_doc as doc
 from tests.daemon.harness import RawClient
 
-FINALS = {"hello": "hello", "status": "status", "open": "ok", "change": "ok", "close": "ok",
-          "warm": "ok", "cancel": "ok", "fast_mode": "ok", "subscribe": "ok",
-          "unsubscribe": "ok", "complete": "done", "generate": "done", "config.get": "config",
-          "config.set": "config"}
-ERROR_CODES = {getattr(errors, name).code for name in errors.__all__}
+# request type -> its final reply type, and what may come before it (docs/protocol.md's table)
+FINALS = {kind: final for kind, (final, _) in doc.final_replies().items()}
+BEFORE = {kind: before for kind, (_, before) in doc.final_replies().items()}
+ERROR_CODES = {getattr(errors, name).code for name in errors.__all__}  # app/errors.py's
 
 
 @dataclass
@@ -163,8 +162,7 @@ def check(run: Run) -> list[str]:
             finals[rid].append(reply)
             if kind != "error" and (sent.kind is None or FINALS[sent.kind] != kind):
                 problems.append(f"{rid}: {kind} answers a {sent.kind}")
-        elif kind in ("chunk", "heartbeat") and sent.kind not in ("complete", "generate",
-                                                                  "config.set"):
+        elif kind in ("chunk", "heartbeat") and kind not in BEFORE.get(str(sent.kind), ()):
             problems.append(f"{rid}: {kind} for a {sent.kind}")
         if kind == "chunk":
             chunks[rid].append(reply["index"])

@@ -205,3 +205,20 @@ def expected_id(data: bytes) -> str | None:
 
 def _valid_id(value: Any) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= 128 else None
+
+
+@cache
+def final_replies() -> dict[str, tuple[str, frozenset[str]]]:
+    """request type -> (its final reply type, the types that may come before it), from the
+    document's table of requests ("any of them": ``error``, final for every request)."""
+    text = DOC.read_text()
+    rows = text[text.index("| request | final reply | sent before it |"):].split("\n")[2:]
+    out: dict[str, tuple[str, frozenset[str]]] = {}
+    for row in rows:
+        if not row.startswith("|"):
+            break
+        requests, final, before = _cells(row)
+        if requests != "any of them":
+            for name in _NAME.findall(requests):
+                out[name] = (final.strip("`"), frozenset(_names(before)))
+    return out

@@ -218,3 +218,10 @@ def test_the_doc_check_finds_what_differs() -> None:
     problems = protocol_doc.reply_problems(event)
     assert "event state: x not documented" in problems
     assert "event state: engine_state missing" in problems
+
+
+def test_the_doc_names_each_requests_final_reply() -> None:
+    finals = protocol_doc.final_replies()
+    assert set(finals) == set(_message_classes(p.Request))
+    assert {final for final, _ in finals.values()} | {"error"} == p.FINAL_REPLY_TYPES
+    assert set().union(*(before for _, before in finals.values())) == {"chunk", "heartbeat"}
