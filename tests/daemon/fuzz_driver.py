@@ -40,6 +40,7 @@ class Sent:
     kind: str | None  # the request type it may be (None: not a request at all)
     bad: bool = False  # malformed for sure: the reply is error bad_message
     topics: frozenset[str] | None = None  # a valid subscribe's topics
+    target: str | None = None  # a valid unsubscribe's subscription
 
 
 @dataclass
@@ -135,6 +136,7 @@ def check(run: Run) -> list[str]:
     chunks: dict[str, list[int]] = defaultdict(list)
     seqs: dict[str, list[int]] = defaultdict(list)
     null_errors: Counter[str] = Counter()
+    ended: set[str] = set()  # subscriptions an unsubscribe ended
     codes = doc.error_codes()
     for client, reply in run.replies:
         problems += doc.reply_problems(reply)
@@ -168,7 +170,11 @@ def check(run: Run) -> list[str]:
             chunks[rid].append(reply["index"])
         if kind == "heartbeat" and reply["state"] not in ("queued", "running", "loading"):
             problems.append(f"{rid}: heartbeat state {reply['state']}")
+        if kind == "ok" and sent.target is not None and reply["detail"] == "unsubscribed":
+            ended.add(sent.target)
         if kind == "event":
+            if rid in ended:
+                problems.append(f"{rid}: an event after its unsubscribe's ok")
             if sent.kind != "subscribe" or not finals[rid]:
                 problems.append(f"{rid}: an event before its ok, or not subscribed: {reply}")
             if sent.topics is not None and reply["topic"] not in sent.topics:

@@ -178,8 +178,9 @@ def _small_client(rng: random.Random, name: str, srcs: list[str], count: int) ->
         kind = msg.get("type") if isinstance(msg, dict) else None
         data = json.dumps(msg).encode()
         topics = frozenset(msg["topics"]) if msg is base and kind == "subscribe" else None
-        out.append(Sent(name, [data], doc.expected_id(data),
-                        kind if kind in FINALS else None, bad=kind not in FINALS, topics=topics))
+        target = msg["target"] if msg is base and kind == "unsubscribe" else None
+        out.append(Sent(name, [data], doc.expected_id(data), kind if kind in FINALS else None,
+                        bad=kind not in FINALS, topics=topics, target=target))
         if kind == "subscribe":
             subs.append(rid)
         if kind in ("complete", "generate"):
