@@ -5,7 +5,8 @@ Its first column names the fields (a row may name several: "`line`, `col`"; a do
 field of an object field: "`timings.queue_ms`"); the "type" column says what a reply's value is
 in a small vocabulary (``string``, ``int``, ``number``, ``bool``, ``object``, ``list of ...``,
 ``null``, joined by " or "), and a request table's "required" and "default" columns say whether
-the field may be left out and what it is then. Tests compare these with the structs of
+the field may be left out and what it is then (a reply's field whose type says "or absent"
+may be left out). Tests compare these with the structs of
 ``daemon.protocol`` and with every reply a real daemon sends, so the document cannot drift from
 the daemon unseen."""
 
@@ -86,8 +87,13 @@ def documented_default(field: Field) -> tuple[bool, Any]:
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "int": (int,), "number": (int, float), "bool": (bool,),
-    "object": (dict,), "list": (list,), "null": (type(None),),
+    "object": (dict,), "list": (list,), "null": (type(None),), "absent": (),
 }
+
+
+def optional(field: Field) -> bool:
+    """Whether a reply may leave the field out ("... or absent")."""
+    return "absent" in (alt.strip() for alt in field.type.split(" or "))
 
 
 def type_matches(value: Any, phrase: str) -> bool:
@@ -115,24 +121,19 @@ def reply_problems(reply: dict[str, Any]) -> list[str]:
         inner = {f.name.split(".", 1)[1]: f for f in fields if f.name.startswith(obj + ".")}
         if isinstance(reply.get(obj), dict):
             problems += _compare(reply[obj], inner, f"{kind}.{obj}", set())
-    for f in fields:  # objects whose meaning cell names every key they hold
-        if (kind, f.name) in NAMED_KEYS and isinstance(reply.get(f.name), dict):
-            problems += _unnamed(reply[f.name], _names(f.meaning), f"{kind}.{f.name}")
     if kind == "event" and isinstance(reply.get("data"), dict):
-        data = event_data().get(reply.get("topic", ""))
-        if data is None:
-            problems.append(f"event: topic {reply.get('topic')!r} not documented")
+        topic, data = reply.get("topic", ""), reply["data"]
+        if topic == "metrics":  # "as `status.metrics`"
+            metrics = {f.name[len("metrics."):]: f for f in reply_fields("status")
+                       if f.name.startswith("metrics.")}
+            problems += _compare(data, metrics, "event metrics", set())
+        elif topic in event_data():
+            problems += _unnamed(data, event_data()[topic], f"event {topic}")
+            problems += [f"event {topic}: {k} missing" for k in event_data()[topic]
+                         if k not in data]
         else:
-            exact, named = data
-            problems += _unnamed(reply["data"], named, f"event {reply['topic']}")
-            if exact:
-                problems += [f"event {reply['topic']}: {k} missing" for k in named
-                             if k not in reply["data"]]
+            problems.append(f"event: topic {topic!r} not documented")
     return problems
-
-
-# object fields of replies whose meaning cell names every key they may hold
-NAMED_KEYS = {("status", "engine"), ("status", "metrics"), ("status", "last_crash")}
 
 
 def _names(cell: str) -> set[str]:
@@ -145,27 +146,25 @@ def _unnamed(data: dict[str, Any], named: set[str], where: str) -> list[str]:
 
 
 @cache
-def event_data() -> dict[str, tuple[bool, set[str]]]:
-    """topic -> (whether every key is always there, the keys of its ``data``), from the topic
-    table of ``subscribe`` ("as `status.metrics`": the keys that cell names)."""
+def event_data() -> dict[str, set[str]]:
+    """topic -> the keys of its events' ``data``, from the topic table of ``subscribe`` (but
+    ``metrics``, whose data is as ``status.metrics``)."""
     text = DOC.read_text()
     rows = text[text.index("| topic | when | `data` |"):].split("\n")[2:]
-    metrics = next(f for f in reply_fields("status") if f.name == "metrics")
-    out: dict[str, tuple[bool, set[str]]] = {}
+    out: dict[str, set[str]] = {}
     for row in rows:
         if not row.startswith("|"):
             break
         topic, _, data = _cells(row)
-        if "`status.metrics`" in data:
-            out[topic.strip("`")] = (False, _names(metrics.meaning))
-        else:
-            out[topic.strip("`")] = (True, _names(data))
+        if "`status.metrics`" not in data:
+            out[topic.strip("`")] = _names(data)
     return out
 
 
 def _compare(data: dict[str, Any], fields: dict[str, Field], where: str, extra: set[str]
              ) -> list[str]:
-    problems = [f"{where}: {name} missing" for name in fields if name not in data]
+    problems = [f"{where}: {name} missing" for name, f in fields.items()
+                if name not in data and not optional(f)]
     problems += [f"{where}: {name} not documented" for name in data
                  if name not in fields and name not in extra]
     problems += [f"{where}: {name} = {data[name]!r} is not {f.type}" for name, f in fields.items()
