@@ -285,8 +285,9 @@ def test_fuzz_ten_thousand_messages_with_huge_ones_from_another_client(home: Pat
     assert kinds["done"] >= 2 and kinds["error"] >= 1000 and kinds["event"] >= 1, kinds
     assert [problem for reply in calm for problem in doc.reply_problems(reply)] == []
     dones = [reply for reply in calm if reply["type"] == "done"]
-    assert [reply["cache"] for reply in dones] == ["miss", "miss", "hit"], calm
-    assert any(reply["type"] == "chunk" for reply in calm), calm
+    cached = "hit" if len(dones) == 3 and dones[1]["text"] else "miss"  # "" is not cached
+    assert [reply["cache"] for reply in dones] == ["miss", "miss", cached], calm
+    assert any(reply["type"] == "chunk" for reply in calm) or not dones[0]["text"], calm
     # a huge message the engine works on is answered after the status another client sent
     # after it: the status did not wait behind it
     assert all(0 < live < big for live, big, late in order if late), order
