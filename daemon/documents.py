@@ -184,6 +184,7 @@ def read_disk_text(path: str, *, max_bytes: int) -> str:
     binary or not a regular file (a FIFO or a device is never opened for a blocking read)."""
     try:
         data = read_source_bytes(path, max_bytes=max_bytes)
-    except SkippedFile as exc:
-        raise InputError(f"cannot read {exc.path}: {exc.reason}") from None
+    except SkippedFile as exc:  # the indexer's "vanished" is, for a request, a missing file
+        reason = "no such file" if exc.reason == "vanished" else exc.reason
+        raise InputError(f"cannot read {exc.path}: {reason}") from None
     return data.decode("utf-8-sig", errors="replace")

@@ -31,7 +31,9 @@ ALL_TOPICS: tuple[Topic, ...] = ("metrics", "requests", "state")
 
 
 class _Message(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
-    """Base of every message: ``type`` is the tag, ``id`` the client's request id."""
+    """Base of every message: ``type`` is the tag, ``id`` the client's request id. Requests
+    leave their defaults out; replies send every field (``omit_defaults=False``), as
+    docs/protocol.md documents them."""
 
 
 # --------------------------------------------------------------------------- requests
@@ -184,7 +186,7 @@ class HelloReply(_Message, frozen=True, tag="hello"):
     engine_state: str  # "loading" | "ready" | "restarting" | "failed"
 
 
-class OkReply(_Message, frozen=True, tag="ok"):
+class OkReply(_Message, frozen=True, tag="ok", omit_defaults=False):
     id: str
     detail: str = ""  # what happened, for logs ("cancelled", "not running")
 
@@ -256,7 +258,7 @@ class ErrorReply(_Message, frozen=True, tag="error", omit_defaults=False):
     retry_after_ms: int | None = None  # overloaded / engine restarting: try again after
 
 
-class StatusReply(_Message, frozen=True, tag="status"):
+class StatusReply(_Message, frozen=True, tag="status", omit_defaults=False):
     id: str
     version: str  # nospin version
     pid: int
@@ -279,7 +281,7 @@ class StatusReply(_Message, frozen=True, tag="status"):
     last_crash: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-class ConfigReply(_Message, frozen=True, tag="config"):
+class ConfigReply(_Message, frozen=True, tag="config", omit_defaults=False):
     id: str
     values: dict[str, Any]  # the whole config, or the section/value asked for under its key
     snapshot: str | None = None  # config.set: id of the snapshot taken

@@ -154,7 +154,7 @@ class Server:
         self._max_bytes = max_message_bytes
         self._ctx = context or zmq.asyncio.Context.instance()
         self._bound: list[_Bound] = []
-        self._peers: dict[tuple[int, bytes], Peer] = {}
+        self._peers: dict[tuple[int, tuple[bytes, ...]], Peer] = {}
         self.num_messages = 0
         self.num_bad_messages = 0
 
@@ -190,8 +190,8 @@ class Server:
 
     def live_peers(self, within_s: float) -> int:
         now = time.monotonic()
-        return sum(1 for peer in self._peers.values()
-                   if not peer.gone and now - peer.last_seen < within_s)
+        return len({peer.key for peer in self._peers.values()
+                    if not peer.gone and now - peer.last_seen < within_s})
 
     async def serve(self, stop: asyncio.Event) -> None:
         """Receive and dispatch until ``stop`` is set. The sockets stay open (for the final
@@ -231,7 +231,10 @@ class Server:
 
     def _peer(self, index: int, bound: _Bound, envelope: tuple[bytes, ...], fd: int = -1
               ) -> Peer:
-        key = (index, envelope[0])
+        # keyed by the whole envelope: a connection whose messages come with and without a
+        # REQ delimiter gets each reply framed as its request was (one Peer per framing; both
+        # share the client's key, so its documents and cancels are one client's)
+        key = (index, envelope)
         peer = self._peers.get(key)
         if peer is not None and not peer.gone and peer.fd != fd:
             # tcp: another connection with a closed one's routing id (ROUTER refuses a

@@ -12,6 +12,7 @@ import pytest
 from app import errors
 from app.errors import ProtocolError
 from daemon import protocol as p
+from tests.daemon import protocol_doc
 
 MAX = 1_000_000
 REQUESTS: list[Any] = [
@@ -138,3 +139,97 @@ def test_protocol_doc_covers_every_message_and_error_code() -> None:
         assert f"`{cls.code}`" in doc, f"error code {cls.code} missing from docs/protocol.md"
     for field in msgspec.structs.fields(p.DoneReply):
         assert f"`{field.name}`" in doc
+
+
+def _struct_fields(cls: Any, prefix: str = "") -> dict[str, Any]:
+    """name -> msgspec field of a message struct, a nested struct's fields dotted
+    (``options.max_tokens``, ``timings.queue_ms``)."""
+    out: dict[str, Any] = {}
+    for field in msgspec.structs.fields(cls):
+        out[prefix + field.name] = field
+        inner = field.type
+        if isinstance(inner, type) and issubclass(inner, msgspec.Struct) \
+                and inner not in (p.TextEdit, p.Range, p.Position):
+            if prefix + field.name != "options":
+                out.update(_struct_fields(inner, f"{prefix}{field.name}."))
+            else:  # a request's options are documented by their fields only
+                del out[prefix + field.name]
+                out.update(_struct_fields(inner, "options."))
+    return out
+
+
+def _message_classes(union: Any) -> dict[str, Any]:
+    return {cls.__struct_config__.tag: cls for cls in union.__args__}
+
+
+@pytest.mark.parametrize("kind", sorted(_message_classes(p.Request)))
+def test_request_tables_of_the_doc_match_the_structs(kind: str) -> None:
+    """Every request type has a table naming its fields; "required" is yes exactly for the
+    fields without a default, and a default written as a JSON value is the struct's."""
+    cls = _message_classes(p.Request)[kind]
+    documented = {f.name: f for f in protocol_doc.tables()[("request", kind)]}
+    fields = _struct_fields(cls)
+    assert set(documented) == set(fields), kind
+    for name, doc_field in documented.items():
+        field = fields[name]
+        has_default = field.default is not msgspec.NODEFAULT \
+            or field.default_factory is not msgspec.NODEFAULT
+        assert (doc_field.required == "yes") == (not has_default), (kind, name)
+        parsed, value = protocol_doc.documented_default(doc_field)
+        if has_default and parsed:
+            assert value == field.default, (kind, name, value, field.default)
+
+
+@pytest.mark.parametrize("kind", sorted(_message_classes(p.Reply)))
+def test_reply_tables_of_the_doc_match_the_structs(kind: str) -> None:
+    """Every reply type has a table naming exactly its fields (a done's objects' too)."""
+    cls = _message_classes(p.Reply)[kind]
+    documented = {f.name for f in protocol_doc.reply_fields(kind)}
+    fields = _struct_fields(cls)
+    assert set(fields) <= documented, kind
+    # beyond the struct's: the keys of its free-form objects (status.engine, status.metrics)
+    for name in documented - set(fields):
+        assert fields.get(name.split(".")[0]) is not None and "dict" in str(
+            fields[name.split(".")[0]].type), (kind, name)
+
+
+def test_every_field_of_a_reply_is_sent_and_documented() -> None:
+    """Replies leave no field out (an empty ``detail``, ``snapshot`` null, ``last_crash`` {})."""
+    replies: list[Any] = [
+        p.OkReply(id="a"),
+        p.ConfigReply(id="a", values={}),
+        p.StatusReply(id="a", version="0", pid=1, uptime_s=0.0, endpoints=[], log_path="",
+                      engine={}, metrics={}, fast_mode=False, paused=False, num_documents=0,
+                      num_clients=0, num_queued=0, roots=[]),
+        p.ErrorReply(id=None, code="bad_message", message="m"),
+    ]
+    for reply in replies:  # (the keys of status.engine and .metrics: the fuzz's statuses)
+        problems = protocol_doc.reply_problems(json.loads(p.encode(reply)))
+        assert [x for x in problems if not x.startswith("status.")] == [], reply
+
+
+def test_the_doc_check_finds_what_differs() -> None:
+    """The checker the fuzz relies on: a field missing, one not documented, a value of another
+    type, a key of status.engine or of an event's data the document does not name."""
+    ok = json.loads(p.encode(p.OkReply(id="a")))
+    assert protocol_doc.reply_problems({**ok, "extra": 1}) == ["ok: extra not documented"]
+    assert protocol_doc.reply_problems({"type": "ok", "id": "a"}) == ["ok: detail missing"]
+    assert protocol_doc.reply_problems({**ok, "detail": 3}) == ["ok: detail = 3 is not string"]
+    status = json.loads(p.encode(p.StatusReply(
+        id="a", version="0", pid=1, uptime_s=0.0, endpoints=[], log_path="",
+        engine={"kind": "x", "bogus": 1}, metrics={}, fast_mode=False, paused=False,
+        num_documents=0, num_clients=0, num_queued=0, roots=[])))
+    assert "status.engine: bogus not documented" in protocol_doc.reply_problems(status)
+    assert "status.engine: state missing" in protocol_doc.reply_problems(status)
+    assert "status.engine: name missing" not in protocol_doc.reply_problems(status)  # absent
+    event = json.loads(p.encode(p.EventReply(id="a", topic="state", seq=0, data={"x": 1})))
+    problems = protocol_doc.reply_problems(event)
+    assert "event state: x not documented" in problems
+    assert "event state: engine_state missing" in problems
+
+
+def test_the_doc_names_each_requests_final_reply() -> None:
+    finals = protocol_doc.final_replies()
+    assert set(finals) == set(_message_classes(p.Request))
+    assert {final for final, _ in finals.values()} | {"error"} == p.FINAL_REPLY_TYPES
+    assert set().union(*(before for _, before in finals.values())) == {"chunk", "heartbeat"}

@@ -223,6 +223,7 @@ def test_missing_file_is_bad_input(raw: RawClient, home: Path) -> None:
     raw.send(complete_msg("c1", home / "nope.py", line=0, col=0))
     reply = raw.recv()
     assert reply["code"] == "bad_input" and reply["id"] == "c1"
+    assert reply["message"] == f"cannot read {home / 'nope.py'}: no such file"
 
 
 def test_what_is_not_a_source_file_is_bad_input_and_the_daemon_keeps_serving(

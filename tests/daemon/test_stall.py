@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.daemon import protocol_doc
 from tests.daemon.fakes import FakeEngine
+from tests.daemon.fuzz_driver import done_problems
 from tests.daemon.harness import RawClient, running_daemon, short_home, write_project
 
 
@@ -62,9 +64,11 @@ def test_a_huge_message_does_not_hold_up_another_client(home: Path, kind: str) -
         during_status, status = _round_trip(other, {"type": "status", "id": "during"})
         during_complete, done = complete("during-c", col[3])
         assert status["type"] == "status" and done["type"] == "done"
-        # generous bounds against this run's own baseline, not absolute timings
+        # generous bounds against this run's own baseline, not absolute timings; the other's
+        # completion may wait for the engine slot of one big completion still assembling its
+        # cropped context (0.1-0.7 s on 2 busy cores; uncropped it was 5.5 s)
         assert during_status < 10 * base_status + 0.25, (during_status, base_status)
-        assert during_complete < 10 * base_complete + 0.5, (during_complete, base_complete)
+        assert during_complete < 10 * base_complete + 1.5, (during_complete, base_complete)
         finals = [big.until_final(f"big{i}", 60)[-1] for i in range(3)]
         assert all(f["type"] in ("done", "error") for f in finals)
         big.close()
@@ -96,10 +100,19 @@ def test_errors_echo_the_id_whenever_it_can_be_read(
         raw.close()
 
 
-DONE_FIELDS = {"type", "id", "text", "finish_reason", "tier", "tier_reason", "cache",
-               "num_tokens", "timings", "context", "speculation"}
-CONTEXT_FIELDS = {"budget_tokens", "num_tokens", "num_tokens_before_trim", "num_tokens_saved",
-                  "dropped", "num_dropped", "num_prompt_tokens", "num_cached_tokens"}
+def test_each_reply_is_framed_as_its_request_was(home: Path) -> None:
+    """A DEALER that sends one message with a REQ delimiter frame and then plain ones: the
+    delimiter comes back on that reply only (every later reply had an empty frame first)."""
+    with running_daemon() as d:
+        raw = RawClient(d.endpoint)
+        for n, frames in enumerate([[b""], [], [b""], []]):
+            raw.sock.send_multipart([*frames, b'{"type": "hello", "id": "h%d"}' % n])
+            assert raw.sock.poll(5000)
+            back = raw.sock.recv_multipart()
+            assert back[:-1] == frames and json.loads(back[-1])["id"] == f"h{n}", back
+        raw.send({"type": "status", "id": "s"})
+        assert raw.recv()["num_clients"] == 1  # one client, whatever its framing
+        raw.close()
 
 
 def test_every_done_has_the_documented_fields(home: Path) -> None:
@@ -108,14 +121,15 @@ def test_every_done_has_the_documented_fields(home: Path) -> None:
     with running_daemon(engine_factory=lambda: FakeEngine(token_delay_s=0.0)) as d:
         raw = RawClient(d.endpoint)
         dones = []
-        for n, msg in enumerate([
+        messages: list[dict[str, object]] = [
             {"type": "complete", "path": str(src), "line": 1, "col": 4},
             {"type": "complete", "path": str(src), "line": 1, "col": 4},  # a cache hit
             {"type": "complete", "path": str(src), "line": 1, "col": 4,
              "text": "def add(a, b):\n    \n"},  # stateless
             {"type": "generate", "session": "s", "instruction": "x", "code": "y"},
             {"type": "fast_mode", "on": False},
-        ]):
+        ]
+        for n, msg in enumerate(messages):
             raw.send({**msg, "id": f"r{n}"})
             final = raw.until_final(f"r{n}")[-1]
             if final["type"] == "done":
@@ -125,9 +139,9 @@ def test_every_done_has_the_documented_fields(home: Path) -> None:
         raw.send({"type": "complete", "id": "paused", "path": str(src), "line": 1, "col": 4})
         dones.append(raw.until_final("paused")[-1])
         assert [x["cache"] for x in dones] == ["miss", "hit", "miss", "miss", "miss"]
-        for x in dones:
-            assert set(x) == DONE_FIELDS, x
-            assert set(x["context"]) == CONTEXT_FIELDS, x
+        for x in dones:  # every field of docs/protocol.md's table, of its type, no other
+            assert protocol_doc.reply_problems(x) == [], x
+            assert done_problems(x["id"], x) == [], x  # and the invariants it states
         raw.close()
 
 
