@@ -5,6 +5,7 @@ daemon's own warm-ups), what the request's coroutine waits on (its start, its ch
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.errors import NospinError
@@ -64,6 +65,7 @@ class Live:
     moved: asyncio.Event = field(default_factory=asyncio.Event)  # started, or ended
     over: asyncio.Event = field(default_factory=asyncio.Event)  # ended
     chunks: asyncio.Queue[Chunk | None] = field(default_factory=asyncio.Queue)  # None: the last
+    at_end: list[Callable[[], None]] = field(default_factory=list)  # called by ``end``
 
     def begin(self, start: StartInstruction, now: float) -> None:
         """The scheduler started it (``Service._step``): ``wait_start`` returns ``start``."""
@@ -77,6 +79,8 @@ class Live:
         self.chunks.put_nowait(None)
         self.moved.set()
         self.over.set()
+        for call in list(self.at_end):
+            call()
 
     async def wait_start(self) -> StartInstruction | None:
         """Its start; None when the scheduler ended it before it started (shed, expired,

@@ -459,12 +459,21 @@ class Service(ServiceDocuments):
             except NospinError as exc:
                 return exc
 
+        # woken by whichever comes first, in one hop of the loop like the other waits: the
+        # coroutines of requests that end together reply in the order they ended
+        woken = asyncio.get_running_loop().create_future()
+
+        def wake(*_: object) -> None:
+            if not woken.done():
+                woken.set_result(None)
+
         task = self._spawn(attempt())
-        over = asyncio.ensure_future(live.over.wait())
+        task.add_done_callback(wake)
+        live.at_end.append(wake)
         try:
-            await asyncio.wait((task, over), return_when=asyncio.FIRST_COMPLETED)
+            await woken
         finally:
-            over.cancel()
+            live.at_end.remove(wake)
         if not task.done():
             task.add_done_callback(lambda done: self._given_back(live, done))
             return None
