@@ -9,8 +9,9 @@ on through its ``Live`` record: ``_step`` starts it (``Live.begin``); the engine
 back from the engine's thread with ``call_soon_threadsafe`` to ``_engine_event`` (chunks into
 ``Live.chunks``, a ``Finished`` to the scheduler); ``_ended`` ends it (``Live.end``). A
 ``generate`` round (``_generate``) and a warm-up (``_prefill``) go the same way with their own
-stages. Documents are in ``daemon.service_documents``; settings, reports and tasks in
-``daemon.service_settings``.
+stages. The final replies, answers from the type-through cache, the backstop and heartbeats
+are in ``daemon.service_replies``; documents and warm-ups in ``daemon.service_documents``;
+settings, reports and tasks in ``daemon.service_settings``.
 
 Invariants:
 - Every request gets exactly one final reply. Completions and generations are in ``self._live``
@@ -22,7 +23,11 @@ Invariants:
 - A request the scheduler started gets exactly one engine result (``_engine_result``), which
   frees its engine slot: the engine's ``Finished``, an error, or a cancel when it ended before
   it reached the engine (``_until_end``, ``_submit``).
+- A cancel (a ``cancel``, a vanished client, a closed document, a newer request superseding it)
+  ends the request at the next scheduler step; one the engine runs is cancelled there too
+  (``_step``), and keeps its slot until the engine lets it go.
 - Type-through followers of a streaming completion are answered with its final reply.
+- Warm-ups (``_prefill``) never reply; their end notes the document warm.
 """
 
 from __future__ import annotations
@@ -44,27 +49,26 @@ import app
 from app import config as cfg
 from app.errors import DaemonError, EngineDied, InputError, NospinError
 from daemon import protocol as p
-from daemon.completion_cache import CacheHit, CompletionCache, EntryStatus
+from daemon.completion_cache import CompletionCache
 from daemon.documents import DocumentStore, normalise_path, read_disk_text
 from daemon.eager import start_eagerly
 from daemon.events import EventHub
 from daemon.hints import Cursor, PromptHints
 from daemon.languages import detect_language
-from daemon.live import Chunk, Follower, Live
+from daemon.live import Chunk, Live
 from daemon.metrics import Metrics
 from daemon.projects import Projects
-from daemon.records import Recorder, cache_record, deadline_record, final_record, warmup_record
-from daemon.replies import ReplyInput, done, done_reply, final_reply, finish_reason
-from daemon.scheduler import EndReason, NewRequest, RequestEnded, Scheduler, StartInstruction
+from daemon.records import Recorder
+from daemon.replies import done, finish_reason
+from daemon.scheduler import NewRequest, RequestEnded, Scheduler, StartInstruction
 from daemon.server import Peer
-from daemon.service_documents import ServiceDocuments
+from daemon.service_replies import HEARTBEAT_S, ServiceReplies
 from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
 from daemon.speed_store import SAVE_EVERY, SpeedStore, speed_key
 from daemon.stages.assemble import AssembledPrompt, AssembleInput, assemble_prompt
 from daemon.stages.generate import GenerateInput, conversation_request, generation_request
 from daemon.stages.plan import (
-    BACKSTOP_S,
     TICK_S,
     PlanInput,
     plan_completion,
@@ -92,14 +96,12 @@ T = TypeVar("T")
 # the ticker's period while nothing is live (a request or an engine state change wakes it):
 # 20 wake-ups a second cost an idle daemon 0.5% of a core
 IDLE_TICK_S = 1.0
-HEARTBEAT_S = 1.0  # heartbeat to clients of queued/running requests; detects vanished clients
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
-_COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 # the engine stopped the completion before it ended: shown up to its last whole line
 _CUT_SHORT = frozenset(reason.value for reason in CUT_SHORT)
 
 
-class Service(ServiceDocuments):
+class Service(ServiceReplies):
     """Serves protocol requests; see the module docstring. Create, ``start()``, ``close()``."""
 
     def __init__(
@@ -345,29 +347,6 @@ class Service(ServiceDocuments):
         shown = self._shown(live, ended, fin)
         # 8. reply: the one final reply, then the cache, followers, records
         self._reply(live, ended, fin, shown)
-
-    def _answer_from_cache(self, peer: Peer, request_id: str, path: str, hit: CacheHit,
-                           now: float) -> bool:
-        """Answer a type-through hit at once (or when its streaming source ends)."""
-        if hit.status is EntryStatus.STREAMING:
-            source = next((lv for lv in self._live.values()
-                           if lv.key == hit.source_request_id), None)
-            if source is None or source.replied_early:
-                # answered at its deadline: it ends when the engine stops it, with a cut text;
-                # this request is scheduled on its own instead (and gets its own deadline)
-                return False
-            source.followers.append(Follower(peer, request_id, now, hit.offset - len(hit.text)))
-            return True
-        kind = "type_through" if hit.num_typed else "hit"
-        self._answer_cached(peer, request_id, path, hit.text, kind, now)
-        return True
-
-    def _answer_cached(self, peer: Peer, request_id: str, path: str, text: str, kind: str,
-                       arrival: float) -> None:
-        """Send a completion answered from the completion cache and record it."""
-        reply = done(request_id, text, "stop", 0, "cache", kind, arrival)
-        peer.send(reply)
-        self._recorder.record(cache_record(request_id, path, reply.timings.total_ms))
 
     # ------------------------------------------------------------------ generate, warm-ups
     async def _generate(self, peer: Peer, req: p.GenerateRequest) -> None:
@@ -691,7 +670,7 @@ class Service(ServiceDocuments):
         self._tick_wake.set()  # the scan gate follows the engine's state
         self._events.publish("state", self._state_data())
 
-    # ------------------------------------------------------------------ ends and final replies
+    # ------------------------------------------------------------------ ends
     def _ended(self, ended: RequestEnded, fin: Finished | None) -> None:
         """The scheduler ended a request (its one ``RequestEnded``): it leaves ``_live``, and
         its coroutine takes the end (``Live.end``: post-process and reply)."""
@@ -701,44 +680,6 @@ class Service(ServiceDocuments):
         self._ending.add(live.key)
         live.end(ended, fin)
 
-    def _reply(self, live: Live, ended: RequestEnded, fin: Finished | None, text: str) -> None:
-        """Stage 8: the request's one final reply (``final_reply``; nothing when ``_backstop``
-        answered it at its deadline), then the completion cache, the followers, a warm-up of a
-        shed completion's document, the records."""
-        now = time.monotonic()
-        stats = fin.stats if fin is not None else GenerationStats()
-        if live.replied_early:  # the client has its answer; the engine is done only now
-            if live.cache_key is not None:
-                self._cache.discard(live.key)
-            return
-        if live.cache_key is not None and live.submitted_to is not None:
-            if fin is not None and fin.reason is not FinishReason.ERROR and text:
-                self._cache.finish(live.key, complete=fin.reason in _COMPLETED, text=text)
-            else:
-                self._cache.discard(live.key)
-        final = final_reply(ReplyInput(live, ended, fin, stats, text, now, self.config.tiers))
-        if not final.error_code and live.kind == "generate":
-            self._sessions.record(live.path[len("session:"):], live.instruction, text,
-                                  time.time())
-        self._send_final(live, final.reply)
-        self._answer_followers(live, "" if final.error_code else None)
-        if ended.reason in (EndReason.SHED, EndReason.EXPIRED) and live.kind == "complete":
-            self._warm_up(live, now)
-        self._recorder.record_when_stopped(
-            live, fin, final_record(live, ended, fin, stats, now, final.error_code))
-
-    def _warmed(self, live: Live, ended: RequestEnded, fin: Finished | None) -> None:
-        """A warm-up ended: its document is noted warm when the engine prefilled it."""
-        now = time.monotonic()
-        stats = fin.stats if fin is not None else GenerationStats()
-        if self._warming.get(live.path) == live.key:  # not a newer warm-up that replaced it
-            del self._warming[live.path]
-        if fin is not None and fin.reason is FinishReason.PREFILLED and live.context is not None:
-            self._hints.warm.mark(live.path, live.context.budget_tokens,
-                                  fin.stats.num_prompt_tokens)
-        self._recorder.record_when_stopped(
-            live, fin, warmup_record(live, ended, fin, stats, now))
-
     async def _ends_replied(self) -> None:
         """Wait (a second at most) until the coroutine of every ended request has taken its
         end (and so replied)."""
@@ -747,58 +688,3 @@ class Service(ServiceDocuments):
                 while self._ending:
                     self._ends_taken.clear()
                     await self._ends_taken.wait()
-
-    def _warm_up(self, shed: Live, now: float) -> None:
-        """A completion for a cold document was shed: prefill its prompt in the background
-        (design.md §7), so the next keystrokes there find the KV cache warm and get served."""
-        self._warm_document(shed.path, shed.text, shed.line, shed.col, shed.language, shed.root,
-                            now, multiline=shed.multiline)
-
-    def _answer_followers(self, live: Live, text: str | None) -> None:
-        """Answer type-through followers of ``live`` (``text`` None: read from the cache)."""
-        for f in live.followers:
-            rest = self._cache.read(live.key, f.offset) if text is None else text
-            self._answer_cached(f.peer, f.request_id, live.path, rest,
-                                "type_through" if f.offset else "hit", f.arrival)
-        live.followers = []
-
-    def _backstop(self, now: float) -> None:
-        """Answer running requests BACKSTOP_S before their deadline with what they have.
-
-        The engine stops at the deadline between tokens and prefill steps, but a step under load
-        can take longer than the time left; the client must not wait past its deadline. The
-        scheduler keeps the request running until the engine's Finished arrives (its slot is busy
-        until then)."""
-        for live in list(self._live.values()):
-            if live.replied_early or live.submitted_to is None or live.start is None \
-                    or live.peer is None:
-                continue
-            if now - live.arrival < live.deadline_ms / 1000 - BACKSTOP_S:
-                continue
-            text = "".join(live.streamed)
-            if live.kind == "complete":
-                text = postprocess_text(PostprocessInput(live, text, cut_short=True))
-            reply = done_reply(live, live.start.tier, FinishReason.DEADLINE.value,
-                               GenerationStats(num_generated_tokens=len(live.streamed)),
-                               text, now, self.config.tiers)
-            live.replied_early = True
-            live.peer.send(reply)  # (warm-ups were skipped above)
-            self._answer_followers(live, None)
-            # recorded when the engine stops it, with what it prefilled and decoded
-            self._recorder.hold(live.key, deadline_record(live, now), now)
-
-    def _send_final(self, live: Live, reply: p.DoneReply | p.ErrorReply) -> None:
-        live.state = "done"
-        self._live.pop(live.key, None)
-        if live.peer is not None:
-            live.peer.send(reply)
-
-    def _heartbeat(self, now: float) -> None:
-        for live in list(self._live.values()):
-            if live.peer is not None and not live.replied_early \
-                    and now - live.last_sent >= HEARTBEAT_S:
-                live.last_sent = now
-                state = "loading" if self.supervisor.state != "ready" else live.state
-                live.peer.send(p.HeartbeatReply(id=live.request_id, state=state))
-        for request_id, peer in list(self._config_waiting.items()):
-            peer.send(p.HeartbeatReply(id=request_id, state="loading"))
