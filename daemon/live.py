@@ -20,7 +20,7 @@ Chunk = tuple[str, float]  # a streamed chunk's text, and when it reached the ev
 
 @dataclass(slots=True)
 class Live:
-    """A complete/generate request from arrival to its final reply."""
+    """A complete/generate request (or a warm-up) from arrival to its final reply."""
 
     key: str  # internal id: peer key + "/" + client id (client ids are only unique per client)
     peer: Peer | None  # None for the daemon's own warm-ups
@@ -61,11 +61,13 @@ class Live:
     warm_suffix: dict[int, int] = field(default_factory=dict)
     ended: RequestEnded | None = None  # the scheduler's end of it (``end``)
     finished: Finished | None = None  # the engine's result that ended it (None: the scheduler)
-    # what its coroutine waits on; each takes the event loop at its first wait
-    moved: asyncio.Event = field(default_factory=asyncio.Event)  # started, or ended
-    over: asyncio.Event = field(default_factory=asyncio.Event)  # ended
-    chunks: asyncio.Queue[Chunk | None] = field(default_factory=asyncio.Queue)  # None: the last
-    at_end: list[Callable[[], None]] = field(default_factory=list)  # called by ``end``
+    # what its coroutine waits on (daemon.service); each takes the event loop at its first wait
+    moved: asyncio.Event = field(default_factory=asyncio.Event, repr=False)  # started, or ended
+    over: asyncio.Event = field(default_factory=asyncio.Event, repr=False)  # ended
+    # streamed chunks for the coroutine, then None once it ended
+    chunks: asyncio.Queue[Chunk | None] = field(default_factory=asyncio.Queue, repr=False)
+    # called by ``end``: wakes a coroutine that waits on other work (Service._until_end)
+    at_end: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     def begin(self, start: StartInstruction, now: float) -> None:
         """The scheduler started it (``Service._step``): ``wait_start`` returns ``start``."""
