@@ -1,17 +1,33 @@
 """The daemon's glue: requests in, the pipeline, replies out (on the event loop).
 
-A ``complete`` goes through the stages of ``daemon.stages``, one call each, at the events that
-move it on (docs/daemon.md, "The complete path"): it arrives (``_on_complete``: prefilter, plan)
--> the scheduler starts it (``_step`` -> ``_run``: assemble the context off the loop, generate)
--> the engine streams (``_engine_event``: stream) -> the scheduler ends it (``_ended``:
-post-process, reply). Engine events hop back from the engine's thread with
-``call_soon_threadsafe``. Documents are in ``daemon.service_documents``; settings, reports and
-tasks in ``daemon.service_settings``.
+A ``complete`` is served by one coroutine, ``Service._complete``, that reads top-down through
+the stages of ``daemon.stages`` (docs/daemon.md, "The complete path"): prefilter, plan, wait for
+the scheduler's start, assemble the context, submit the engine request, stream its chunks, wait
+for the scheduler's end, post-process, reply. ``dispatch`` starts it eagerly (``daemon.eager``):
+what comes before its first wait runs inside ``dispatch``. The scheduler and the engine move it
+on through its ``Live`` record: ``_step`` starts it (``Live.begin``); the engine's events hop
+back from the engine's thread with ``call_soon_threadsafe`` to ``_engine_event`` (chunks into
+``Live.chunks``, a ``Finished`` to the scheduler); ``_ended`` ends it (``Live.end``). A
+``generate`` round (``_generate``) and a warm-up (``_prefill``) go the same way with their own
+stages. The final replies, answers from the type-through cache, the backstop and heartbeats
+are in ``daemon.service_replies``; documents and warm-ups in ``daemon.service_documents``;
+settings, reports and tasks in ``daemon.service_settings``.
 
-Invariant: every request gets exactly one final reply. Completions and generations live in
-``self._live`` from arrival until that reply; the scheduler emits exactly one ``RequestEnded`` per
-request, and ``_ended`` is the only place that sends a final reply for them (``_backstop``
-answers early with what a request has; ``_ended`` then sends nothing).
+Invariants:
+- Every request gets exactly one final reply. Completions and generations are in ``self._live``
+  from arrival until the scheduler ends them (exactly one ``RequestEnded`` each: ``_ended``);
+  their coroutine then sends the final reply (``_reply``), the only place that does. One
+  watchdog stays a callback of the ticker: ``_backstop`` answers a running request just before
+  its deadline with what it has (the engine may be in a step it cannot leave); the coroutine
+  then sends nothing. ``close`` answers what the scheduler does not end.
+- A request the scheduler started gets exactly one engine result (``_engine_result``), which
+  frees its engine slot: the engine's ``Finished``, an error, or a cancel when it ended before
+  it reached the engine (``_until_end``, ``_submit``).
+- A cancel (a ``cancel``, a vanished client, a closed document, a newer request superseding it)
+  ends the request at the next scheduler step; one the engine runs is cancelled there too
+  (``_step``), and keeps its slot until the engine lets it go.
+- Type-through followers of a streaming completion are answered with its final reply.
+- Warm-ups (``_prefill``) never reply; their end notes the document warm.
 """
 
 from __future__ import annotations
@@ -25,34 +41,34 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import app
 from app import config as cfg
 from app.errors import DaemonError, EngineDied, InputError, NospinError
 from daemon import protocol as p
-from daemon.completion_cache import CacheHit, CompletionCache, EntryStatus
+from daemon.completion_cache import CompletionCache
 from daemon.documents import DocumentStore, normalise_path, read_disk_text
+from daemon.eager import start_eagerly
 from daemon.events import EventHub
 from daemon.hints import Cursor, PromptHints
 from daemon.languages import detect_language
-from daemon.live import Follower, Live
+from daemon.live import Chunk, Live
 from daemon.metrics import Metrics
 from daemon.projects import Projects
-from daemon.records import Recorder, cache_record, deadline_record, final_record, warmup_record
-from daemon.replies import ReplyInput, done, done_reply, final_reply, finish_reason
-from daemon.scheduler import EndReason, RequestEnded, Scheduler, StartInstruction
+from daemon.records import Recorder
+from daemon.replies import done, finish_reason
+from daemon.scheduler import NewRequest, RequestEnded, Scheduler, StartInstruction
 from daemon.server import Peer
-from daemon.service_documents import ServiceDocuments
+from daemon.service_replies import HEARTBEAT_S, ServiceReplies
 from daemon.session import SessionStore
 from daemon.snapshots import SnapshotStore
 from daemon.speed_store import SAVE_EVERY, SpeedStore, speed_key
-from daemon.stages.assemble import AssembleInput, assemble_prompt
+from daemon.stages.assemble import AssembledPrompt, AssembleInput, assemble_prompt
 from daemon.stages.generate import GenerateInput, conversation_request, generation_request
 from daemon.stages.plan import (
-    BACKSTOP_S,
     TICK_S,
     PlanInput,
     plan_completion,
@@ -68,24 +84,24 @@ from engine.base import (
     EngineEvent,
     Finished,
     FinishReason,
+    GenerationRequest,
     GenerationStats,
     TextChunk,
 )
 from engine.postprocess import CUT_SHORT
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # the ticker's period while nothing is live (a request or an engine state change wakes it):
 # 20 wake-ups a second cost an idle daemon 0.5% of a core
 IDLE_TICK_S = 1.0
-HEARTBEAT_S = 1.0  # heartbeat to clients of queued/running requests; detects vanished clients
 METRICS_EVENT_S = 5.0  # metrics event at least this often to subscribers (and a liveness probe)
-_COMPLETED = {FinishReason.STOP, FinishReason.LENGTH, FinishReason.NEWLINE, FinishReason.REPETITION}
 # the engine stopped the completion before it ended: shown up to its last whole line
 _CUT_SHORT = frozenset(reason.value for reason in CUT_SHORT)
 
 
-class Service(ServiceDocuments):
+class Service(ServiceReplies):
     """Serves protocol requests; see the module docstring. Create, ``start()``, ``close()``."""
 
     def __init__(
@@ -137,6 +153,9 @@ class Service(ServiceDocuments):
             engine_factory, on_died=self._on_engine_died, on_state=self._on_engine_state
         )
         self._live: dict[str, Live] = {}
+        # requests the scheduler ended whose coroutine has not taken the end yet (close waits)
+        self._ending: set[str] = set()
+        self._ends_taken = asyncio.Event()
         self._token_counter: tuple[Engine, LineCachedCounter] | None = None
         self._hints = PromptHints(self.config.engine.kv_state_slots)
         self._warming: dict[str, str] = {}  # document -> key of its pending warm-up
@@ -170,7 +189,8 @@ class Service(ServiceDocuments):
             live.error = DaemonError("the daemon is shutting down")
             self.scheduler.cancel(live.key)
         self._step()
-        for live in list(self._live.values()):  # anything the scheduler did not end yet
+        await self._ends_replied()  # the requests it ended reply from their coroutines
+        for live in list(self._live.values()):  # anything the scheduler did not end
             if live.replied_early:
                 continue
             self._send_final(live, p.error_reply(live.request_id, DaemonError(
@@ -224,9 +244,9 @@ class Service(ServiceDocuments):
             self._scan_gate.clear()
         match request:
             case p.CompleteRequest():
-                self._on_complete(peer, request)
+                self._start_now(self._complete(peer, request))
             case p.GenerateRequest():
-                self._on_generate(peer, request)
+                self._start_now(self._generate(peer, request))
             case p.CancelRequest():
                 self._on_cancel(peer, request)
             case p.OpenRequest():
@@ -274,17 +294,16 @@ class Service(ServiceDocuments):
         self._step()
 
     # ------------------------------------------------------------------ complete
-    def _on_complete(self, peer: Peer, req: p.CompleteRequest) -> None:
-        """A ``complete`` arrived: prefilter (the answer without the engine: paused, or from
-        the type-through cache), then plan it for the scheduler. The stages after these run
-        when the scheduler starts it (``_run``: assemble, generate), as the engine streams
-        (``_engine_event``: stream) and when the scheduler ends it (``_ended``: post-process,
-        reply)."""
+    async def _complete(self, peer: Peer, req: p.CompleteRequest) -> None:
+        """The complete path, top-down, one call per stage (docs/daemon.md, "The complete
+        path"). ``dispatch`` starts it eagerly: up to its first wait it runs inside
+        ``dispatch``, so an ``InputError`` before that is the server's to answer."""
         now = time.monotonic()
         key = f"{peer.key}/{req.id}"
         if key in self._live:
             raise InputError(f"request id {req.id!r} is already in flight")
         path, root, text, language = self._document_at(req.path, req.root, req.text)
+        # 1. prefilter: what it asks, and the answer when no engine is needed
         pre = prefilter(PrefilterInput(
             path=path, text=text, line=req.line, col=req.col, language=language,
             options=req.options, paused=self.config.completion.paused,
@@ -294,7 +313,7 @@ class Service(ServiceDocuments):
             return
         self._projects.ensure(root, self.config)
         if pre.hit is not None and self._answer_from_cache(peer, req.id, path, pre.hit, now):
-            return
+            return  # from the type-through cache: now, or with the completion it follows
         live = Live(
             key=key, peer=peer, request_id=req.id, kind="complete", path=path, arrival=now,
             text=text, line=req.line, col=req.col, language=language, root=root,
@@ -302,41 +321,38 @@ class Service(ServiceDocuments):
             max_tokens=pre.max_tokens,
             deadline_ms=req.options.deadline_ms, cache_key=pre.cache_key, last_sent=now,
         )
+        # 2. plan: the scheduler's view of it (prompt size, cached tokens per tier, deadline)
         planned = plan_completion(PlanInput(
             key=key, cursor=Cursor(path, text, req.line, req.col, language, pre.offset),
             budgets=self._budgets(), context=self.config.context,
             max_new_tokens=live.max_tokens, deadline_ms=req.options.deadline_ms,
             hints=self._hints))
         live.warm_suffix = planned.warm_suffix
-        self.scheduler.add_request(planned.request, now)
-        self._live[key] = live
-        self._step()
+        self._admit(live, planned.request, now)
+        # 3. schedule: the scheduler starts it at a tier, or ends it first (shed, expired,
+        # superseded, cancelled)
+        start = await live.wait_start()
+        if start is not None:
+            # 4. assemble: the engine it is given, then its context at the tier's budget
+            prompt = await self._until_end(live, self._assemble(live, start))
+            if prompt is not None:
+                # 5. generate: the engine request, submitted
+                self._submit(live, self._generation(live, start, prompt))
+                # 6. stream: each chunk to the client, until the request ends
+                while (chunk := await live.next_chunk()) is not None:
+                    self._stream(live, chunk)
+        # the scheduler ends it: the engine finished it, its deadline cut it, or it ended early
+        ended, fin = await self._end_of(live)
+        # 7. post-process: the text the client is shown
+        shown = self._shown(live, ended, fin)
+        # 8. reply: the one final reply, then the cache, followers, records
+        self._reply(live, ended, fin, shown)
 
-    def _answer_from_cache(self, peer: Peer, request_id: str, path: str, hit: CacheHit,
-                           now: float) -> bool:
-        """Answer a type-through hit at once (or when its streaming source ends)."""
-        if hit.status is EntryStatus.STREAMING:
-            source = next((lv for lv in self._live.values()
-                           if lv.key == hit.source_request_id), None)
-            if source is None or source.replied_early:
-                # answered at its deadline: it ends when the engine stops it, with a cut text;
-                # this request is scheduled on its own instead (and gets its own deadline)
-                return False
-            source.followers.append(Follower(peer, request_id, now, hit.offset - len(hit.text)))
-            return True
-        kind = "type_through" if hit.num_typed else "hit"
-        self._answer_cached(peer, request_id, path, hit.text, kind, now)
-        return True
-
-    def _answer_cached(self, peer: Peer, request_id: str, path: str, text: str, kind: str,
-                       arrival: float) -> None:
-        """Send a completion answered from the completion cache and record it."""
-        reply = done(request_id, text, "stop", 0, "cache", kind, arrival)
-        peer.send(reply)
-        self._recorder.record(cache_record(request_id, path, reply.timings.total_ms))
-
-    # ------------------------------------------------------------------ generate
-    def _on_generate(self, peer: Peer, req: p.GenerateRequest) -> None:
+    # ------------------------------------------------------------------ generate, warm-ups
+    async def _generate(self, peer: Peer, req: p.GenerateRequest) -> None:
+        """A ``generate`` round, top-down as ``_complete``: its prompt from the conversation,
+        the scheduler's start, the engine, the stream, the end, the answer's code, the reply.
+        ``dispatch`` starts it eagerly, as ``_complete``."""
         now = time.monotonic()
         key = f"{peer.key}/{req.id}"
         if key in self._live:
@@ -359,11 +375,28 @@ class Service(ServiceDocuments):
             max_tokens=req.options.max_tokens, deadline_ms=req.options.deadline_ms,
             instruction=req.instruction, last_sent=now,
         )
-        self.scheduler.add_request(plan_conversation(
+        self._admit(live, plan_conversation(
             key, live.path, prompt, max_new_tokens=live.max_tokens,
             deadline_ms=req.options.deadline_ms), now)
-        self._live[key] = live
-        self._step()
+        start = await live.wait_start()
+        if start is not None and await self._until_end(live, self._engine_for(live)) is not None:
+            self._submit(live, conversation_request(live.key, live.text, start,
+                                                    max_new_tokens=live.max_tokens))
+            while (chunk := await live.next_chunk()) is not None:
+                self._stream(live, chunk)
+        ended, fin = await self._end_of(live)
+        self._reply(live, ended, fin, self._shown(live, ended, fin))
+
+    async def _prefill(self, live: Live) -> None:
+        """A warm-up (queued by ``_warm_document``): the scheduler's start, its context, a
+        prefill-only engine request (no chunks), its end. No reply: nobody asked for it."""
+        start = await live.wait_start()
+        if start is not None:
+            prompt = await self._until_end(live, self._assemble(live, start))
+            if prompt is not None:
+                self._submit(live, self._generation(live, start, prompt))
+        ended, fin = await self._end_of(live)
+        self._warmed(live, ended, fin)
 
     def _on_cancel(self, peer: Peer, req: p.CancelRequest) -> None:
         key = f"{peer.key}/{req.target}"
@@ -375,13 +408,160 @@ class Service(ServiceDocuments):
         self._step()
         peer.send(p.OkReply(id=req.id, detail="cancelled"))
 
+    # ------------------------------------------------------------------ the stages' calls
+    def _start_now(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run a request's coroutine now up to its first wait (``daemon.eager``), the rest in
+        a task."""
+        rest = start_eagerly(coro)
+        if rest is not None:
+            self._spawn(rest)
+
+    def _admit(self, live: Live, request: NewRequest, now: float) -> None:
+        """Queue ``live`` in the scheduler and run a step (it may start, or end, at once)."""
+        self.scheduler.add_request(request, now)
+        self._live[live.key] = live
+        self._step()
+
+    async def _until_end(self, live: Live, work: Coroutine[Any, Any, T]) -> T | None:
+        """``work`` for a started request (waiting for the engine, assembling its context): its
+        result. None when it failed (its error is the request's engine result: ``_failed``) or
+        the scheduler ended the request first: ``work`` then runs on, and gives the engine slot
+        back when it is done (``_given_back``)."""
+        if live.ended is not None:  # ended before it got this far: nothing to do
+            work.close()
+            self._given_back(live, None)
+            return None
+
+        async def attempt() -> T | NospinError:
+            try:
+                return await work
+            except NospinError as exc:
+                return exc
+
+        # woken by whichever comes first, in one hop of the loop like the other waits: the
+        # coroutines of requests that end together reply in the order they ended
+        woken = asyncio.get_running_loop().create_future()
+
+        def wake(*_: object) -> None:
+            if not woken.done():
+                woken.set_result(None)
+
+        task = self._spawn(attempt())
+        task.add_done_callback(wake)
+        live.at_end.append(wake)
+        try:
+            await woken
+        finally:
+            live.at_end.remove(wake)
+        if not task.done():
+            task.add_done_callback(lambda done: self._given_back(live, done))
+            return None
+        exc = task.exception()  # a bug (logged by _task_done): the request fails, not hangs
+        outcome: T | NospinError = (task.result() if exc is None
+                                    else NospinError("internal error", detail=repr(exc)))
+        if isinstance(outcome, NospinError):
+            self._failed(live, outcome)
+            return None
+        return outcome
+
+    def _given_back(self, live: Live, work: asyncio.Task[Any] | None) -> None:
+        """The work for a request that the scheduler ended before it reached the engine is over:
+        its engine slot goes back (with the work's error when it failed)."""
+        if work is not None and work.cancelled():
+            return  # the daemon is closing
+        outcome = None if work is None or work.exception() is not None else work.result()
+        if isinstance(outcome, NospinError):
+            self._failed(live, outcome)
+        else:
+            self._engine_result(live.key, Finished(live.key, FinishReason.CANCELLED, "",
+                                                   GenerationStats()))
+
+    def _failed(self, live: Live, exc: NospinError) -> None:
+        """``live`` failed before or as it reached the engine: the error is its engine result
+        (and its reply's error)."""
+        live.error = exc
+        self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
+                                               GenerationStats(), str(exc), exc.code))
+
+    async def _assemble(self, live: Live, start: StartInstruction) -> AssembledPrompt:
+        """Stage 4 of a completion or warm-up: wait for the engine (its tokenizer counts the
+        context), then ``assemble_prompt`` at the tier's budget (off the loop); noted on
+        ``live``."""
+        engine = await self._engine_for(live)
+        prompt = await assemble_prompt(AssembleInput(
+            projects=self._projects, root=live.root, path=live.path, text=live.text,
+            line=live.line, col=live.col, language=live.language,
+            budget_tokens=self._budget(start.budget_factor), context=self.config.context,
+            counter=self._counter_for(engine), multiline=live.multiline))
+        live.context, live.context_ms = prompt.context, prompt.context_ms
+        live.prompt_prefix, live.prompt_suffix = prompt.parts.prefix, prompt.parts.suffix
+        live.multiline = prompt.multiline
+        return prompt
+
+    def _generation(self, live: Live, start: StartInstruction, prompt: AssembledPrompt
+                    ) -> GenerationRequest:
+        """Stage 5 of a completion or warm-up: its engine request (``generation_request``)."""
+        return generation_request(GenerateInput(
+            key=live.key, parts=prompt.parts, start=start, multiline=prompt.multiline,
+            language=live.language, warmup=live.kind == "warmup",
+            speculation=self.config.engine.speculation, cache_key=live.path))
+
+    def _submit(self, live: Live, gen: GenerationRequest) -> None:
+        """Submit ``gen`` to the engine ``live`` was given; its events come back on the loop
+        (``_engine_event``). Cancelled or ended meanwhile: not submitted, the slot given back."""
+        engine = live.given
+        assert engine is not None  # set by _engine_for
+        if live.cancel_requested or live.ended is not None:
+            self._engine_result(live.key, Finished(live.key, FinishReason.CANCELLED, "",
+                                                   GenerationStats()))
+            return
+        if live.cache_key is not None:
+            self._cache.start(live.key, *live.cache_key)
+        loop = asyncio.get_running_loop()
+
+        def sink(event: EngineEvent) -> None:  # on the engine thread
+            loop.call_soon_threadsafe(self._engine_event, live.key, event)
+
+        live.submitted_to = engine
+        live.submitted_at = time.monotonic()
+        try:
+            engine.submit(gen, sink)
+        except Exception as exc:
+            live.submitted_to = None
+            self._failed(live, exc if isinstance(exc, NospinError)
+                         else EngineDied(f"submit failed: {exc!r}"))
+
+    def _stream(self, live: Live, chunk: Chunk) -> None:
+        """Stage 6 for one chunk: ``stream_chunk`` records it on ``live``; it goes to the client
+        (not once ``_backstop`` answered the request)."""
+        text, at = chunk
+        reply = stream_chunk(StreamInput(live, text, at))
+        if reply is not None and live.peer is not None and live.peer.send(reply):
+            live.num_chunks += 1  # (peer_gone cancels a request whose client vanished)
+
+    async def _end_of(self, live: Live) -> tuple[RequestEnded, Finished | None]:
+        """Wait for the scheduler's end of ``live`` (``_ended``); what the caller does with it
+        runs without another wait (``close`` waits for that: ``_ending``)."""
+        end = await live.wait_end()
+        self._ending.discard(live.key)
+        if not self._ending:
+            self._ends_taken.set()
+        return end
+
+    def _shown(self, live: Live, ended: RequestEnded, fin: Finished | None) -> str:
+        """Stage 7: the text the client is shown (``postprocess_text``); none after an error."""
+        if fin is None or fin.reason is FinishReason.ERROR:
+            return ""
+        return postprocess_text(PostprocessInput(
+            live, fin.text, cut_short=finish_reason(ended, fin) in _CUT_SHORT))
+
     # ------------------------------------------------------------------ scheduling
     def _step(self) -> None:
         """Apply one scheduler step: start, cancel, end."""
         out = self.scheduler.schedule(time.monotonic())
-        # cancels first: a request cancelled while running also ends in this step, and its
-        # final reply drops it from _live (the engine must still hear of the cancel, else it
-        # runs the request to its end and keeps the slot the scheduler gave it)
+        # cancels first: a request cancelled while running also ends in this step, and
+        # ends leave _live (the engine must still hear of the cancel, else it runs the
+        # request to its end and keeps the slot the scheduler gave it)
         for c in out.cancel:
             live = self._live.get(c.request_id)
             if live is None:
@@ -398,60 +578,10 @@ class Service(ServiceDocuments):
                 self.scheduler.update_from_result(s.request_id, GenerationStats(),
                                                   time.monotonic(), reason=FinishReason.CANCELLED)
                 continue
-            live.start = s
-            live.started_at = time.monotonic()
-            live.state = "running"
-            self._spawn(self._run(live, s))
-
-    async def _run(self, live: Live, s: StartInstruction) -> None:
-        """The scheduler started ``live``: assemble its context (off the loop), then submit
-        its engine request (stages assemble and generate)."""
-        try:
-            engine = live.given = await self._engine_for(live)
-            if live.kind in ("complete", "warmup"):
-                prompt = await assemble_prompt(AssembleInput(
-                    projects=self._projects, root=live.root, path=live.path, text=live.text,
-                    line=live.line, col=live.col, language=live.language,
-                    budget_tokens=self._budget(s.budget_factor), context=self.config.context,
-                    counter=self._counter_for(engine), multiline=live.multiline))
-                live.context, live.context_ms = prompt.context, prompt.context_ms
-                live.prompt_prefix, live.prompt_suffix = prompt.parts.prefix, prompt.parts.suffix
-                live.multiline = prompt.multiline
-                gen = generation_request(GenerateInput(
-                    key=live.key, parts=prompt.parts, start=s, multiline=prompt.multiline,
-                    language=live.language, warmup=live.kind == "warmup",
-                    speculation=self.config.engine.speculation, cache_key=live.path))
-            else:
-                gen = conversation_request(live.key, live.text, s,
-                                           max_new_tokens=live.max_tokens)
-        except NospinError as exc:
-            live.error = exc
-            self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
-                                                   GenerationStats(), str(exc), exc.code))
-            return
-        if live.cancel_requested or live.state == "done":
-            self._engine_result(live.key, Finished(live.key, FinishReason.CANCELLED, "",
-                                                   GenerationStats()))
-            return
-        if live.cache_key is not None:
-            self._cache.start(live.key, *live.cache_key)
-        loop = asyncio.get_running_loop()
-
-        def sink(event: EngineEvent) -> None:  # on the engine thread
-            loop.call_soon_threadsafe(self._engine_event, live.key, event)
-
-        live.submitted_to = engine
-        live.submitted_at = time.monotonic()
-        try:
-            engine.submit(gen, sink)
-        except Exception as exc:
-            err = exc if isinstance(exc, NospinError) else EngineDied(f"submit failed: {exc!r}")
-            live.error = err
-            live.submitted_to = None
-            self._engine_result(live.key, Finished(live.key, FinishReason.ERROR, "",
-                                                   GenerationStats(), str(err), err.code))
+            live.begin(s, time.monotonic())  # its coroutine goes on: _until_end, _assemble
 
     async def _engine_for(self, live: Live) -> Engine:
+        """The engine ``live`` is given (``live.given``), once it is ready."""
         remaining = live.deadline_ms / 1000 - (time.monotonic() - live.arrival)
         state = self.supervisor.state
         if state == "failed" and self.supervisor.last_error is not None:
@@ -462,10 +592,13 @@ class Service(ServiceDocuments):
             if last is not None and self.supervisor.state == "failed":
                 raise last
             raise EngineDied(f"the engine is {self.supervisor.state}; try again shortly")
+        live.given = engine
         return engine
 
     def _engine_event(self, key: str, event: EngineEvent) -> None:
-        """An engine event, back on the loop."""
+        """An engine event, back on the loop. A chunk: the scheduler and the completion cache
+        hear of it now, the request's coroutine streams it (``Live.chunks``); a chunk of a
+        request that ended is dropped. A ``Finished``: ``_engine_result``."""
         if isinstance(event, TextChunk):
             live = self._live.get(key)
             if live is None or not event.text:
@@ -473,10 +606,7 @@ class Service(ServiceDocuments):
             now = time.monotonic()
             self.scheduler.record_progress(key, now)
             self._cache.append(key, event.text)
-            chunk = stream_chunk(StreamInput(live, event.text, now))
-            if chunk is None or live.peer is None or not live.peer.send(chunk):
-                return  # answered already at its deadline, or peer_gone already cancelled it
-            live.num_chunks += 1
+            live.chunks.put_nowait((event.text, now))
         else:
             self._engine_result(key, event)
 
@@ -540,102 +670,21 @@ class Service(ServiceDocuments):
         self._tick_wake.set()  # the scan gate follows the engine's state
         self._events.publish("state", self._state_data())
 
-    # ------------------------------------------------------------------ final replies
+    # ------------------------------------------------------------------ ends
     def _ended(self, ended: RequestEnded, fin: Finished | None) -> None:
-        """The scheduler ended a request: post-process what the engine generated, then its one
-        final reply (stages post-process and reply), the cache, followers, records."""
-        live = self._live.get(ended.request_id)
+        """The scheduler ended a request (its one ``RequestEnded``): it leaves ``_live``, and
+        its coroutine takes the end (``Live.end``: post-process and reply)."""
+        live = self._live.pop(ended.request_id, None)
         if live is None:
             return
-        now = time.monotonic()
-        stats = fin.stats if fin is not None else GenerationStats()
-        text = ""
-        if fin is not None and fin.reason is not FinishReason.ERROR:
-            text = postprocess_text(PostprocessInput(
-                live, fin.text, cut_short=finish_reason(ended, fin) in _CUT_SHORT))
-        if live.kind == "warmup":
-            self._live.pop(live.key, None)
-            if self._warming.get(live.path) == live.key:  # not a newer warm-up that replaced it
-                del self._warming[live.path]
-            if fin is not None and fin.reason is FinishReason.PREFILLED \
-                    and live.context is not None:
-                self._hints.warm.mark(live.path, live.context.budget_tokens,
-                                      fin.stats.num_prompt_tokens)
-            self._recorder.record_when_stopped(
-                live, fin, warmup_record(live, ended, fin, stats, now))
-            return
-        if live.replied_early:  # the client has its answer; the engine is done only now
-            self._live.pop(live.key, None)
-            if live.cache_key is not None:
-                self._cache.discard(live.key)
-            return
-        if live.cache_key is not None and live.submitted_to is not None:
-            if fin is not None and fin.reason is not FinishReason.ERROR and text:
-                self._cache.finish(live.key, complete=fin.reason in _COMPLETED, text=text)
-            else:
-                self._cache.discard(live.key)
-        final = final_reply(ReplyInput(live, ended, fin, stats, text, now, self.config.tiers))
-        if not final.error_code and live.kind == "generate":
-            self._sessions.record(live.path[len("session:"):], live.instruction, text,
-                                  time.time())
-        self._send_final(live, final.reply)
-        self._answer_followers(live, "" if final.error_code else None)
-        if ended.reason in (EndReason.SHED, EndReason.EXPIRED) and live.kind == "complete":
-            self._warm_up(live, now)
-        self._recorder.record_when_stopped(
-            live, fin, final_record(live, ended, fin, stats, now, final.error_code))
+        self._ending.add(live.key)
+        live.end(ended, fin)
 
-    def _warm_up(self, shed: Live, now: float) -> None:
-        """A completion for a cold document was shed: prefill its prompt in the background
-        (design.md §7), so the next keystrokes there find the KV cache warm and get served."""
-        self._warm_document(shed.path, shed.text, shed.line, shed.col, shed.language, shed.root,
-                            now, multiline=shed.multiline)
-
-    def _answer_followers(self, live: Live, text: str | None) -> None:
-        """Answer type-through followers of ``live`` (``text`` None: read from the cache)."""
-        for f in live.followers:
-            rest = self._cache.read(live.key, f.offset) if text is None else text
-            self._answer_cached(f.peer, f.request_id, live.path, rest,
-                                "type_through" if f.offset else "hit", f.arrival)
-        live.followers = []
-
-    def _backstop(self, now: float) -> None:
-        """Answer running requests BACKSTOP_S before their deadline with what they have.
-
-        The engine stops at the deadline between tokens and prefill steps, but a step under load
-        can take longer than the time left; the client must not wait past its deadline. The
-        scheduler keeps the request running until the engine's Finished arrives (its slot is busy
-        until then)."""
-        for live in list(self._live.values()):
-            if live.replied_early or live.submitted_to is None or live.start is None \
-                    or live.peer is None:
-                continue
-            if now - live.arrival < live.deadline_ms / 1000 - BACKSTOP_S:
-                continue
-            text = "".join(live.streamed)
-            if live.kind == "complete":
-                text = postprocess_text(PostprocessInput(live, text, cut_short=True))
-            reply = done_reply(live, live.start.tier, FinishReason.DEADLINE.value,
-                               GenerationStats(num_generated_tokens=len(live.streamed)),
-                               text, now, self.config.tiers)
-            live.replied_early = True
-            live.peer.send(reply)  # (warm-ups were skipped above)
-            self._answer_followers(live, None)
-            # recorded when the engine stops it, with what it prefilled and decoded
-            self._recorder.hold(live.key, deadline_record(live, now), now)
-
-    def _send_final(self, live: Live, reply: p.DoneReply | p.ErrorReply) -> None:
-        live.state = "done"
-        self._live.pop(live.key, None)
-        if live.peer is not None:
-            live.peer.send(reply)
-
-    def _heartbeat(self, now: float) -> None:
-        for live in list(self._live.values()):
-            if live.peer is not None and not live.replied_early \
-                    and now - live.last_sent >= HEARTBEAT_S:
-                live.last_sent = now
-                state = "loading" if self.supervisor.state != "ready" else live.state
-                live.peer.send(p.HeartbeatReply(id=live.request_id, state=state))
-        for request_id, peer in list(self._config_waiting.items()):
-            peer.send(p.HeartbeatReply(id=request_id, state="loading"))
+    async def _ends_replied(self) -> None:
+        """Wait (a second at most) until the coroutine of every ended request has taken its
+        end (and so replied)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1.0):
+                while self._ending:
+                    self._ends_taken.clear()
+                    await self._ends_taken.wait()

@@ -42,6 +42,10 @@ class ServiceDocuments(ServiceSettings):
         """One scheduler step: ``daemon.service.Service._step``."""
         raise NotImplementedError
 
+    async def _prefill(self, live: Live) -> None:
+        """A warm-up's way through the engine: ``daemon.service.Service._prefill``."""
+        raise NotImplementedError
+
     def _on_open(self, peer: Peer, req: p.OpenRequest) -> None:
         path = normalise_path(req.path, root=req.root)
         root = normalise_path(req.root) if req.root else find_root(path)
@@ -194,6 +198,7 @@ class ServiceDocuments(ServiceSettings):
             followup_new_tokens=self.config.completion.max_tokens), now)
         self._live[key] = warm
         self._warming[path] = key
+        self._spawn(self._prefill(warm))
         return True
 
     def _counter_for(self, engine: Engine) -> TokenCounter | None:

@@ -77,10 +77,12 @@ class ServiceSettings:
     _history_work: concurrent.futures.ThreadPoolExecutor
     _loop: asyncio.AbstractEventLoop | None
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run ``coro`` as a task of the service (cancelled by ``close``; a failure logged)."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
+        return task
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)

@@ -1,6 +1,7 @@
 """Assemble: a started completion's (or warm-up's) context at its tier's budget, on a worker
 thread (the event loop keeps serving), and the prompt parts the engine renders. Called by
-``Service._run`` once the scheduler has started the request."""
+``Service._assemble`` (stage 4 of ``Service._complete``) once the scheduler has started the
+request."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Generate: the engine's ``GenerationRequest`` for a started request. ``Service._run`` submits
-it (``Engine.submit``); the engine streams its events back to the event loop."""
+"""Generate: the engine's ``GenerationRequest`` for a started request. ``Service._generation``
+builds it and ``Service._submit`` submits it (``Engine.submit``; stage 5 of
+``Service._complete``); the engine streams its events back to the event loop."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Post-process: the text a finished completion shows, from what the engine generated
 (``engine.postprocess``: whole lines, the block's end, no repeat of the suffix), and the text of
-a ``generate`` answer. Called by ``Service._ended`` and ``Service._backstop``."""
+a ``generate`` answer. Called by ``Service._shown`` (stage 7 of ``Service._complete``) and by
+``Service._backstop``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Prefilter: what a ``complete`` asks, decided before anything else, and whether it needs the
 engine at all (completions paused, or the type-through cache has the answer). Called by
-``Service._on_complete`` on the event loop, once per request."""
+``Service._complete`` (its stage 1) on the event loop, once per request."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Stream: each text chunk the engine streams (after the engine's own ``StreamFilter``: stop
 strings, single line, block end, repetition) recorded on the request and turned into the
-client's ``chunk`` reply. Called by ``Service._engine_event`` on the event loop."""
+client's ``chunk`` reply. Called by ``Service._stream`` (stage 6 of ``Service._complete``) on
+the event loop, for each chunk the request's coroutine takes from ``Live.chunks``."""
 
 from __future__ import annotations
 
