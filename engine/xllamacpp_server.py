@@ -22,6 +22,7 @@ from app.errors import EngineError, InputError, ModelError
 # logit bias that makes every allowed token outrank every other (greedy among the allowed keeps
 # their order: each gets the same offset); llama.cpp's own "ban" is the JSON value false
 ALLOW_BIAS = 1000.0
+SLOT_SIMILARITY = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,10 @@ def load_server(model_path: Path, settings: ServerSettings) -> Any:
     p.cache_type_v = xlc.ggml_type.GGML_TYPE_Q8_0
     p.flash_attn_type = xlc.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
     p.cache_ram_mib = settings.cache_ram_mib
+    # a request goes to the slot holding the longest share of its prompt when that share is at
+    # least this (llama.cpp's default 0.1 sent a document to another slot after a warm-up that
+    # stopped at 7% of its prompt); else to the least recently used slot
+    p.slot_prompt_similarity = SLOT_SIMILARITY
     p.no_extra_bufts = not settings.extra_buffers
     p.n_gpu_layers = 0  # the CPU wheel: nothing to offload
     p.ctx_shift = False  # a prompt longer than a slot is an error, never silently cut
