@@ -75,9 +75,9 @@ MAX_STEERED_STEPS = 8
 CACHE_MIB_PER_STATE = 32
 # the shortest sample of the other work's CPU use at start (it spans the model load)
 START_SAMPLE_S = 0.2
-# token texts per idle step of building the healing table, and the wait while requests run
+# token texts per step of building the healing table (40-75 ms), and the pause between steps
 IDLE_PIECES_STEP = 16_384
-IDLE_BEFORE_STEP_S = 0.5
+TABLE_STEP_PAUSE_S = 0.02
 
 
 @dataclass(slots=True)
@@ -190,19 +190,16 @@ class XLlamaCppEngine(Engine):
                          daemon=True).start()
 
     def _build_table(self) -> None:
-        """Build the healing table in small steps while no request is running (the first
-        completion inside a word would otherwise build it on its way: 0.5-0.7 s)."""
+        """Build the healing table in small steps from the start, beside the first requests
+        (Python between steps; the model's threads run without the GIL): a completion inside a
+        word would otherwise build it on its way (0.5-0.7 s idle, seconds on busy cores), and
+        the scheduler's latency model took that for the decode speed."""
         tok = self._tokenizer
         assert tok is not None
         while not self._closing:
-            with self._cond:
-                busy = bool(self._active)
-            if busy:
-                time.sleep(IDLE_BEFORE_STEP_S)
-                continue
             if tok.build_piece_table(IDLE_PIECES_STEP) is not None:
                 return
-            time.sleep(0.01)
+            time.sleep(TABLE_STEP_PAUSE_S)
 
     def _pick_threads(self, before: cpu_load.CpuSample | None) -> tuple[int, int]:
         """Decode and prefill threads, fixed for the server's lifetime: ``engine.n_threads``

@@ -12,6 +12,7 @@ continuous batching. Nothing here starts a thread or holds state of a request.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +71,10 @@ def load_server(model_path: Path, settings: ServerSettings) -> Any:
     p.warmup = False  # a warm-up decode at load costs the first request nothing it saves
     p.verbosity = -1  # llama.cpp's log is off (its ~2,000 lines at load)
     p.endpoint_metrics = False
+    # the server also listens on a local HTTP port (xllamacpp always starts it): a random key
+    # keeps other local programs out; the engine's in-process calls do not pass through it
+    p.api_keys = [secrets.token_urlsafe(32)]
+    p.n_threads_http = 1
     try:
         return xlc.Server(p)
     except (RuntimeError, ValueError, OSError) as exc:
