@@ -88,7 +88,7 @@ class TierConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 
 
 class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    kind: str = "llamacpp"  # "llamacpp" | "exllamav2" | "remote"
+    kind: str = "llamacpp"  # "llamacpp" | "xllamacpp" | "exllamav2" | "remote"
     model: str = ""  # GGUF file, EXL2/HF folder; "" means the embedded default model
     # draft model for speculation (a model name, a GGUF file or an EXL2/HF folder); "" means
     # none; "prompt-lookup" (PROMPT_LOOKUP, llamacpp only) drafts from the prompt's own text
@@ -113,6 +113,8 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     # fewer slots lowers it: engine/remote_limits.py)
     max_batch: int = 16
     kv_state_slots: int = 8  # (>= 0; 0: none) documents whose KV state is kept for switching
+    # (1 to 64) xllamacpp: server slots, requests decoded at once (each holds n_ctx tokens)
+    n_parallel: int = 4
     remote_url: str = ""  # OpenAI-compatible server base URL for kind "remote"
     remote_model: str = ""
     remote_api_key: str = ""
@@ -189,8 +191,9 @@ def validate(config: Config) -> Config:
         if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
             raise ConfigError(f"{key} must not contain control characters ({value!r})")
     e = config.engine
-    if e.kind not in ("llamacpp", "exllamav2", "remote"):
-        raise ConfigError(f"engine.kind must be llamacpp, exllamav2 or remote, not {e.kind!r}")
+    if e.kind not in ENGINE_KINDS:
+        raise ConfigError(f"engine.kind must be llamacpp, xllamacpp, exllamav2 or remote, "
+                          f"not {e.kind!r}")
     if e.draft_model == PROMPT_LOOKUP and e.kind == "exllamav2":
         raise ConfigError(f"engine.draft_model = {PROMPT_LOOKUP!r} is for the llamacpp engine: "
                           "the exllamav2 engine drafts with a model (an EXL2 or HF folder)")
@@ -213,6 +216,7 @@ def validate(config: Config) -> Config:
     _between("engine.speculation_min_acceptance", e.speculation_min_acceptance, 0, 1)
     _at_least("engine.max_batch", e.max_batch, 1)
     _at_least("engine.kv_state_slots", e.kv_state_slots, 0)
+    _between("engine.n_parallel", e.n_parallel, 1, 64)
     if not e.remote_timeout_s > 0:
         raise ConfigError(f"engine.remote_timeout_s must be above 0, not {e.remote_timeout_s}")
     if e.kind == "remote" and not e.remote_url:
@@ -226,6 +230,7 @@ def validate(config: Config) -> Config:
     return config
 
 
+ENGINE_KINDS = ("llamacpp", "xllamacpp", "exllamav2", "remote")
 PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value: drafts from the prompt's own text
 MAX_TOKENS = 2048  # the protocol's limit of a request's max_tokens (daemon/protocol.py)
 MIN_BUDGET_TOKENS = 64  # context.budget_tokens (and nospin context --budget)

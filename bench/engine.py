@@ -1,7 +1,9 @@
 """llamacpp engine figures: prefill/decode speed, first token cold/warm/restored, speculation.
 
 Runs the embedded model (or ``--model``) through the real engine on a slice of a real source
-file, prints one JSON object. Used for docs/engine.md.
+file, prints one JSON object. Used for docs/engine.md. ``--engines llamacpp,xllamacpp`` runs
+the CPU engines side by side instead, each in a child process, one after the other
+(bench/engine_compare.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lines", type=int, default=60, help="lines of prefix before the cursor")
     parser.add_argument("--new-tokens", type=int, default=32)
     parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--engines", default="", help="comma-separated engine kinds to run side "
+                        "by side (llamacpp,xllamacpp), each in its own process; default: the "
+                        "llamacpp engine's own figures")
+    parser.add_argument("--repeat", type=int, default=1, help="--engines: rounds, in turn")
 
 
 def _source() -> str:
@@ -28,6 +34,10 @@ def _source() -> str:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.engines:
+        from bench.engine_compare import compare
+
+        return compare(args)
     from app.config import PROMPT_LOOKUP
     from engine.base import GenerationRequest, PromptParts, generate_sync
     from engine.llamacpp import LlamaCppEngine

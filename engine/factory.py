@@ -2,7 +2,8 @@
 
 Called once by the daemon (and by CLI commands and benchmarks) before ``engine.start()``.
 ``engine.kind`` picks the backend: ``llamacpp`` (a GGUF file or a packaged model name such as
-``qwen2.5-coder-1.5b``; an empty ``engine.model`` means the embedded model), ``exllamav2``
+``qwen2.5-coder-1.5b``; an empty ``engine.model`` means the embedded model), ``xllamacpp``
+(the same GGUF models on llama.cpp's own server in-process, parallel slots), ``exllamav2``
 (imported lazily from ``engine.exllama``) or ``remote``.
 """
 
@@ -27,13 +28,17 @@ def create_engine(config: Config) -> Engine:
     e = config.engine
     if e.kind == "llamacpp":
         return _llamacpp(e)
+    if e.kind == "xllamacpp":
+        return _xllamacpp(e)
     if e.kind == "exllamav2":
         return _exllamav2(e)
     if e.kind == "remote":
         from engine.remote import RemoteEngine
 
         return RemoteEngine(config=e, profile=profile_for(e))
-    raise ConfigError(f"engine.kind must be llamacpp, exllamav2 or remote, not {e.kind!r}")
+    raise ConfigError(
+        f"engine.kind must be llamacpp, xllamacpp, exllamav2 or remote, not {e.kind!r}"
+    )
 
 
 def profile_for(e: EngineConfig, model_path: Path | None = None) -> ModelProfile:
@@ -66,6 +71,16 @@ def _llamacpp(e: EngineConfig) -> Engine:
     )
 
 
+def _xllamacpp(e: EngineConfig) -> Engine:
+    from engine.xllamacpp import XLlamaCppEngine
+
+    model_path = resolve_model_path(e.model)
+    if model_path.is_dir():
+        raise ModelError(f"the xllamacpp engine needs a GGUF file, {model_path} is a folder")
+    model_path = cpu_weights(model_path, enabled=e.requantize)
+    return XLlamaCppEngine(model_path=model_path, profile=profile_for(e, model_path), config=e)
+
+
 def _exllamav2(e: EngineConfig) -> Engine:
     try:
         module = importlib.import_module("engine.exllama")
@@ -83,11 +98,12 @@ def _exllamav2(e: EngineConfig) -> Engine:
 def load_tokenizer(config: Config) -> TokenCounter | None:
     """The configured model's exact tokenizer without loading its weights, or None.
 
-    For llamacpp models only (a vocab-only load takes well under a second); other engines count
-    with their loaded model, and callers fall back to the character estimator.
+    For GGUF engines only (llamacpp, xllamacpp: a vocab-only load takes well under a second);
+    other engines count with their loaded model, and callers fall back to the character
+    estimator.
     """
     e = config.engine
-    if e.kind != "llamacpp":
+    if e.kind not in ("llamacpp", "xllamacpp"):
         return None
     import llama_cpp
 
