@@ -194,6 +194,36 @@ def test_cli_reports_several_stored_results(
     assert "several --from" in capsys.readouterr().err
 
 
+def test_history_peers_report_matches_the_documented_targets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The editing-session table (docs/quality.md) from its stored results: all five modes on
+    the same 40 history points at both budgets, and the peer targets it states per budget."""
+    report = tmp_path / "history.md"
+    assert main(["eval", "--from", str(RESULTS / "history-peers-b256.json.gz"),
+                 "--from", str(RESULTS / "history-peers-b896.json.gz"),
+                 "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("exact match (all, n=40)") == 2
+    low, high = out.split("exact match (all, n=40)")[1:]
+    for part in (low, high):
+        assert all(f"  {mode} " in part for mode in
+                   ("nospin", "naive_tail", "llamavim", "continue", "tabby"))
+    assert "FAIL nospin exact match at least 3 points above the best peer's: 27.5% vs tabby" in low
+    assert "FAIL nospin compile_pass at most 2 points below" in low
+    assert "PASS nospin prompt tokens no more than any peer's: 192 vs continue 213" in low
+    assert "PASS nospin exact match at least 3 points above the best peer's: 30.0% vs continue" \
+        in high
+    assert "FAIL nospin prompt tokens no more than any peer's: 746 vs tabby 463" in high
+    assert out.count("PASS nospin accepts at least 5% more characters") == 2
+    for budget in (256, 896):  # the peers ran on the points of the reused result
+        ids = []
+        for name in (f"history-peers-b{budget}.json.gz", f"history-b{budget}.json.gz"):
+            with gzip.open(RESULTS / name, "rt", encoding="utf-8") as f:
+                ids.append([p["id"] for p in json.load(f)["points"]])
+        assert ids[0] == ids[1] and len(ids[0]) == 40
+
+
 def test_cli_merges_several_baselines_into_one_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
