@@ -210,9 +210,9 @@ def render_markdown(
                       "cursor the ground truth does not have: " + ", ".join(
                           f"{mode} {_pct(rate)}" for mode, rate in copies)]
     lines += ["", "## chart (all points)", "", "```", *text_chart(result), "```"]
-    lines += ["", "## targets (issue 5)", ""]
+    lines += ["", "## targets (quality guardrail)", ""]
     lines += [f"- {t}" for t in targets(result)] or ["- (needs the nospin and naive modes)"]
-    lines += ["", "## targets against the peer modes (issue 42)", ""]
+    lines += ["", "## targets against the peer modes", ""]
     lines += [f"- {t}" for t in peer_targets(result)] or [
         "- (needs the nospin mode and a peer mode or naive_tail)"]
     lines += ["", "## run time per mode", "", "| mode | points | run s | top-k extra s |",

@@ -165,7 +165,7 @@ def test_report_shows_every_mode_side_by_side_with_a_chart_and_the_targets() -> 
     for mode in ("nospin", "naive_tail", "llamavim", "continue", "tabby"):
         assert f"| {mode} |" in text
     assert "| accepted chars | accepted share |" in text
-    assert "## targets against the peer modes (issue 42)" in text
+    assert "## targets against the peer modes" in text
     assert "FAIL nospin accepts at least 5% more characters than the best peer: 9.6 vs tabby " \
            "17.8" in text
     chart = text_chart(result)
