@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from app.errors import InputError
 from daemon import protocol as p
@@ -37,14 +39,9 @@ class ServiceDocuments(ServiceSettings):
     # set in Service.__init__
     _warming: dict[str, str]
     _warm_ids: itertools.count[int]
-
-    def _step(self) -> None:
-        """One scheduler step: ``daemon.service.Service._step``."""
-        raise NotImplementedError
-
-    async def _prefill(self, live: Live) -> None:
-        """A warm-up's way through the engine: ``daemon.service.Service._prefill``."""
-        raise NotImplementedError
+    # methods of Service: one scheduler step; a warm-up's way through the engine
+    _step: Callable[[], None]
+    _prefill: Callable[[Live], Coroutine[Any, Any, None]]
 
     def _on_open(self, peer: Peer, req: p.OpenRequest) -> None:
         path = normalise_path(req.path, root=req.root)
