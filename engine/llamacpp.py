@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +35,14 @@ from engine.base import (
     Engine,
     EngineStats,
     EventSink,
-    Finished,
     FinishReason,
     GenerationRequest,
-    GenerationStats,
     Priority,
-    TextChunk,
 )
 from engine.blocks import request_block
 from engine.cpu_build import extra_buffers_safe
-from engine.healing import constrained_argmax, heal_start, split_heal, split_trailing_blanks
+from engine.healing import constrained_argmax, heal_start
+from engine.job_queue import Job, JobQueues
 from engine.llamacpp_session import KVSession, PrefillResult, ShouldStop, Tokenizer, load_llama
 from engine.llamacpp_spec import (
     Drafter,
@@ -54,6 +52,7 @@ from engine.llamacpp_spec import (
 )
 from engine.models import models_dir
 from engine.profiles import ModelProfile
+from engine.prompt_tokens import prompt_tokens
 from engine.speculation import SpeculationGovernor
 from engine.steering import StartSteer
 from engine.stream_filter import StreamFilter
@@ -83,18 +82,12 @@ IDLE_BEFORE_STEP_S = 0.5
 
 
 @dataclass(slots=True)
-class _Job:
-    request: GenerationRequest
-    sink: EventSink
-    submitted: float  # time.monotonic() at submit
-    seq: int
-    stats: GenerationStats = field(default_factory=GenerationStats)
-    started: float = 0.0  # first time the engine thread took it
+class _Job(Job):
     heal: str = ""  # text cut from the prefix (blanks, a partial word); cut again from the output
     draft_prefill_ms: float = 0.0  # the draft model's prefill of this prompt (in prefill_ms)
 
 
-class LlamaCppEngine(Engine):
+class LlamaCppEngine(JobQueues[_Job], Engine):
     """CPU engine over llama-cpp-python; see the module docstring."""
 
     name = "llamacpp"
@@ -664,92 +657,12 @@ class LlamaCppEngine(Engine):
         )
 
     def _prompt_tokens(self, req: GenerationRequest) -> tuple[list[int], str]:
-        """Token ids of the request's prompt, and the text cut from the prefix's end.
-
-        Spaces or tabs at the end of the prefix (after ``return ``, an indent) are cut from the
-        prompt: BPE vocabularies fold them into the next word's token, so a prompt that ends in
-        a lone space token leads the model astray (seen with Qwen2.5-Coder: ``return `` gave a
-        wrong line, ``return`` the right one). With ``token_healing`` a partial word at the end
-        is cut too (engine/healing.py) and the first tokens are constrained to re-spell it. The
-        model then writes the cut text itself; the decode loop removes it from the output.
-        """
+        """Token ids of the request's prompt, and the text cut from the prefix's end
+        (:func:`engine.prompt_tokens.prompt_tokens`)."""
         assert self._tokenizer is not None
-        if req.prompt is not None:
-            parts = req.prompt
-            split = split_heal if self._config.token_healing else split_trailing_blanks
-            prefix, heal = split(parts.prefix)
-            if heal:
-                parts = replace(parts, prefix=prefix)
-            pieces = self._profile.render(parts)
-            tokens = self._tokenizer.tokenize_pieces(pieces, add_bos=self._profile.add_bos)
-            return tokens, heal
-        if req.prompt_text is not None:
-            bos = list(self._tokenizer.bos) if self._profile.add_bos else []
-            return bos + self._tokenizer.tokenize_text(req.prompt_text), ""
-        raise InputError("a request needs prompt or prompt_text")
-
-    def _stopped(self, job: _Job) -> FinishReason | None:
-        """Why ``job`` must stop now (cancel, close, deadline), or None."""
-        if job.request.request_id in self._cancelled or self._closing:
-            return FinishReason.CANCELLED
-        deadline = job.request.deadline
-        if deadline is not None and time.monotonic() >= deadline:
-            return FinishReason.DEADLINE
-        return None
+        return prompt_tokens(self._tokenizer, self._profile, self._config.token_healing, req)
 
     # --- events ------------------------------------------------------------------------------
-
-    def _emit(self, job: _Job, text: str) -> None:
-        if not text:
-            return
-        if not job.stats.first_token_ms:
-            job.stats.first_token_ms = (time.monotonic() - job.submitted) * 1000
-        self._safe_sink(job, TextChunk(job.request.request_id, text))
-
-    def _finish(
-        self, job: _Job, reason: FinishReason, text: str, error: str = "", code: str = ""
-    ) -> None:
-        job.stats.total_ms = (time.monotonic() - job.submitted) * 1000
-        self._stats.requests += 1
-        with self._cond:
-            self._cancelled.discard(job.request.request_id)
-            self._active.discard(job.request.request_id)
-        event = Finished(job.request.request_id, reason, text, job.stats, error, code)
-        self._safe_sink(job, event)
-
-    def _fail(self, job: _Job, exc: NospinError) -> None:
-        self._finish(job, FinishReason.ERROR, "", str(exc), exc.code)
-
-    @staticmethod
-    def _safe_sink(job: _Job, event: TextChunk | Finished) -> None:
-        try:
-            job.sink(event)
-        except Exception:  # a broken sink must not kill the engine
-            log.exception("event sink of %s failed", job.request.request_id)
-
-    def _reap_cancelled_locked(self) -> None:
-        """Finish queued requests that were cancelled before they ran (lock held)."""
-        if not self._cancelled:
-            return
-        for queue in (self._interactive, self._background):
-            for job in [j for j in queue if j.request.request_id in self._cancelled]:
-                queue.remove(job)
-                self._cond.release()
-                try:
-                    self._finish(job, FinishReason.CANCELLED, "")
-                finally:
-                    self._cond.acquire()
-
-    def _drain(self, reason: FinishReason, error: EngineDied | None = None) -> None:
-        with self._cond:
-            jobs = [*self._interactive, *self._background]
-            self._interactive.clear()
-            self._background.clear()
-        for job in jobs:
-            if error is not None:
-                self._fail(job, error)
-            else:
-                self._finish(job, reason, "")
 
     def _die(self, current: _Job | None, message: str) -> None:
         with self._cond:

@@ -29,7 +29,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,18 +40,17 @@ from engine.base import (
     Engine,
     EngineStats,
     EventSink,
-    Finished,
     FinishReason,
     GenerationRequest,
-    GenerationStats,
     Priority,
-    TextChunk,
 )
 from engine.blocks import request_block
 from engine.cpu_build import built_with_amx
-from engine.healing import heal_start, split_heal, split_trailing_blanks
+from engine.healing import heal_start
+from engine.job_queue import Job, JobQueues
 from engine.llamacpp_session import Tokenizer
 from engine.profiles import ModelProfile
+from engine.prompt_tokens import prompt_tokens
 from engine.steering import StartSteer
 from engine.stream_filter import StreamFilter
 from engine.threads import thread_choices
@@ -80,14 +78,6 @@ IDLE_PIECES_STEP = 16_384
 TABLE_STEP_PAUSE_S = 0.02
 
 
-@dataclass(slots=True)
-class _Job:
-    request: GenerationRequest
-    sink: EventSink
-    submitted: float
-    seq: int
-    stats: GenerationStats = field(default_factory=GenerationStats)
-    started: float = 0.0
 
 
 class _Stream:
@@ -103,7 +93,7 @@ class _Stream:
         self.error: BaseException | None = None
 
 
-class XLlamaCppEngine(Engine):
+class XLlamaCppEngine(JobQueues[Job], Engine):
     """CPU engine over xllamacpp's in-process llama.cpp server; see the module docstring."""
 
     name = "xllamacpp"
@@ -125,8 +115,8 @@ class XLlamaCppEngine(Engine):
         self._n_parallel = max(1, n_parallel or config.n_parallel)
         self._n_batch = max(1, n_batch or config.prefill_chunk)
         self._cond = threading.Condition()
-        self._interactive: deque[_Job] = deque()
-        self._background: deque[_Job] = deque()
+        self._interactive: deque[Job] = deque()
+        self._background: deque[Job] = deque()
         self._cancelled: set[str] = set()
         self._active: set[str] = set()
         self._running_interactive = 0  # interactive jobs on a worker now
@@ -226,7 +216,7 @@ class XLlamaCppEngine(Engine):
         return self._tokenizer.count(text)
 
     def submit(self, request: GenerationRequest, sink: EventSink) -> None:
-        job = _Job(request, sink, time.monotonic(), next(self._seq))
+        job = Job(request, sink, time.monotonic(), next(self._seq))
         with self._cond:
             dead = self._dead or self._closing or not self._workers
             if not dead:
@@ -276,7 +266,7 @@ class XLlamaCppEngine(Engine):
     # --- worker threads ----------------------------------------------------------------------
 
     def _loop(self) -> None:
-        job: _Job | None = None
+        job: Job | None = None
         try:
             while True:
                 job = self._next_job()
@@ -297,7 +287,7 @@ class XLlamaCppEngine(Engine):
             log.exception("xllamacpp worker died")
             self._die(job, f"an xllamacpp worker died: {type(exc).__name__}: {exc}")
 
-    def _next_job(self) -> _Job | None:
+    def _next_job(self) -> Job | None:
         """The next job: editors' requests first; background work only while no editor's
         request runs or waits (two cores split between them would slow the editor's)."""
         with self._cond:
@@ -315,7 +305,7 @@ class XLlamaCppEngine(Engine):
     def _editor_waiting(self) -> bool:
         return bool(self._interactive) or self._running_interactive > 0
 
-    def _run(self, job: _Job) -> None:
+    def _run(self, job: Job) -> None:
         """Serve one request: exactly one Finished, or back to the queue when it yielded."""
         assert self._tokenizer is not None
         req, stats = job.request, job.stats
@@ -339,7 +329,7 @@ class XLlamaCppEngine(Engine):
         else:
             self._generate(job, prompt, heal)
 
-    def _prefill_only(self, job: _Job, prompt: list[int]) -> None:
+    def _prefill_only(self, job: Job, prompt: list[int]) -> None:
         """A warm-up: the server prefills the prompt (a one-token request, its token dropped);
         it yields to an editor's request between steps and is queued again to go on from what
         it prefilled (the slot keeps it)."""
@@ -369,7 +359,7 @@ class XLlamaCppEngine(Engine):
             return
         self._finish(job, FinishReason.PREFILLED, "")
 
-    def _generate(self, job: _Job, prompt: list[int], heal: str) -> None:
+    def _generate(self, job: Job, prompt: list[int], heal: str) -> None:
         assert self._tokenizer is not None
         req, stats, tok = job.request, job.stats, self._tokenizer
         stop = tuple(dict.fromkeys(req.stop + self._profile.stop_strings))
@@ -419,7 +409,7 @@ class XLlamaCppEngine(Engine):
         self._finish(job, reason, filt.text)
 
     def _free_run(
-        self, job: _Job, ids: list[int], take: Callable[[str], FinishReason | None], first: bool
+        self, job: Job, ids: list[int], take: Callable[[str], FinishReason | None], first: bool
     ) -> FinishReason:
         """The unconstrained rest of a generation, streamed; its finish reason."""
         req, stats = job.request, job.stats
@@ -447,7 +437,7 @@ class XLlamaCppEngine(Engine):
         return self._stopped(job) or FinishReason.STOP
 
     def _stream(
-        self, job: _Job, body: dict[str, Any], on_chunk: Callable[[Chunk], bool], *,
+        self, job: Job, body: dict[str, Any], on_chunk: Callable[[Chunk], bool], *,
         prefill: bool,
     ) -> _Stream:
         """Run one server request on this thread; ``on_chunk`` returning True ends it.
@@ -494,84 +484,14 @@ class XLlamaCppEngine(Engine):
         return s
 
     def _prompt_tokens(self, req: GenerationRequest) -> tuple[list[int], str]:
-        """Token ids of the prompt and the text cut from the prefix's end (the llamacpp
-        engine's rule: trailing blanks always, a partial word with ``token_healing``)."""
+        """Token ids of the prompt and the text cut from the prefix's end, as the llamacpp
+        engine makes them (:func:`engine.prompt_tokens.prompt_tokens`)."""
         assert self._tokenizer is not None
-        if req.prompt is not None:
-            parts = req.prompt
-            split = split_heal if self._config.token_healing else split_trailing_blanks
-            prefix, heal = split(parts.prefix)
-            if heal:
-                parts = replace(parts, prefix=prefix)
-            pieces = self._profile.render(parts)
-            return self._tokenizer.tokenize_pieces(pieces, add_bos=self._profile.add_bos), heal
-        if req.prompt_text is not None:
-            bos = list(self._tokenizer.bos) if self._profile.add_bos else []
-            return bos + self._tokenizer.tokenize_text(req.prompt_text), ""
-        raise InputError("a request needs prompt or prompt_text")
-
-    def _stopped(self, job: _Job) -> FinishReason | None:
-        if job.request.request_id in self._cancelled or self._closing:
-            return FinishReason.CANCELLED
-        deadline = job.request.deadline
-        if deadline is not None and time.monotonic() >= deadline:
-            return FinishReason.DEADLINE
-        return None
+        return prompt_tokens(self._tokenizer, self._profile, self._config.token_healing, req)
 
     # --- events ------------------------------------------------------------------------------
 
-    def _emit(self, job: _Job, text: str) -> None:
-        if not text:
-            return
-        if not job.stats.first_token_ms:
-            job.stats.first_token_ms = (time.monotonic() - job.submitted) * 1000
-        self._safe_sink(job, TextChunk(job.request.request_id, text))
-
-    def _finish(
-        self, job: _Job, reason: FinishReason, text: str, error: str = "", code: str = ""
-    ) -> None:
-        job.stats.total_ms = (time.monotonic() - job.submitted) * 1000
-        with self._cond:
-            self._stats.requests += 1
-            self._cancelled.discard(job.request.request_id)
-            self._active.discard(job.request.request_id)
-        self._safe_sink(job, Finished(job.request.request_id, reason, text, job.stats, error,
-                                      code))
-
-    def _fail(self, job: _Job, exc: NospinError) -> None:
-        self._finish(job, FinishReason.ERROR, "", str(exc), exc.code)
-
-    @staticmethod
-    def _safe_sink(job: _Job, event: TextChunk | Finished) -> None:
-        try:
-            job.sink(event)
-        except Exception:  # a broken sink must not kill a worker
-            log.exception("event sink of %s failed", job.request.request_id)
-
-    def _reap_cancelled_locked(self) -> None:
-        if not self._cancelled:
-            return
-        for queue in (self._interactive, self._background):
-            for job in [j for j in queue if j.request.request_id in self._cancelled]:
-                queue.remove(job)
-                self._cond.release()
-                try:
-                    self._finish(job, FinishReason.CANCELLED, "")
-                finally:
-                    self._cond.acquire()
-
-    def _drain(self, reason: FinishReason, error: EngineDied | None = None) -> None:
-        with self._cond:
-            jobs = [*self._interactive, *self._background]
-            self._interactive.clear()
-            self._background.clear()
-        for job in jobs:
-            if error is not None:
-                self._fail(job, error)
-            else:
-                self._finish(job, reason, "")
-
-    def _die(self, current: _Job | None, message: str) -> None:
+    def _die(self, current: Job | None, message: str) -> None:
         with self._cond:
             self._dead = True
             self._death = message
