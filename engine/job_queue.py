@@ -23,6 +23,7 @@ from engine.base import (
     FinishReason,
     GenerationRequest,
     GenerationStats,
+    Priority,
     TextChunk,
 )
 
@@ -55,6 +56,30 @@ class JobQueues(Generic[J]):
     _active: set[str]  # ids submitted and not finished yet
     _stats: EngineStats
     _closing: bool  # the engine is closing: whatever runs stops
+    _dead: bool  # the engine thread died
+    _death: str  # why
+
+    def _enqueue(self, job: J, running: bool, name: str) -> None:
+        """Queue ``job`` for the engine's thread(s); when ``running`` is false, or the engine
+        died or is closing, answer it here with ``engine_died``: still exactly one Finished."""
+        request = job.request
+        with self._cond:
+            dead = self._dead or self._closing or not running
+            if not dead:
+                self._active.add(request.request_id)
+                queue = (self._interactive if request.priority == Priority.INTERACTIVE
+                         else self._background)
+                queue.append(job)
+                self._cond.notify_all()
+        if dead:
+            self._fail(job, EngineDied(self._death or f"the {name} engine is not running"))
+
+    def cancel(self, request_id: str) -> None:
+        """Stop ``request_id`` within one step (queued: it finishes ``cancelled`` unrun)."""
+        with self._cond:
+            if request_id in self._active:
+                self._cancelled.add(request_id)
+                self._cond.notify_all()
 
     def _stopped(self, job: J) -> FinishReason | None:
         """Why ``job`` must stop now (cancel, close, deadline), or None."""

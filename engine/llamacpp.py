@@ -244,23 +244,7 @@ class LlamaCppEngine(JobQueues[_Job], Engine):
 
     def submit(self, request: GenerationRequest, sink: EventSink) -> None:
         job = _Job(request, sink, time.monotonic(), next(self._seq))
-        with self._cond:
-            if self._dead or self._closing or self._thread is None:
-                dead = True
-            else:
-                dead = False
-                self._active.add(request.request_id)
-                queue = self._interactive if request.priority == Priority.INTERACTIVE else None
-                (queue if queue is not None else self._background).append(job)
-                self._cond.notify()
-        if dead:  # no engine thread to answer: answer here, still exactly one Finished
-            self._fail(job, EngineDied(self._death or "the llamacpp engine is not running"))
-
-    def cancel(self, request_id: str) -> None:
-        with self._cond:
-            if request_id in self._active:
-                self._cancelled.add(request_id)
-                self._cond.notify()
+        self._enqueue(job, self._thread is not None, self.name)
 
     def stats(self) -> EngineStats:
         s = self._stats

@@ -217,23 +217,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
 
     def submit(self, request: GenerationRequest, sink: EventSink) -> None:
         job = Job(request, sink, time.monotonic(), next(self._seq))
-        with self._cond:
-            dead = self._dead or self._closing or not self._workers
-            if not dead:
-                self._active.add(request.request_id)
-                if request.priority == Priority.INTERACTIVE:
-                    self._interactive.append(job)
-                else:
-                    self._background.append(job)
-                self._cond.notify_all()
-        if dead:
-            self._fail(job, EngineDied(self._death or "the xllamacpp engine is not running"))
-
-    def cancel(self, request_id: str) -> None:
-        with self._cond:
-            if request_id in self._active:
-                self._cancelled.add(request_id)
-                self._cond.notify_all()
+        self._enqueue(job, bool(self._workers), self.name)
 
     def stats(self) -> EngineStats:
         s = self._stats
