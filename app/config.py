@@ -34,6 +34,7 @@ class BudgetShares(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
 
 LAYOUTS = ("auto", "stable", "cursor")
+AUTO = "auto"  # engine.kind: the CPU engine that is installed (engine/factory.py engine_kind)
 
 
 class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -88,7 +89,9 @@ class TierConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
 
 
 class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    kind: str = "llamacpp"  # "llamacpp" | "xllamacpp" | "exllamav2" | "remote"
+    # "auto" (llamacpp where llama-cpp-python is installed, else xllamacpp: engine/factory.py
+    # engine_kind) | "llamacpp" | "xllamacpp" | "exllamav2" | "remote"
+    kind: str = AUTO
     model: str = ""  # GGUF file, EXL2/HF folder; "" means the embedded default model
     # draft model for speculation (a model name, a GGUF file or an EXL2/HF folder); "" means
     # none; "prompt-lookup" (PROMPT_LOOKUP, llamacpp only) drafts from the prompt's own text
@@ -192,8 +195,8 @@ def validate(config: Config) -> Config:
             raise ConfigError(f"{key} must not contain control characters ({value!r})")
     e = config.engine
     if e.kind not in ENGINE_KINDS:
-        raise ConfigError(f"engine.kind must be llamacpp, xllamacpp, exllamav2 or remote, "
-                          f"not {e.kind!r}")
+        raise ConfigError(f"engine.kind must be auto, llamacpp, xllamacpp, exllamav2 or "
+                          f"remote, not {e.kind!r}")
     if e.draft_model == PROMPT_LOOKUP and e.kind == "exllamav2":
         raise ConfigError(f"engine.draft_model = {PROMPT_LOOKUP!r} is for the llamacpp engine: "
                           "the exllamav2 engine drafts with a model (an EXL2 or HF folder)")
@@ -230,7 +233,7 @@ def validate(config: Config) -> Config:
     return config
 
 
-ENGINE_KINDS = ("llamacpp", "xllamacpp", "exllamav2", "remote")
+ENGINE_KINDS = (AUTO, "llamacpp", "xllamacpp", "exllamav2", "remote")
 PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value: drafts from the prompt's own text
 MAX_TOKENS = 2048  # the protocol's limit of a request's max_tokens (daemon/protocol.py)
 MIN_BUDGET_TOKENS = 64  # context.budget_tokens (and nospin context --budget)

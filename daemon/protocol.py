@@ -182,7 +182,7 @@ class HelloReply(_Message, frozen=True, tag="hello"):
     protocol: int  # protocol version the daemon speaks
     version: str  # nospin version
     pid: int  # daemon process id
-    engine: str  # engine kind ("llamacpp", ...)
+    engine: str  # the engine kind that runs ("llamacpp", "xllamacpp", ...: "auto" resolved)
     engine_state: str  # "loading" | "ready" | "restarting" | "failed"
 
 

@@ -88,6 +88,7 @@ from engine.base import (
     GenerationStats,
     TextChunk,
 )
+from engine.factory import engine_kind
 from engine.postprocess import CUT_SHORT
 
 log = logging.getLogger(__name__)
@@ -260,7 +261,7 @@ class Service(ServiceReplies):
             case p.HelloRequest():
                 peer.send(p.HelloReply(
                     id=request.id, protocol=p.PROTOCOL_VERSION, version=app.__version__,
-                    pid=os.getpid(), engine=self.config.engine.kind,
+                    pid=os.getpid(), engine=engine_kind(self.config.engine),
                     engine_state=self.supervisor.state,
                 ))
             case p.StatusRequest():

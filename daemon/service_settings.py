@@ -38,6 +38,7 @@ from daemon.speed_store import SpeedStore, speed_key
 from daemon.supervisor import EngineFactory, EngineSupervisor
 from daemon.tokens import LineCachedCounter
 from engine.base import Engine
+from engine.factory import engine_kind
 
 log = logging.getLogger("daemon.service")
 
@@ -150,7 +151,7 @@ class ServiceSettings:
             id=request_id, version=app.__version__, pid=os.getpid(),
             uptime_s=round(time.monotonic() - self._started, 1), endpoints=self.endpoints,
             log_path=self._log_file,
-            engine={"kind": self.config.engine.kind, **self.supervisor.info()},
+            engine={"kind": engine_kind(self.config.engine), **self.supervisor.info()},
             metrics=self._metrics_data(), fast_mode=self.config.tiers.force_fast,
             paused=self.config.completion.paused, num_documents=len(self._docs),
             num_clients=int(self.count_peers()), num_queued=self.scheduler.num_waiting,

@@ -1,43 +1,66 @@
 """Build the configured Engine from ``app.config.Config``; the one place a profile is chosen.
 
 Called once by the daemon (and by CLI commands and benchmarks) before ``engine.start()``.
-``engine.kind`` picks the backend: ``llamacpp`` (a GGUF file or a packaged model name such as
-``qwen2.5-coder-1.5b``; an empty ``engine.model`` means the embedded model), ``xllamacpp``
-(the same GGUF models on llama.cpp's own server in-process, parallel slots), ``exllamav2``
-(imported lazily from ``engine.exllama``) or ``remote``.
+``engine.kind`` picks the backend (``engine_kind`` resolves ``auto``, the default: llamacpp
+where llama-cpp-python is installed, else xllamacpp): ``llamacpp`` (a GGUF file or a packaged
+model name such as ``qwen2.5-coder-1.5b``; an empty ``engine.model`` means the embedded model),
+``xllamacpp`` (the same GGUF models on llama.cpp's own server in-process, parallel slots),
+``exllamav2`` (imported lazily from ``engine.exllama``) or ``remote``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from app.config import PROMPT_LOOKUP, Config, EngineConfig
+from app.config import AUTO, PROMPT_LOOKUP, Config, EngineConfig
 from app.errors import ConfigError, EngineUnavailable, ModelError
 from engine.base import Engine, TokenCounter
 from engine.models import read_gguf_metadata, resolve_model_path
 from engine.profiles import ModelProfile, select_profile
 from engine.requantize import cpu_weights
 
+# how to get llama-cpp-python (engine.kind "llamacpp"): it compiles for this CPU (~6 min on 2 cores)
+NATIVE_INSTALL = "bash installers/install.sh --native (or pip install 'nospin[native]')"
+
+
+def native_installed(find_spec: Callable[[str], object | None] = importlib.util.find_spec
+                     ) -> bool:
+    """Whether llama-cpp-python (the llamacpp engine) is installed; it is not imported."""
+    return find_spec("llama_cpp") is not None
+
+
+def engine_kind(e: EngineConfig,
+                find_spec: Callable[[str], object | None] = importlib.util.find_spec) -> str:
+    """The engine kind that runs for ``e``: ``e.kind``, where ``"auto"`` is ``"llamacpp"`` when
+    llama-cpp-python is installed (built for this CPU: the faster one where it is) and
+    ``"xllamacpp"`` (prebuilt wheels) otherwise. Called wherever the kind decides something;
+    ``find_spec`` looks for the package (``nospin doctor``'s probe passes its own)."""
+    if e.kind != AUTO:
+        return e.kind
+    return "llamacpp" if native_installed(find_spec) else "xllamacpp"
+
 
 def create_engine(config: Config) -> Engine:
     """Return an unstarted Engine for ``config.engine``; raise ConfigError/ModelError."""
     e = config.engine
-    if e.kind == "llamacpp":
+    kind = engine_kind(e)
+    if kind == "llamacpp":
         return _llamacpp(e)
-    if e.kind == "xllamacpp":
+    if kind == "xllamacpp":
         return _xllamacpp(e)
-    if e.kind == "exllamav2":
+    if kind == "exllamav2":
         return _exllamav2(e)
-    if e.kind == "remote":
+    if kind == "remote":
         from engine.remote import RemoteEngine
 
         return RemoteEngine(config=e, profile=profile_for(e))
     raise ConfigError(
-        f"engine.kind must be llamacpp, xllamacpp, exllamav2 or remote, not {e.kind!r}"
+        f"engine.kind must be auto, llamacpp, xllamacpp, exllamav2 or remote, not {e.kind!r}"
     )
 
 
@@ -55,6 +78,9 @@ def profile_for(e: EngineConfig, model_path: Path | None = None) -> ModelProfile
 
 
 def _llamacpp(e: EngineConfig) -> Engine:
+    if not native_installed():
+        raise ConfigError('engine.kind = "llamacpp" needs llama-cpp-python, which is not '
+                          f'installed: {NATIVE_INSTALL}; or set engine.kind = "auto"')
     from engine.llamacpp import LlamaCppEngine
 
     model_path = resolve_model_path(e.model)
@@ -103,7 +129,7 @@ def load_tokenizer(config: Config) -> TokenCounter | None:
     estimator.
     """
     e = config.engine
-    if e.kind not in ("llamacpp", "xllamacpp"):
+    if engine_kind(e) not in ("llamacpp", "xllamacpp"):
         return None
     import llama_cpp
 

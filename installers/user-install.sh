@@ -4,6 +4,7 @@
 # user unit + tray autostart entry (Linux) or launchd agents (macOS).
 #   bash installers/user-install.sh                 # from this checkout
 #   bash installers/user-install.sh --gpu --dry-run # options go to `nospin install`
+#   bash installers/user-install.sh --prebuilt      # compile nothing (the CPU engine: xllamacpp)
 #   NOSPIN_SOURCE=dist/nospin-0.1.0-py3-none-any.whl bash installers/user-install.sh
 # A throw-away bootstrap venv runs `nospin install`, which creates the real one; pip's cache
 # makes the second install of the dependencies quick. Uninstall: `nospin uninstall [--purge]`.
@@ -27,5 +28,12 @@ PY
   req="$boot/src"
 fi
 . "$here/installers/llama-flags.sh"  # llama.cpp without AMX, here and in `nospin install`
-"$boot/bin/python" -m pip install --disable-pip-version-check -q "$req"
+# the bootstrap needs nospin's own dependencies only (no llama-cpp-python); with --prebuilt
+# wheels only there too, so nothing at all is compiled
+wheels_only=()
+for arg in "$@"; do
+  if [ "$arg" = --prebuilt ]; then wheels_only=(--only-binary :all:); fi
+done
+"$boot/bin/python" -m pip install --disable-pip-version-check -q \
+  ${wheels_only[@]+"${wheels_only[@]}"} "$req"
 "$boot/bin/python" -I -m app.cli install --source "$source" "$@"

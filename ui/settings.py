@@ -39,7 +39,9 @@ from ui.bridge import DaemonBridge
 __all__ = ["ENGINE_KINDS", "SHARES", "SettingsDialog"]
 
 ENGINE_KINDS = (
-    ("llamacpp", "llama.cpp (CPU)"),
+    ("auto", "Automatic (the CPU engine installed)"),
+    ("llamacpp", "llama.cpp (CPU, built here)"),
+    ("xllamacpp", "llama.cpp server (CPU, prebuilt)"),
     ("exllamav2", "ExLlamaV2 (GPU)"),
     ("remote", "Remote server (OpenAI-compatible)"),
 )
@@ -53,7 +55,9 @@ SHARES = (  # context.shares.<key>, label, what it holds
 )
 # what engine.draft_model takes, per engine kind (the field's placeholder)
 _DRAFT_HINTS = {
+    "auto": "none, a model, a GGUF file or prompt-lookup",
     "llamacpp": "none, a model, a GGUF file or prompt-lookup",
+    "xllamacpp": "none (this engine does not speculate)",
     "exllamav2": "none (an EXL2 or HF folder)",
     "remote": "the server's own",
 }
@@ -170,7 +174,7 @@ class SettingsDialog(QDialog):
         self.model.setPlaceholderText("embedded Qwen2.5-Coder-0.5B")
         form.addRow("Main model:", self._with_browse(self.model, "main model"))
         self.draft = QLineEdit()
-        self.draft.setPlaceholderText(_DRAFT_HINTS["llamacpp"])
+        self.draft.setPlaceholderText(_DRAFT_HINTS["auto"])
         self.draft.setToolTip("A smaller model of the same vocabulary drafts tokens the main "
                               "model checks; prompt-lookup (llama.cpp only) drafts from text "
                               "already in the prompt")

@@ -50,7 +50,8 @@ __all__ = [
 
 MAX_POINTS = 200  # recent requests kept for the latency chart
 TIER_NUMBERS = {"normal": 1, "cap": 2, "fast": 3}  # requests-event tier names -> tier numbers
-ENGINE_NAMES = {"llamacpp": "llama.cpp", "exllamav2": "ExLlamaV2", "remote": "remote server"}
+ENGINE_NAMES = {"llamacpp": "llama.cpp", "xllamacpp": "llama.cpp server (xllamacpp)",
+                "exllamav2": "ExLlamaV2", "remote": "remote server"}
 _BUSY_ENGINE_STATES = frozenset({"loading", "restarting"})
 
 
@@ -97,7 +98,7 @@ class DaemonView:
     running: bool = False  # connected to a daemon that answers
     pid: int = 0  # daemon process id (0 when not running)
     version: str = ""  # daemon's nospin version
-    engine_kind: str = ""  # configured engine kind ("llamacpp", ...)
+    engine_kind: str = ""  # the engine kind that runs ("llamacpp", ...; "auto" resolved)
     engine_name: str = ""  # loaded engine's name
     model: str = ""  # loaded model (file name or id)
     engine_state: str = ""  # loading | ready | restarting | failed | stopped

@@ -33,6 +33,12 @@ def register(sub: Any) -> None:
                    help="write the service files but do not register or start them now")
     p.add_argument("--system-site-packages", action="store_true",
                    help="let the venv see the system's packages (e.g. a system torch)")
+    build = p.add_mutually_exclusive_group()
+    build.add_argument("--native", dest="build", action="store_const", const="native",
+                       default="auto", help="build llama-cpp-python for this CPU (the `native` "
+                       "extra; the default where a C/C++ compiler and cmake are found)")
+    build.add_argument("--prebuilt", dest="build", action="store_const", const="prebuilt",
+                       help="compile nothing: wheels only, the CPU engine is xllamacpp")
     p.add_argument("--force", action="store_true",
                    help="overwrite service files at nospin's paths that it did not write")
     p.set_defaults(func=run_install)
@@ -63,7 +69,7 @@ def run_install(args: argparse.Namespace) -> int:
     options = InstallOptions(source=str(Path(source).expanduser().resolve()), gpu=args.gpu,
                              tray=not args.no_tray, model=model,
                              system_site_packages=args.system_site_packages,
-                             activate=not args.no_activate)
+                             activate=not args.no_activate, build=args.build)
     plan = plan_here(options)
     if args.dry_run:
         print(describe(plan))

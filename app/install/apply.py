@@ -171,10 +171,12 @@ class _Installer:
     def pip(self) -> None:
         source = self.plan.options.source
         with _prepared_source(source) as prepared:
-            build = build_env_here() if self.plan.platform != "windows" else {}
+            native = self.plan.native
+            build = build_env_here() if native and self.plan.platform != "windows" else {}
             argv = _with_env(self.plan.pip_install_argv(prepared, _constraints(prepared)), build)
-            self.progress(f"installing nospin from {source} into the venv (pip; the first "
-                          "time it builds llama-cpp-python, several minutes)")
+            self.progress(f"installing nospin from {source} into the venv (pip; " + (
+                "the first time it builds llama-cpp-python, several minutes)" if native
+                else "wheels only, nothing compiled)"))
             started = time.monotonic()
             result = self.runner(argv, timeout_s=None)
         if result.returncode != 0:

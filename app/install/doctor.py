@@ -159,7 +159,20 @@ def check_config(probe: Probe) -> CheckResult:
                            f"correct {path}, or move it away and run `nospin install` for "
                            "defaults")
     where = str(path) if path.exists() else f"{path} missing: defaults"
-    return CheckResult("config", "ok", f"{where}; engine {config.engine.kind}")
+    return CheckResult("config", "ok", f"{where}; engine {_engine_named(probe, config.engine)}")
+
+
+def _engine_kind(probe: Probe, e: cfg.EngineConfig) -> str:
+    """The engine that runs for ``e`` here (``auto`` resolved: engine/factory.py)."""
+    from engine.factory import engine_kind
+
+    return engine_kind(e, probe.find_spec)
+
+
+def _engine_named(probe: Probe, e: cfg.EngineConfig) -> str:
+    """``e.kind`` for people: "auto (xllamacpp)" names the engine ``auto`` runs here."""
+    kind = _engine_kind(probe, e)
+    return kind if kind == e.kind else f"{e.kind} ({kind})"
 
 
 def check_model(probe: Probe) -> CheckResult:
@@ -178,10 +191,11 @@ def check_model(probe: Probe) -> CheckResult:
             return CheckResult("model", "fail", f"engine.model {path} does not exist",
                                "fix engine.model in the config, or `nospin install --model "
                                "PATH`")
-        if e.kind == "llamacpp":  # loads a GGUF file only, whatever its name
+        kind = _engine_kind(probe, e)
+        if kind in ("llamacpp", "xllamacpp"):  # loads a GGUF file only, whatever its name
             if not path.is_file():
                 return CheckResult("model", "fail", f"engine.model {path} is a folder, not a "
-                                   "GGUF file (engine.kind llamacpp)",
+                                   f"GGUF file (engine.kind {_engine_named(probe, e)})",
                                    "point engine.model at a GGUF file, or set engine.kind = "
                                    '"exllamav2" for an EXL2/HF folder (GPU)')
             try:
@@ -240,13 +254,22 @@ def check_cpu_engine(probe: Probe) -> CheckResult:
     import signal
 
     from engine.cpu_build import AMX_OFF, built_with_amx
+    from engine.factory import NATIVE_INSTALL, native_installed
 
     try:
         e = _load_config(probe).engine
     except ConfigError:
         return CheckResult("cpu_engine", "skip", "the config does not load (see config)")
-    if e.kind != "llamacpp":
+    kind = _engine_kind(probe, e)
+    if kind == "xllamacpp":
+        return CheckResult("cpu_engine", "skip", f"engine.kind is {_engine_named(probe, e)}: "
+                           "llama.cpp from xllamacpp's prebuilt wheel, no build of this "
+                           "machine's to check")
+    if kind != "llamacpp":
         return CheckResult("cpu_engine", "skip", f"engine.kind is {e.kind}, not llamacpp")
+    if not native_installed(probe.find_spec):
+        return CheckResult("cpu_engine", "fail", 'engine.kind is "llamacpp" and llama-cpp-python '
+                           "is not installed", f'{NATIVE_INSTALL}, or set engine.kind = "auto"')
     path = _cpu_model(probe, e)
     if path is None:
         return CheckResult("cpu_engine", "skip", "no model file to load (see model)")
@@ -314,7 +337,7 @@ def check_gpu(probe: Probe) -> CheckResult:
         status: Status = "fail" if wanted else "skip"
         return CheckResult("gpu", status, f"torch {torch.__version__} sees no CUDA device",
                            "install the NVIDIA driver and a CUDA build of torch, or set "
-                           "engine.kind = \"llamacpp\"" if wanted else "")
+                           "engine.kind = \"auto\" (the CPU engine)" if wanted else "")
     names = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
     return CheckResult("gpu", "ok", f"torch {torch.__version__}, CUDA {torch.version.cuda}: "
                        + ", ".join(names))

@@ -8,6 +8,7 @@ plan registers and starts nothing, so a test can never touch the real session.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -39,6 +40,16 @@ def base_python() -> str:
     return str(base)
 
 
+def compiler_found(platform: Platform) -> bool:
+    """Whether llama-cpp-python can build here: a C and a C++ compiler and cmake on PATH
+    (MSVC's cl on Windows; $CC and $CXX where set), as installers/install.sh checks."""
+    if platform == "windows":
+        tools = ["cl", "cmake"]
+    else:
+        tools = [os.environ.get("CC") or "cc", os.environ.get("CXX") or "c++", "cmake"]
+    return all(shutil.which(tool) for tool in tools)
+
+
 def detect_host(platform: Platform | None = None) -> Host:
     """The ``Host`` of this machine and user (reads the environment and platformdirs)."""
     platform = platform or current_platform()
@@ -55,7 +66,7 @@ def detect_host(platform: Platform | None = None) -> Host:
             applications_dir=services / "applications",
             launch_agents_dir=services / "LaunchAgents", startup_dir=services / "Startup",
             uid=_uid(), base_python=base_python(), sandboxed=True,
-            environment=(("NOSPIN_HOME", str(root)),),
+            environment=(("NOSPIN_HOME", str(root)),), compiler=compiler_found(platform),
         )
     config_home = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
     data_home = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
@@ -69,7 +80,7 @@ def detect_host(platform: Platform | None = None) -> Host:
         applications_dir=data_home / "applications",
         launch_agents_dir=home / "Library" / "LaunchAgents",
         startup_dir=appdata / "Microsoft" / "Windows" / "Start Menu" / "Programs" / "Startup",
-        uid=_uid(), base_python=base_python(),
+        uid=_uid(), base_python=base_python(), compiler=compiler_found(platform),
     )
 
 

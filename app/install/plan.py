@@ -26,6 +26,7 @@ from typing import Any, Literal
 from app.install import templates as t
 
 Platform = Literal["linux", "macos", "windows"]
+Build = Literal["auto", "native", "prebuilt"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class Host:
     base_python: str = "python3"  # interpreter that creates the venv
     sandboxed: bool = False  # NOSPIN_HOME is set: everything stays under it, nothing activates
     environment: tuple[tuple[str, str], ...] = ()  # variables the services must carry
+    compiler: bool = False  # a C/C++ compiler and cmake are found: llama-cpp-python can build
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -60,6 +62,9 @@ class InstallOptions:
     model: str = ""  # a GGUF file or EXL2 folder for engine.model; "" keeps the embedded model
     system_site_packages: bool = False  # venv sees the system's packages (a system torch, say)
     activate: bool = True  # run systemctl/launchctl/PowerShell to register and start now
+    # the CPU engine: "native" builds llama-cpp-python for this CPU (the `native` extra,
+    # minutes), "prebuilt" installs wheels only (xllamacpp), "auto" native where Host.compiler
+    build: Build = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +115,7 @@ class InstallPlan:
     nospin: PurePath  # the venv's console script
     create_venv: tuple[str, ...]  # argv that creates the venv (skipped when it exists)
     extras: tuple[str, ...]  # pip extras installed with nospin
+    native: bool  # llama-cpp-python is built (the `native` extra); else wheels only
     model: ModelStep
     config_path: PurePath
     config_changes: dict[str, Any]  # dotted keys set in the config (new or existing)
@@ -127,11 +133,13 @@ class InstallPlan:
 
     def pip_install_argv(self, source: str, constraints: str | None = None) -> tuple[str, ...]:
         """pip's command line installing nospin from ``source`` with the plan's extras, held to
-        the versions in ``constraints`` (a checkout's ``installers/constraints.txt``) if given."""
+        the versions in ``constraints`` (a checkout's ``installers/constraints.txt``) if given;
+        without the native build, wheels only (pip fails rather than compile anything)."""
         requirement = f"{source}[{','.join(self.extras)}]" if self.extras else source
         pinned = ("-c", constraints) if constraints else ()
+        wheels = () if self.native else ("--only-binary", ":all:")
         return (str(self.python), "-m", "pip", "install", "--disable-pip-version-check",
-                "--upgrade", *pinned, requirement)
+                "--upgrade", *wheels, *pinned, requirement)
 
 
 MANIFEST_NAME = "install-manifest.json"
@@ -160,14 +168,16 @@ def make_plan(host: Host, options: InstallOptions, *, embedded_file: str,
     if options.system_site_packages:
         create_venv.append("--system-site-packages")
     create_venv.append(str(venv))
-    extras = tuple(e for e, on in (("gpu", options.gpu), ("tray", options.tray)) if on)
+    native = options.build == "native" or (options.build == "auto" and host.compiler)
+    extras = tuple(e for e, on in (("native", native), ("gpu", options.gpu),
+                                   ("tray", options.tray)) if on)
 
     changes: dict[str, Any] = {}
     if options.model:
         kind: Literal["file", "folder"] = "folder" if model_is_dir else "file"
         model = ModelStep(kind=kind, path=PurePath(options.model))
         changes["engine.model"] = options.model
-        changes["engine.kind"] = "exllamav2" if model_is_dir else "llamacpp"
+        changes["engine.kind"] = "exllamav2" if model_is_dir else "auto"
     else:
         model = ModelStep(kind="embedded", sha256=embedded_sha256,
                           path=host.cache_dir / EMBEDDED_MODEL_DIR / embedded_file)
@@ -176,6 +186,9 @@ def make_plan(host: Host, options: InstallOptions, *, embedded_file: str,
     daemon_argv = (str(nospin), "daemon")
     tray_argv = (str(nospin), "tray")
     notes: list[str] = []
+    if options.build == "auto" and not native:
+        notes.append("no C/C++ compiler and cmake found: wheels only, the CPU engine is "
+                     "xllamacpp (--native builds llama-cpp-python)")
     builders: dict[Platform, Callable[..., _Parts]] = {
         "linux": _linux, "macos": _macos, "windows": _windows}
     builder = builders[host.platform]
@@ -196,7 +209,7 @@ def make_plan(host: Host, options: InstallOptions, *, embedded_file: str,
             host.config_dir / "daemon.token")
     return InstallPlan(
         platform=host.platform, options=options, venv=venv, python=python, nospin=nospin,
-        create_venv=tuple(create_venv), extras=extras, model=model,
+        create_venv=tuple(create_venv), extras=extras, native=native, model=model,
         config_path=host.config_dir / "config.toml", config_changes=changes,
         files=files, links=links, activate=activate, deactivate=deactivate,
         after_remove=after_remove, external=external, create_dirs=_dedupe(create),
@@ -298,7 +311,9 @@ def describe(plan: InstallPlan, *, show_files: bool = True) -> str:
     lines = [f"nospin install plan ({plan.platform})",
              f"  venv     {plan.venv}  (created with: {' '.join(plan.create_venv)})",
              f"  pip      {' '.join(plan.pip_install_argv(o.source))}"
-             "  (a checkout with installers/constraints.txt: with -c it)"]
+             "  (a checkout with installers/constraints.txt: with -c it)",
+             "  engine   " + ("llamacpp: llama-cpp-python built for this CPU (minutes)"
+                              if plan.native else "xllamacpp: prebuilt wheels, nothing compiled")]
     m = plan.model
     if m.kind == "embedded":
         lines.append(f"  model    embedded model assembled and checked at {m.path} "

@@ -9,9 +9,17 @@
     dedicated venv in the user data folder and registers the services), then deletes the
     bootstrap environment. Run it again to upgrade in place; `nospin uninstall` removes it all.
 
+    The CPU engine: where MSVC's cl and cmake are found (a Developer PowerShell), pip builds
+    llama-cpp-python for this CPU (engine.kind "llamacpp", minutes); elsewhere it installs
+    wheels only and the engine is xllamacpp. -Prebuilt forces the wheels-only set-up, -Native
+    the build.
+
 .EXAMPLE
     powershell -ExecutionPolicy Bypass -File installers\windows\install.ps1
     powershell -ExecutionPolicy Bypass -File installers\windows\install.ps1 -Gpu -DryRun
+
+.EXAMPLE
+    powershell -ExecutionPolicy Bypass -File installers\windows\install.ps1 -Prebuilt
 #>
 [CmdletBinding()]
 param(
@@ -20,9 +28,14 @@ param(
     [string]$Model = '',
     [switch]$NoTray,
     [switch]$DryRun,
+    [switch]$Prebuilt,
+    [switch]$Native,
     [string]$Python = ''
 )
 $ErrorActionPreference = 'Stop'
+if ($Prebuilt -and $Native) {
+    throw '-Prebuilt and -Native exclude each other: give one of them, or neither.'
+}
 
 if ($Python -eq '') {
     if (Get-Command py -ErrorAction SilentlyContinue) {
@@ -54,7 +67,11 @@ try {
         & $Python -c $Copy $Source $Requirement
         if ($LASTEXITCODE -ne 0) { throw "could not copy $Source" }
     }
-    & $BootPython -m pip install --disable-pip-version-check --quiet $Requirement
+    # the bootstrap needs nospin's own dependencies only (no llama-cpp-python); with -Prebuilt
+    # wheels only there too, so nothing at all is compiled
+    $Pip = @('-m', 'pip', 'install', '--disable-pip-version-check', '--quiet')
+    if ($Prebuilt) { $Pip += @('--only-binary', ':all:') }
+    & $BootPython @Pip $Requirement
     if ($LASTEXITCODE -ne 0) { throw "pip could not install nospin from $Source" }
 
     $Arguments = @('-I', '-m', 'app.cli', 'install', '--source', $Source)
@@ -62,6 +79,8 @@ try {
     if ($Model -ne '') { $Arguments += @('--model', $Model) }
     if ($NoTray) { $Arguments += '--no-tray' }
     if ($DryRun) { $Arguments += '--dry-run' }
+    if ($Prebuilt) { $Arguments += '--prebuilt' }
+    if ($Native) { $Arguments += '--native' }
     & $BootPython @Arguments
     $Code = $LASTEXITCODE
 } finally {

@@ -11,8 +11,10 @@ says (there is no systemd user session here), gets a completion from it with the
 HOME: nothing may be left that was not there before.
 
 pip's cache stays the real one (PIP_CACHE_DIR), so llama-cpp-python's wheel built by
-installers/install.sh is reused and the venv takes about 30 s; the model is assembled from the
-chunk packages of the environment running the test. Takes about a minute.
+installers/install.sh is reused and the venv takes about 30 s; it gets the CPU engine of the
+environment running the test (--native with llama-cpp-python, else --prebuilt: nothing
+compiled); the model is assembled from the chunk packages of that environment. Takes about a
+minute.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from app.install import templates as t
 from app.install.apply import CommandResult, install, uninstall
 from app.install.host import detect_host
 from app.install.manifest import load_manifest
-from app.install.plan import Host, InstallOptions, InstallPlan, Platform, make_plan
+from app.install.plan import Host, InstallOptions, InstallPlan, Platform, describe, make_plan
 from daemon import lifecycle
 
 REPO = Path(__file__).parents[2]
@@ -125,8 +127,13 @@ def test_install_start_complete_uninstall_leaves_nothing(
     home = root / "home"
     before = walk(root)
 
+    # the CPU engine of the environment running the tests: a prebuilt one compiles nothing
+    from engine.factory import native_installed
+
+    engine = "llamacpp" if native_installed() else "xllamacpp"
+    build = "--native" if engine == "llamacpp" else "--prebuilt"
     started = time.monotonic()
-    first = nospin_dev(env, "install", "--no-activate", "--source", str(REPO))
+    first = nospin_dev(env, "install", "--no-activate", build, "--source", str(REPO))
     install_s = time.monotonic() - started
     assert first.returncode == 0, first.stdout + first.stderr
     print(f"first install: {install_s:.0f} s")
@@ -183,7 +190,7 @@ def test_install_start_complete_uninstall_leaves_nothing(
                               env=env, capture_output=True, text=True, timeout=180, cwd="/")
         assert done.returncode == 0, done.stderr + log.read_text()
         assert "made the q8_0 weights" not in log.read_text()
-        assert f"engine llamacpp ready ({cpu_weights.name})" in log.read_text()
+        assert f"engine {engine} ready ({cpu_weights.name})" in log.read_text()
         reply = json.loads(done.stdout)
         assert reply["type"] == "done" and reply["text"].strip(), reply
         print(f"completion: {reply['text']!r} in {reply['timings']['total_ms']:.0f} ms")
@@ -201,7 +208,7 @@ def test_install_start_complete_uninstall_leaves_nothing(
     shutil.rmtree(proj)
 
     # again: nothing changes (pip reinstalls the same code; every file is unchanged)
-    second = nospin_dev(env, "install", "--no-activate", "--source", str(REPO))
+    second = nospin_dev(env, "install", "--no-activate", build, "--source", str(REPO))
     assert second.returncode == 0, second.stdout + second.stderr
     verbs = {line.split()[1]: line.split()[0] for line in second.stdout.splitlines()
              if line.startswith("  ") and len(line.split()) > 1}
@@ -227,7 +234,7 @@ def host_for(platform: Platform, root: PurePath, **changes: object) -> Host:
         log_dir=root / "log", systemd_user_dir=root / "cfg" / "systemd" / "user",
         autostart_dir=root / "cfg" / "autostart", applications_dir=root / "share" / "apps",
         launch_agents_dir=root / "Library" / "LaunchAgents", startup_dir=root / "Startup",
-        uid=501, base_python="python3")
+        uid=501, base_python="python3", compiler=True)
     values.update(changes)
     return Host(**values)  # type: ignore[arg-type]
 
@@ -272,9 +279,9 @@ def test_linux_plan_files_links_and_commands() -> None:
         ("systemctl", "--user", "restart", "nospin.service")]
     assert plan.pip_install_argv("/src") == (
         "/h/data/nospin/venv/bin/python", "-m", "pip", "install", "--disable-pip-version-check",
-        "--upgrade", "/src[tray]")
+        "--upgrade", "/src[native,tray]")
     assert plan.pip_install_argv("/src", "/src/installers/constraints.txt")[-3:] == (
-        "-c", "/src/installers/constraints.txt", "/src[tray]")
+        "-c", "/src/installers/constraints.txt", "/src[native,tray]")
     assert plan.model.kind == "embedded" and str(plan.model.path) == "/h/cache/models/m.gguf"
     unit = plan.files[0].content
     assert "Restart=on-failure" in unit and "StandardError=journal" in unit
@@ -284,11 +291,29 @@ def test_linux_plan_files_links_and_commands() -> None:
 def test_plan_options_gpu_no_tray_model_and_no_activate() -> None:
     plan = plan_for(host_for("linux", PurePosixPath("/h")), gpu=True, tray=False,
                     model="/models/big.gguf", activate=False)
-    assert plan.extras == ("gpu",)
+    assert plan.extras == ("native", "gpu")
     assert [str(f.path) for f in plan.files] == ["/h/cfg/systemd/user/nospin.service"]
     assert plan.activate == () and plan.deactivate == () and plan.notes
-    assert plan.config_changes == {"engine.model": "/models/big.gguf", "engine.kind": "llamacpp"}
+    assert plan.config_changes == {"engine.model": "/models/big.gguf", "engine.kind": "auto"}
     assert plan.model.kind == "file"
+
+
+@pytest.mark.parametrize(("compiler", "build", "native", "note"), [
+    (True, "auto", True, False),
+    (False, "auto", False, True),  # no toolchain: wheels only, and the user is told
+    (True, "prebuilt", False, False),
+    (False, "native", True, False),  # asked for: pip builds (and says so if it cannot)
+])
+def test_the_cpu_engine_is_built_where_a_compiler_is_found_or_asked_for(
+        compiler: bool, build: str, native: bool, note: bool) -> None:
+    plan = plan_for(host_for("linux", PurePosixPath("/h"), compiler=compiler), build=build)
+    assert plan.native is native
+    assert ("native" in plan.extras) is native
+    argv = plan.pip_install_argv("/src")
+    # without the build, pip takes wheels only: it fails rather than compile anything
+    assert (argv[6:8] == ("--only-binary", ":all:")) is not native
+    assert any("no C/C++ compiler" in n for n in plan.notes) is note
+    assert ("xllamacpp: prebuilt wheels" in describe(plan, show_files=False)) is not native
 
 
 def test_nospin_home_keeps_everything_inside_and_activates_nothing(
@@ -446,7 +471,9 @@ def sandbox(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
 
 def sandbox_plan(home: Path, **options: object) -> InstallPlan:
     sha = hashlib.sha256(b"GGUF-part-one-and-two").hexdigest()
-    opts = InstallOptions(**{"source": str(home.parent / "src"), **options})  # type: ignore[arg-type]
+    # the native build unless asked otherwise, whatever compilers this machine has
+    opts = InstallOptions(**{"source": str(home.parent / "src"), "build": "native",  # type: ignore[arg-type]
+                             **options})
     return make_plan(detect_host("linux"), opts, embedded_file="tiny.gguf", embedded_sha256=sha)
 
 
@@ -536,7 +563,8 @@ def test_pip_builds_from_a_copy_not_in_the_checkout(sandbox: Path) -> None:
     plan = sandbox_plan(sandbox)
     install(plan, runner=runner)
     (pip,) = [c for c in runner.calls if "pip" in c]
-    assert pip[-1].split("/")[-2].startswith("nospin-src-") and pip[-1].endswith("nospin[tray]")
+    assert pip[-1].split("/")[-2].startswith("nospin-src-")
+    assert pip[-1].endswith("nospin[native,tray]")
     assert not (sandbox.parent / "src" / "build").exists()
     assert "-c" not in pip  # a checkout without installers/constraints.txt: pyproject's ranges
 
@@ -550,7 +578,7 @@ def test_a_checkout_installs_the_versions_of_its_constraints_file(sandbox: Path)
     install(sandbox_plan(sandbox), runner=runner)
     (pip,) = [c for c in runner.calls if "pip" in c]
     at = pip.index("-c")
-    copy = Path(pip[-1].removesuffix("[tray]"))
+    copy = Path(pip[-1].removesuffix("[native,tray]"))
     assert Path(pip[at + 1]) == copy / "installers" / "constraints.txt"
     assert copy.parent.name.startswith("nospin-src-")
 
@@ -576,7 +604,7 @@ def test_pip_builds_llama_cpp_without_amx_and_rebuilds_a_cached_amx_wheel(
     actions = install(sandbox_plan(sandbox), runner=runner)
     pips = [c for c in runner.calls if "pip" in c]
     env = ("env", "CFLAGS=-mno-amx-tile", "CXXFLAGS=-mno-amx-tile")
-    assert pips[0][:3] == env and pips[0][-1].endswith("nospin[tray]")
+    assert pips[0][:3] == env and pips[0][-1].endswith("nospin[native,tray]")
     assert pips[1][-3:] == ("cache", "remove", "llama_cpp_python")
     assert pips[2][:3] == env and pips[2][-3:] == ("--force-reinstall", "--no-deps",
                                                      "llama-cpp-python==0.3.36")
@@ -584,6 +612,13 @@ def test_pip_builds_llama_cpp_without_amx_and_rebuilds_a_cached_amx_wheel(
     plain = FakeRunner()  # a build without AMX (or no answer): nothing rebuilt
     install(sandbox_plan(sandbox), runner=plain)
     assert len([c for c in plain.calls if "pip" in c]) == 1
+    # the prebuilt set-up: wheels only, no build flags, no llama.cpp build to ask about
+    prebuilt = AmxWheel()
+    install(sandbox_plan(sandbox, build="prebuilt"), runner=prebuilt)
+    (pip,) = [c for c in prebuilt.calls if "pip" in c]
+    assert pip[0] != "env" and pip[6:8] == ("--only-binary", ":all:")
+    assert pip[-1].endswith("nospin[tray]")
+    assert not [c for c in prebuilt.calls if "-c" in c and "llama_cpp" in " ".join(c)]
 
 
 def test_refuses_to_overwrite_a_foreign_file_unless_forced(sandbox: Path) -> None:
