@@ -5,6 +5,10 @@ ones the tests last ran on, for every package a development install brings (depe
 dependencies included), so that a clean clone installs what passed, whatever was released since.
 A release of watchdog within its range (7.1.1) broke the watcher in CI before this file existed.
 
+The file covers both set-ups: it is written from a native development venv
+(`install.sh --dev --native`: llama-cpp-python and its server too), and a prebuilt one
+(`install.sh --dev --prebuilt`, CI) installs a subset of it.
+
 Update it deliberately: upgrade the venv (`.venv/bin/pip install -U PACKAGE`), run the tests,
 then write the file from the venv and commit both:
 
@@ -27,8 +31,10 @@ from packaging.utils import canonicalize_name
 
 HERE = Path(__file__).resolve().parent
 CONSTRAINTS = HERE / "constraints.txt"
-#: The extras `install.sh --dev` installs (keep in step with its --dev option).
-DEV_EXTRAS = ("dev", "server", "tray")
+#: The extras `install.sh --dev --native` installs (keep in step with its --dev option); a
+#: prebuilt development install has all but NATIVE_EXTRAS.
+DEV_EXTRAS = ("dev", "tray", "native", "server")
+NATIVE_EXTRAS = ("native", "server")  # llama-cpp-python, built from source
 
 HEADER = """\
 # The exact versions `installers/install.sh` installs (pip -c): what the tests last passed on.
@@ -107,13 +113,24 @@ def differences(want: dict[str, str], have: dict[str, str]) -> list[str]:
     return out
 
 
+def native_here() -> bool:
+    """Whether this environment has the native build (llama-cpp-python)."""
+    return installed("llama-cpp-python") is not None
+
+
 def compare() -> list[str] | None:
     """How this environment differs from the file (:func:`differences`); None where nospin is
-    not installed here (run from the source tree), so there is nothing to compare."""
+    not installed here (run from the source tree), so there is nothing to compare. A prebuilt
+    environment is compared with the pins of what it has: the native build's packages are
+    the file's too, not missing here."""
     if installed("nospin") is None:
         return None
     pins = parse(CONSTRAINTS.read_text(encoding="utf-8"))
-    return differences(pins, closure("nospin", DEV_EXTRAS))
+    have = closure("nospin", DEV_EXTRAS)
+    if not native_here():
+        pins = {name: version for name, version in pins.items()
+                if name in have or installed(name) is not None}
+    return differences(pins, have)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         for line in diff:
             print(line)
         return 1 if diff else 0
+    if not native_here():
+        print("llama-cpp-python is not installed here: write the file from a native "
+              "development venv (installers/install.sh --dev --native), it pins both set-ups",
+              file=sys.stderr)
+        return 2
     have = closure("nospin", DEV_EXTRAS)
     CONSTRAINTS.write_text(render(have), encoding="utf-8")
     print(f"{CONSTRAINTS}: {len(have)} packages")
