@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import platform
 import subprocess
 import sys
@@ -18,6 +19,10 @@ from engine.cpu_build import (
 )
 
 FLAGS = " ".join(AMX_OFF)
+# the tests of the installed build: they run where llama-cpp-python is installed
+native = pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
+                            reason="llama-cpp-python is not installed: its build is checked "
+                            "where it is (installers/install.sh --native)")
 
 
 def test_build_env_adds_the_flags_on_x86_64_only() -> None:
@@ -54,6 +59,7 @@ def test_built_with_amx_reads_system_info() -> None:
     assert not built_with_amx("CPU : AVX512 = 1 | AVX512_VNNI = 1 | REPACK = 1 |")
 
 
+@native
 @pytest.mark.skipif(platform.machine() != "x86_64" or not compiler_accepts_amx_off(),
                     reason="AMX flags apply to x86-64 with GCC >= 11 or Clang")
 def test_the_installed_llama_cpp_has_no_amx() -> None:
@@ -67,6 +73,7 @@ def test_the_installed_llama_cpp_has_no_amx() -> None:
     assert info.startswith("CPU :") and not built_with_amx(info), info
 
 
+@native
 def test_decode_probe_in_a_child_process() -> None:
     from app.errors import NospinError
     from engine.models import embedded_model_path
@@ -128,6 +135,7 @@ def test_a_build_with_crashing_amx_kernels_loads_without_extra_buffers(tmp_path:
     assert not (tmp_path / "c").exists()  # a probe that did not finish is no verdict
 
 
+@native
 def test_the_model_loads_and_decodes_without_extra_buffers() -> None:
     from app.errors import NospinError
     from engine.llamacpp_session import load_llama

@@ -13,6 +13,9 @@ from app.errors import ModelError
 from engine.llama_log import muted
 from engine.llamacpp_session import load_llama
 
+pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed: the llamacpp "
+                    "engine's tests run where it is (installers/install.sh --native)")
+
 
 @pytest.fixture
 def llama_logs_everything() -> Iterator[None]:

@@ -26,6 +26,9 @@ from engine.base import (
 from engine.blocks import decide_multiline
 from engine.postprocess import postprocess
 
+pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed: the llamacpp "
+                    "engine's tests run where it is (installers/install.sh --native)")
+
 pytestmark = pytest.mark.slow
 
 PREFIX = (

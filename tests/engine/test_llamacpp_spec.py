@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,11 @@ from engine.base import GenerationRequest, PromptParts, generate_sync
 from engine.llamacpp_spec import PromptLookupDrafter
 from engine.speculation import SpeculationGovernor
 
+# the llamacpp engine's own tests: they run where llama-cpp-python is installed
+native = pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
+                            reason="llama-cpp-python is not installed: the llamacpp engine's "
+                            "tests run where it is (installers/install.sh --native)")
+
 
 def test_prompt_lookup_proposes_what_followed() -> None:
     d = PromptLookupDrafter(max_ngram=3, min_ngram=2)
@@ -21,6 +27,7 @@ def test_prompt_lookup_proposes_what_followed() -> None:
 
 
 @pytest.mark.slow
+@native
 def test_prompt_lookup_gives_the_plain_greedy_text(embedded_model: Path) -> None:
     from app.config import PROMPT_LOOKUP
     from engine.llamacpp import LlamaCppEngine
@@ -91,6 +98,7 @@ def _complete(engine: Any, rid: str) -> Any:
 
 
 @pytest.mark.slow
+@native
 def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -> None:
     """On the real engine: a verdict of "off" (a bar no draft can clear), plain requests while
     it waits, then speculation again for a new probe."""
@@ -112,6 +120,7 @@ def test_switched_off_speculation_comes_back_for_a_probe(embedded_model: Path) -
 
 
 @pytest.mark.slow
+@native
 def test_a_plain_request_now_and_then_refreshes_the_plain_speed(embedded_model: Path) -> None:
     """On the real engine: while speculation stays on, one request decodes plainly after
     ``refresh_every`` speculative ones and feeds the plain figure; speculation goes on after."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,11 @@ import pytest
 from app.config import EngineConfig
 from engine.llamacpp_spec import DraftModelDrafter, PromptLookupDrafter
 from engine.speculation import SpeculationGovernor
+
+# the llamacpp engine's own tests: they run where llama-cpp-python is installed
+native = pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
+                            reason="llama-cpp-python is not installed: the llamacpp engine's "
+                            "tests run where it is (installers/install.sh --native)")
 
 
 class FakeSession:
@@ -75,6 +81,7 @@ def test_prompt_lookup_prepare_is_a_no_op() -> None:
 
 
 @pytest.mark.slow
+@native
 def test_draft_model_gives_the_plain_greedy_text(embedded_model: Path) -> None:
     """The embedded model drafting for itself: every draft is accepted, the text is the same."""
     import llama_cpp

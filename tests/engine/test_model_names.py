@@ -132,10 +132,22 @@ def test_corrupt_1_5b_chunks_name_the_model(
         models.resolve_model_path("qwen2.5-coder-1.5b")
 
 
-def test_factory_takes_names_for_model_and_draft(fake_models: dict[str, ChunkedModel]) -> None:
+def test_factory_takes_a_name_for_the_model(fake_models: dict[str, ChunkedModel]) -> None:
+    """On the CPU engine that runs here (engine.kind "auto")."""
     from engine.factory import create_engine
 
-    cfg = Config(engine=EngineConfig(model="qwen2.5-coder-1.5b", draft_model="embedded"))
+    engine = create_engine(Config(engine=EngineConfig(model="qwen2.5-coder-1.5b")))
+    assert engine._model_path.name == fake_models["big"].filename  # type: ignore[attr-defined]
+    assert engine._profile.name == "qwen2.5-coder"  # type: ignore[attr-defined]
+
+
+def test_factory_takes_names_for_model_and_draft(fake_models: dict[str, ChunkedModel]) -> None:
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed: the llamacpp "
+                        "engine's draft model (installers/install.sh --native)")
+    from engine.factory import create_engine
+
+    cfg = Config(engine=EngineConfig(kind="llamacpp", model="qwen2.5-coder-1.5b",
+                                     draft_model="embedded"))
     engine = create_engine(cfg)  # not started: nothing is loaded
     assert engine._model_path.name == fake_models["big"].filename  # type: ignore[attr-defined]
     draft = engine._draft_model_path  # type: ignore[attr-defined]
