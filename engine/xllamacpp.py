@@ -62,6 +62,7 @@ from engine.xllamacpp_server import (
     parse_chunk,
     raise_for,
 )
+from engine.xllamacpp_slots import SlotMap
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,8 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         self._death = ""
         self._seq = itertools.count()
         self._workers: list[threading.Thread] = []
+        self._slots = SlotMap(self._n_parallel)
+        self._slot_of = threading.local()  # the slot of the job on this worker thread
         self._server: Any = None
         self._vocab: Any = None  # the vocabulary-only llama.cpp model the tokenizer reads
         self._tokenizer: Tokenizer | None = None
@@ -308,10 +311,14 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
                 f"the context of {n_ctx}"
             )
         stats.num_prompt_tokens = len(prompt)
-        if req.prefill_only:
-            self._prefill_only(job, prompt)
-        else:
-            self._generate(job, prompt, heal)
+        self._slot_of.index = self._slots.acquire(req.cache_key)
+        try:
+            if req.prefill_only:
+                self._prefill_only(job, prompt)
+            else:
+                self._generate(job, prompt, heal)
+        finally:
+            self._slots.release(self._slot_of.index)
 
     def _prefill_only(self, job: Job, prompt: list[int]) -> None:
         """A warm-up: the server prefills the prompt (a one-token request, its token dropped);
@@ -428,6 +435,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         ``prefill``: this request's prompt figures are the job's prefill figures."""
         s = _Stream()
         stats = job.stats
+        body["id_slot"] = self._slot_of.index  # the document's slot (engine/xllamacpp_slots.py)
         t0 = time.monotonic()
 
         def callback(data: Any) -> bool:

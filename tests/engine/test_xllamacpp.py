@@ -163,6 +163,31 @@ def test_cancel_stops_within_one_step(engine: Any) -> None:
 
 
 @pytest.mark.slow
+def test_a_keystroke_while_the_last_request_runs_lands_on_the_documents_slot(
+        engine: Any) -> None:
+    """The superseded request still runs when the next comes: the next waits for the
+    document's slot (its KV cache) instead of a cold prefill on the idle one."""
+    doc = _long_doc("typing")
+    assert run(engine, "type-0", prompt=doc, cache_key="typing.py").reason is not FinishReason.ERROR
+    rec = Recorder()
+    engine.submit(GenerationRequest("type-1", prompt=doc, max_new_tokens=200,
+                                    cache_key="typing.py"), rec)
+    while not rec.chunks and not rec.done.is_set():
+        time.sleep(0.005)
+    typed = parts(prefix=doc.prefix + "math.", path=doc.path)
+    later = Recorder()
+    engine.submit(GenerationRequest("type-2", prompt=typed, max_new_tokens=4,
+                                    cache_key="typing.py"), later)
+    engine.cancel("type-1")
+    assert rec.done.wait(120) and later.done.wait(120)
+    f = later.finished[0]
+    assert f.reason is not FinishReason.ERROR
+    assert f.stats.num_prompt_tokens > 300
+    # the typed tokens and the suffix after them (a cold prompt: all of it)
+    assert f.stats.num_prefilled_tokens <= 40, f.stats
+
+
+@pytest.mark.slow
 def test_cancel_during_a_long_prefill_lands_within_a_step(embedded_model: Path) -> None:
     """The server prefills in steps of n_batch tokens and streams a chunk after each: a cancel
     lands within a step or two (the one running, and one the server may have begun), and what
