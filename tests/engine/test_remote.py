@@ -1,4 +1,6 @@
-"""The remote engine against a fake SSE server (fast) and llama-cpp-python's server (slow)."""
+"""The remote engine against a fake SSE server (fast) and real servers (slow): llama.cpp's own
+server (xllamacpp runs it in-process on a local port, installed with nospin) and
+llama-cpp-python's server (the `server` extra of a native set-up)."""
 
 from __future__ import annotations
 
@@ -373,8 +375,84 @@ def test_an_unreachable_server_does_not_stop_the_start(qwen_vocab: Any) -> None:
     assert engine.capabilities.exact_tokenizer  # the local vocabulary, unchecked
 
 
-def test_real_llama_cpp_server(embedded_model: Path) -> None:
-    pytest.importorskip("uvicorn")
+@pytest.fixture(scope="module")
+def llama_server(embedded_model: Path) -> Iterator[str]:
+    """llama.cpp's own server (xllamacpp.Server: the C++ server, HTTP on a free local port)
+    with the embedded model: 2 slots of 1,024 tokens. Yields its base URL."""
+    xlc = pytest.importorskip("xllamacpp")
+    params = xlc.CommonParams()
+    params.model.path = str(embedded_model)
+    params.n_parallel = 2
+    params.n_ctx = 2048  # divided among the slots
+    params.cpuparams.n_threads = 2
+    params.cpuparams_batch.n_threads = 2
+    params.hostnames = ["127.0.0.1"]
+    params.port = 0  # a free port: listening_address says which
+    server = xlc.Server(params)
+    yield str(server.listening_address).rstrip("/")
+    del server
+
+
+@pytest.mark.slow
+def test_real_llama_cpp_server_from_xllamacpp(llama_server: str) -> None:
+    """The remote engine against llama.cpp's server: its slots and per-slot context come from
+    /props, token counts from the embedded vocabulary checked against its /tokenize."""
+    engine = _engine(llama_server, remote_timeout_s=60.0, max_batch=16)
+    caps = engine.capabilities
+    assert (caps.max_batch, caps.n_ctx) == (2, 1024)
+    assert engine.stats().extra["server_slots"] == 2.0
+    assert caps.exact_tokenizer
+    req = urllib.request.Request(
+        llama_server + "/tokenize",
+        data=json.dumps({"content": PARTS.prefix}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    theirs = json.loads(urllib.request.urlopen(req, timeout=30).read())["tokens"]
+    assert engine.count_tokens(PARTS.prefix) == len(theirs)
+    f, first = generate_sync(
+        engine, GenerationRequest("x1", prompt=PARTS, single_line=True), timeout_s=90
+    )
+    assert f.reason in (FinishReason.NEWLINE, FinishReason.STOP, FinishReason.LENGTH), f.error
+    assert "a + b" in f.text
+    assert first is not None
+    # two at once: the server's two slots serve both, each with the right text
+    done: list[Any] = []
+    both = threading.Event()
+
+    def sink(event: Any) -> None:
+        if hasattr(event, "reason"):
+            done.append(event)
+            if len(done) == 2:
+                both.set()
+
+    engine.submit(GenerationRequest("x2", prompt=PARTS, single_line=True), sink)
+    engine.submit(GenerationRequest("x3", prompt=PARTS, single_line=True), sink)
+    assert both.wait(90)
+    assert all("a + b" in d.text for d in done), done
+    # cancellation against the real server
+    cancelled = threading.Event()
+    got: list[Any] = []
+
+    def on_cancel(event: Any) -> None:
+        if hasattr(event, "reason"):
+            got.append(event)
+            cancelled.set()
+
+    engine.submit(GenerationRequest("x4", prompt=PARTS, max_new_tokens=400), on_cancel)
+    time.sleep(0.5)
+    engine.cancel("x4")
+    assert cancelled.wait(30)
+    assert got[0].reason in (FinishReason.CANCELLED, FinishReason.STOP)
+    engine.close()
+
+
+def test_real_llama_cpp_python_server(embedded_model: Path) -> None:
+    """llama-cpp-python's own server (not llama.cpp's): no endpoint gives its slots or context,
+    and its tokenizer answers at /extras/tokenize."""
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed: its server is "
+                        "checked where it is (installers/install.sh --dev --native)")
+    pytest.importorskip("uvicorn", reason="llama-cpp-python's server is not installed (the "
+                        "`server` extra: installers/install.sh --dev --native)")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
