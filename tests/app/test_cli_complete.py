@@ -286,7 +286,6 @@ def test_bad_cursor_is_a_clear_error(home: Path) -> None:
 @pytest.mark.slow
 def test_complete_with_the_embedded_model(home: Path) -> None:
     """End to end: CLI -> auto-started daemon -> real llama.cpp engine and embedded model."""
-    pytest.importorskip("llama_cpp")
     from engine.models import embedded_model_path
 
     old_home = os.environ.pop("NOSPIN_HOME")

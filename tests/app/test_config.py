@@ -150,4 +150,4 @@ def test_prompt_lookup_drafting_is_refused_for_the_gpu_engine() -> None:
             "engine.draft_model = 'prompt-lookup' is for the llamacpp engine")):
         with_changes(Config(), {"engine.kind": "exllamav2", "engine.draft_model": "prompt-lookup"})
     ok = with_changes(Config(), {"engine.draft_model": "prompt-lookup"})
-    assert ok.engine.kind == "llamacpp" and ok.engine.draft_model == "prompt-lookup"
+    assert ok.engine.kind == "auto" and ok.engine.draft_model == "prompt-lookup"

@@ -45,6 +45,10 @@ def _ticks(model: Path, mode: str) -> tuple[int, int]:
 
 @pytest.mark.slow
 def test_lines_logged_during_a_model_load_reach_the_log() -> None:
+    """llama-cpp-python's load points descriptors 1 and 2 at /dev/null (app/commands/daemon.py
+    log_to_own_descriptor keeps the daemon's log out of its way)."""
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed: its load is "
+                        "checked where it is (installers/install.sh --native)")
     from app.errors import ModelNotInstalled
     from engine.models import embedded_model_path
 

@@ -8,6 +8,7 @@ talks to a real daemon (fake engine) over its real socket.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import signal
@@ -87,6 +88,11 @@ def probe(host: Host, **kwargs: object) -> Probe:
 
 def no_module(_name: str) -> object | None:
     return None
+
+
+def native_build(name: str) -> object | None:
+    """find_spec of an environment with llama-cpp-python (engine.kind "auto" is llamacpp)."""
+    return object() if name == "llama_cpp" else importlib.util.find_spec(name)
 
 
 def test_nothing_installed_says_how_to_install(home: Path) -> None:
@@ -216,21 +222,45 @@ def test_cpu_engine_names_a_crashing_llama_cpp_build_and_its_fix(home: Path) -> 
     model.write_bytes(GGUF_HEAD)
     config.write_text(f'[engine]\nmodel = "{model}"\n')
     amx = ChildRunner(CRASH.format("AMX_INT8"))
-    crashed = check_cpu_engine(probe(host, runner=amx))
+    crashed = check_cpu_engine(probe(host, find_spec=native_build, runner=amx))
     assert crashed.status == "warn" and "crashed (SIGSEGV)" in crashed.summary  # worked around
     assert "built with AMX" in crashed.summary and "-mno-amx-int8" in crashed.fix
     assert amx.calls == [(sys.executable, "-m", "engine.cpu_build", str(model))]
-    other = check_cpu_engine(probe(host, runner=ChildRunner(CRASH.format("AVX_VNNI"))))
+    vnni = ChildRunner(CRASH.format("AVX_VNNI"))
+    other = check_cpu_engine(probe(host, find_spec=native_build, runner=vnni))
     assert other.status == "fail" and "AMX" not in other.summary
     assert other.fix.startswith("reinstall llama-cpp-python")
     fine = ChildRunner("print('CPU : AVX2 = 1 |'); print('ok: 8 prompt tokens, 4 decoded')")
-    ok = check_cpu_engine(probe(host, runner=fine))
+    ok = check_cpu_engine(probe(host, find_spec=native_build, runner=fine))
     assert ok.status == "ok" and ok.summary.endswith("4 decoded")
     config.write_text('[engine]\nkind = "remote"\nremote_url = "http://127.0.0.1:9/v1"\n')
-    assert check_cpu_engine(probe(host, runner=fine)).status == "skip"
+    assert check_cpu_engine(probe(host, find_spec=native_build, runner=fine)).status == "skip"
     model.unlink()
     config.write_text(f'[engine]\nmodel = "{model}"\n')
-    assert check_cpu_engine(probe(host, runner=fine)).status == "skip"
+    assert check_cpu_engine(probe(host, find_spec=native_build, runner=fine)).status == "skip"
+
+
+def test_auto_runs_xllamacpp_without_llama_cpp_and_llamacpp_says_how_to_get_it(
+        home: Path) -> None:
+    """engine.kind "auto" without llama-cpp-python runs xllamacpp: doctor names it and has no
+    build of this machine's to check; an explicit "llamacpp" there fails with the command that
+    installs it."""
+    host = detect_host("linux")
+    config = Path(host.config_dir) / "config.toml"
+    config.parent.mkdir(parents=True)
+    model = home / "m.gguf"
+    model.write_bytes(GGUF_HEAD)
+    config.write_text(f'[engine]\nmodel = "{model}"\n')
+    runner = ChildRunner("print('ok')")
+    prebuilt = check_cpu_engine(probe(host, find_spec=no_module, runner=runner))
+    assert prebuilt.status == "skip" and "auto (xllamacpp)" in prebuilt.summary, prebuilt
+    assert runner.calls == []
+    assert "engine auto (xllamacpp)" in check_config(probe(host, find_spec=no_module)).summary
+    assert "engine auto (llamacpp)" in check_config(probe(host, find_spec=native_build)).summary
+    config.write_text(f'[engine]\nkind = "llamacpp"\nmodel = "{model}"\n')
+    missing = check_cpu_engine(probe(host, find_spec=no_module, runner=runner))
+    assert missing.status == "fail" and "llama-cpp-python" in missing.summary
+    assert "installers/install.sh --native" in missing.fix and runner.calls == []
 
 
 GGUF_HEAD = b"GGUF" + (3).to_bytes(4, "little") + bytes(16)  # version 3, no tensors, no keys

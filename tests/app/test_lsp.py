@@ -229,7 +229,6 @@ def model_home() -> Iterator[Path]:
     """One home (and one daemon with the embedded model) for this module's slow tests."""
     import shutil
 
-    pytest.importorskip("llama_cpp")
     from engine.models import embedded_model_path
 
     try:

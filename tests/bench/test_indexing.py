@@ -13,7 +13,6 @@ from bench import indexing
 
 @pytest.mark.slow
 def test_prefills_beside_a_scan_of_a_small_project(tmp_path: Path) -> None:
-    pytest.importorskip("llama_cpp")
     from engine.models import embedded_model_path
 
     try:

@@ -217,7 +217,6 @@ def test_the_embedded_model_reloads_with_new_settings(monkeypatch: pytest.Monkey
     """The real llama.cpp engine from engine.factory, the way ``nospin daemon`` builds it: a
     new context size takes effect at once; a model file that does not exist is refused, and the
     running model stays."""
-    pytest.importorskip("llama_cpp")
     from engine.factory import create_engine
     from engine.models import embedded_model_path
 

@@ -872,7 +872,6 @@ def test_a_closed_tcp_connections_client_is_gone_at_once(home: Path) -> None:
 def test_real_engine_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """The real socket, the real llama.cpp engine from engine.factory and the embedded model:
     open an unsaved buffer, edit it incrementally, complete, cancel, status."""
-    pytest.importorskip("llama_cpp")
     from app.config import EngineConfig
     from engine.factory import create_engine
     from engine.models import embedded_model_path

@@ -20,7 +20,6 @@ from tests.editors.harness import end_servers
 @pytest.fixture
 def home() -> Iterator[Path]:
     """A home whose config points the daemon at the embedded model (skips without it)."""
-    pytest.importorskip("llama_cpp")
     from engine.models import embedded_model_path
 
     try:

@@ -183,7 +183,7 @@ def test_settings_are_validated_applied_and_refused(
     assert dialog.status.text().startswith(
         "Not sent: engine.draft_model = 'prompt-lookup' is for the llamacpp engine"), (
         dialog.status.text())
-    assert config(client, "engine.kind") == "llamacpp"
+    assert config(client, "engine.kind") == "auto"
 
 
 def test_icon_follows_the_tiers(daemon: DaemonProcess, client: Client, tray: TrayApp,
