@@ -363,21 +363,15 @@ def _load() -> list[float]:
 
 
 def _engine(args: argparse.Namespace) -> Engine:
-    from engine.factory import profile_for
-    from engine.llamacpp import LlamaCppEngine
-    from engine.models import resolve_model_path
-    from engine.requantize import cpu_weights
+    """The CPU engine the daemon runs (engine.kind "auto": llamacpp where llama-cpp-python is
+    installed, else xllamacpp), built by engine.factory as the daemon builds it."""
+    from engine.factory import create_engine
 
     cfg = EngineConfig(
-        n_ctx=args.n_ctx, n_threads=args.threads, speculation=False, kv_state_slots=8
+        n_ctx=args.n_ctx, n_threads=args.threads, speculation=False, kv_state_slots=8,
+        prefill_chunk=args.prefill_chunk or EngineConfig().prefill_chunk,
     )
-    path = cpu_weights(resolve_model_path(cfg.model), enabled=cfg.requantize)  # as the daemon
-    engine = LlamaCppEngine(
-        model_path=path,
-        profile=profile_for(cfg, path),
-        config=cfg,
-        prefill_chunk=args.prefill_chunk or None,
-    )
+    engine = create_engine(Config(engine=cfg))
     engine.start()
     return engine
 
@@ -395,6 +389,7 @@ def default_root() -> Path:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    from engine.factory import engine_kind
     from engine.llamacpp import PREFILL_CHUNK
 
     root = (args.root or default_root()).resolve()
@@ -456,7 +451,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "layout": context_config.layout,
             "file_block_share": context_config.file_block_share,
             "warmup": not args.no_warmup,
-            "engines": "one llamacpp engine instance per pipeline, run one after the other",
+            "engines": f"one {engine_kind(config.engine)} engine instance per pipeline, run one "
+                       "after the other",
         },
         "load_avg_before": _load(),
     }

@@ -17,6 +17,10 @@ def test_summary_takes_the_second_half() -> None:
 
 @pytest.mark.slow
 def test_a_small_run_has_both_allocations_timelines() -> None:
+    """bench/kv_states.py measures the llamacpp engine's KV state buffers."""
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed: the llamacpp "
+                        "engine's KV states are measured where it is (installers/install.sh "
+                        "--native)")
     args = argparse.Namespace(allocations="mapped,heap", docs=4, requests=3, slots=1, threads=1,
                               seed=0, child="")
     out = run(args)
