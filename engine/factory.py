@@ -17,6 +17,8 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import msgspec
+
 from app.config import AUTO, PROMPT_LOOKUP, Config, EngineConfig
 from app.errors import ConfigError, EngineUnavailable, ModelError
 from engine.base import Engine, TokenCounter
@@ -43,6 +45,15 @@ def engine_kind(e: EngineConfig,
     if e.kind != AUTO:
         return e.kind
     return "llamacpp" if native_installed(find_spec) else "xllamacpp"
+
+
+def resolved(e: EngineConfig,
+             find_spec: Callable[[str], object | None] = importlib.util.find_spec
+             ) -> EngineConfig:
+    """``e`` with ``kind`` the engine that runs (``engine_kind``): for code that asks which
+    engine a setting applies to (``engine.requantize.applies``: the CPU engines)."""
+    kind = engine_kind(e, find_spec)
+    return e if kind == e.kind else msgspec.structs.replace(e, kind=kind)
 
 
 def create_engine(config: Config) -> Engine:

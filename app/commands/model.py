@@ -63,10 +63,11 @@ def _path(args: argparse.Namespace) -> int:
 
 
 def _prepare(args: argparse.Namespace) -> int:
+    from engine.factory import resolved
     from engine.models import resolve_model_path
     from engine.requantize import applies, prepare
 
-    cfg = config_mod.load().engine
+    cfg = resolved(config_mod.load().engine)  # "auto" is the CPU engine that runs
     path = resolve_model_path(_model_spec(args))
     print(f"model  {path}")
     done = prepare(path) if applies(cfg) else None
@@ -111,11 +112,11 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _info(args: argparse.Namespace) -> int:
-    from engine.factory import profile_for
+    from engine.factory import profile_for, resolved
     from engine.models import read_gguf_metadata, resolve_model_path
     from engine.requantize import applies, describe
 
-    cfg = config_mod.load().engine
+    cfg = resolved(config_mod.load().engine)  # "auto" is the CPU engine that runs
     path = resolve_model_path(_model_spec(args))
     metadata = read_gguf_metadata(path) if path.is_file() else {}
     profile = profile_for(cfg, path)

@@ -281,10 +281,11 @@ class _Installer:
         """Make the weights the CPU engine loads for the embedded model (its Q8_0 variant,
         engine/requantize.py) now, so the first daemon start does not (about 6 s). A variant
         that cannot be made is a warning: the engine then loads the model as it is."""
+        from engine.factory import resolved
         from engine.requantize import applies, prepare
 
         if self.plan.model.kind != "embedded" or not applies(
-                cfg.load(Path(self.plan.config_path)).engine):
+                resolved(cfg.load(Path(self.plan.config_path)).engine)):
             return
 
         self.progress("making the weights the CPU engine loads (once)")

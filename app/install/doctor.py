@@ -169,6 +169,13 @@ def _engine_kind(probe: Probe, e: cfg.EngineConfig) -> str:
     return engine_kind(e, probe.find_spec)
 
 
+def _resolved(probe: Probe, e: cfg.EngineConfig) -> cfg.EngineConfig:
+    """``e`` with ``auto`` resolved as the daemon here would (engine/factory.py resolved)."""
+    from engine.factory import resolved
+
+    return resolved(e, probe.find_spec)
+
+
 def _engine_named(probe: Probe, e: cfg.EngineConfig) -> str:
     """``e.kind`` for people: "auto (xllamacpp)" names the engine ``auto`` runs here."""
     kind = _engine_kind(probe, e)
@@ -220,14 +227,14 @@ def check_model(probe: Probe) -> CheckResult:
         return CheckResult("model", "fail", f"{model.title} is not at {path}",
                            f"run `nospin install` or `nospin model path{named}` (assembles it)")
     if not probe.verify_model:
-        return CheckResult("model", "ok", f"{path} (not rehashed)" + _cpu_weights(e, path))
+        return CheckResult("model", "ok", f"{path} (not rehashed)" + _cpu_weights(probe, e, path))
     try:
         verify_model(path, model.sha256)
     except ModelError as exc:
         return CheckResult("model", "fail", str(exc),
                            f"delete {path}, then run `nospin install` (assembles it again)")
     return CheckResult("model", "ok", f"{path}, sha256 {model.sha256[:12]}... matches"
-                       + _cpu_weights(e, path))
+                       + _cpu_weights(probe, e, path))
 
 
 def _cpu_model(probe: Probe, e: cfg.EngineConfig) -> Path | None:
@@ -243,7 +250,7 @@ def _cpu_model(probe: Probe, e: cfg.EngineConfig) -> Path | None:
     path = Path(probe.host.cache_dir) / "models" / model.filename
     if not path.is_file():
         return None
-    info = describe(path) if applies(e) else None
+    info = describe(path) if applies(_resolved(probe, e)) else None
     return Path(str(info["path"])) if info and info["made"] else path
 
 
@@ -300,11 +307,11 @@ def check_cpu_engine(probe: Probe) -> CheckResult:
     return CheckResult("cpu_engine", "fail", summary, "reinstall llama-cpp-python: " + rebuild)
 
 
-def _cpu_weights(e: cfg.EngineConfig, path: Path) -> str:
+def _cpu_weights(probe: Probe, e: cfg.EngineConfig, path: Path) -> str:
     """Which weights the CPU engine loads for the embedded model (engine/requantize.py)."""
     from engine.requantize import applies, describe
 
-    info = describe(path) if applies(e) else None
+    info = describe(path) if applies(_resolved(probe, e)) else None
     if info is None:
         return ""
     made = "made" if info["made"] else "made at the daemon's first start (3 s)"

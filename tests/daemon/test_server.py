@@ -91,6 +91,12 @@ def test_hello_and_status(raw: RawClient) -> None:
     status = raw.recv()
     assert status["type"] == "status" and status["id"] == "s1"
     assert status["engine"]["state"] in ("loading", "ready")
+    # engine.kind "auto" (the default) is named as the engine it runs here
+    from app.config import EngineConfig
+    from engine.factory import engine_kind
+
+    assert reply["engine"] == status["engine"]["kind"] == engine_kind(EngineConfig())
+    assert reply["engine"] in ("llamacpp", "xllamacpp")
 
 
 def test_socket_and_runtime_dir_are_private(daemon: DaemonHandle, home: Path) -> None:
