@@ -227,14 +227,14 @@ def check_model(probe: Probe) -> CheckResult:
         return CheckResult("model", "fail", f"{model.title} is not at {path}",
                            f"run `nospin install` or `nospin model path{named}` (assembles it)")
     if not probe.verify_model:
-        return CheckResult("model", "ok", f"{path} (not rehashed)" + _cpu_weights(probe, e, path))
+        return CheckResult("model", "ok", f"{path} (not rehashed)" + _cpu_weights(e, path))
     try:
         verify_model(path, model.sha256)
     except ModelError as exc:
         return CheckResult("model", "fail", str(exc),
                            f"delete {path}, then run `nospin install` (assembles it again)")
     return CheckResult("model", "ok", f"{path}, sha256 {model.sha256[:12]}... matches"
-                       + _cpu_weights(probe, e, path))
+                       + _cpu_weights(e, path))
 
 
 def _cpu_model(probe: Probe, e: cfg.EngineConfig) -> Path | None:
@@ -307,11 +307,12 @@ def check_cpu_engine(probe: Probe) -> CheckResult:
     return CheckResult("cpu_engine", "fail", summary, "reinstall llama-cpp-python: " + rebuild)
 
 
-def _cpu_weights(probe: Probe, e: cfg.EngineConfig, path: Path) -> str:
+def _cpu_weights(e: cfg.EngineConfig, path: Path) -> str:
     """Which weights the CPU engine loads for the embedded model (engine/requantize.py)."""
+    from engine.factory import resolved
     from engine.requantize import applies, describe
 
-    info = describe(path) if applies(_resolved(probe, e)) else None
+    info = describe(path) if applies(resolved(e)) else None
     if info is None:
         return ""
     made = "made" if info["made"] else "made at the daemon's first start (3 s)"
