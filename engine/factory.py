@@ -78,7 +78,13 @@ def _xllamacpp(e: EngineConfig) -> Engine:
     if model_path.is_dir():
         raise ModelError(f"the xllamacpp engine needs a GGUF file, {model_path} is a folder")
     model_path = cpu_weights(model_path, enabled=e.requantize)
-    return XLlamaCppEngine(model_path=model_path, profile=profile_for(e, model_path), config=e)
+    draft = ""
+    if e.speculation and e.draft_model == PROMPT_LOOKUP:
+        draft = PROMPT_LOOKUP
+    elif e.speculation and e.draft_model:
+        draft = str(cpu_weights(resolve_model_path(e.draft_model), enabled=e.requantize))
+    return XLlamaCppEngine(model_path=model_path, profile=profile_for(e, model_path), config=e,
+                           draft=draft)
 
 
 def _exllamav2(e: EngineConfig) -> Engine:

@@ -107,9 +107,12 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         config: EngineConfig,
         n_parallel: int | None = None,
         n_batch: int | None = None,
+        draft: str = "",
     ) -> None:
         """``n_parallel``: server slots (None: ``config.n_parallel``); ``n_batch``: prompt
-        tokens per prefill step (None: ``config.prefill_chunk``)."""
+        tokens per prefill step (None: ``config.prefill_chunk``); ``draft``: speculation,
+        ``"prompt-lookup"`` or a draft model's GGUF path ("" none)."""
+        self._draft = draft
         self._model_path = model_path
         self._profile = profile
         self._config = config
@@ -163,11 +166,13 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
             cache_ram_mib=self._config.kv_state_slots * CACHE_MIB_PER_STATE,
             # AMX kernels crashed llama.cpp here (engine/cpu_build.py): keep them out
             extra_buffers=not built_with_amx(str(xlc.get_system_info())),
+            draft=self._draft,
+            draft_tokens=self._config.num_draft_tokens,
         )
         self._server = load_server(self._model_path, settings)
         self._caps = Capabilities(
             fim=self._profile.fim,
-            speculation=False,
+            speculation=bool(self._draft),
             batching=self._n_parallel > 1,
             max_batch=self._n_parallel,
             exact_tokenizer=True,
@@ -224,7 +229,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
 
     def stats(self) -> EngineStats:
         s = self._stats
-        s.speculation_enabled = False
+        s.speculation_enabled = bool(self._draft)
         s.extra = {
             "slots": float(self._n_parallel),
             "decode_threads": float(self._threads[0]),
@@ -407,11 +412,14 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         reason: list[FinishReason] = []
 
         def on_chunk(chunk: Chunk) -> bool:
+            if reason:  # ended at max_new_tokens: the server's final chunk (its figures) comes
+                return False
             if chunk.kind == "token" or (chunk.kind == "final" and chunk.text):
                 why = take(chunk.text)
                 if why is not None:
                     reason.append(why)
-                    return True
+                    # the server stops there itself (max_tokens) and sends its figures
+                    return why is not FinishReason.LENGTH
             stopped = self._stopped(job)
             if stopped is not None:
                 reason.append(stopped)
@@ -464,6 +472,11 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
             raise EngineError("llama.cpp's server failed a request", detail=str(exc)) from exc
         if s.error is not None:
             raise s.error
+        if s.final is not None and s.final.drafted:
+            stats.num_draft_tokens += s.final.drafted
+            stats.num_draft_accepted += s.final.accepted
+            stats.num_draft_rejected += s.final.drafted - s.final.accepted
+            stats.speculation_used = True
         if prefill:
             p = s.progress
             if p is not None:
