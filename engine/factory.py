@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from app.config import PROMPT_LOOKUP, Config, EngineConfig
+from app.config import PROMPT_LOOKUP, Config, EngineConfig, draft_for
 from app.errors import ConfigError, EngineUnavailable, ModelError
 from engine.base import Engine, TokenCounter
 from engine.models import read_gguf_metadata, resolve_model_path
@@ -62,10 +62,11 @@ def _llamacpp(e: EngineConfig) -> Engine:
         raise ModelError(f"the llamacpp engine needs a GGUF file, {model_path} is a folder")
     model_path = cpu_weights(model_path, enabled=e.requantize)
     draft: Path | None = None
-    if e.draft_model == PROMPT_LOOKUP:
+    spec = draft_for(e, "llamacpp")
+    if spec == PROMPT_LOOKUP:
         draft = Path(PROMPT_LOOKUP)
-    elif e.draft_model:
-        draft = resolve_model_path(e.draft_model)
+    elif spec:
+        draft = resolve_model_path(spec)
     return LlamaCppEngine(
         model_path=model_path, profile=profile_for(e, model_path), config=e, draft_model_path=draft
     )
@@ -79,10 +80,11 @@ def _xllamacpp(e: EngineConfig) -> Engine:
         raise ModelError(f"the xllamacpp engine needs a GGUF file, {model_path} is a folder")
     model_path = cpu_weights(model_path, enabled=e.requantize)
     draft = ""
-    if e.speculation and e.draft_model == PROMPT_LOOKUP:
+    spec = draft_for(e, "xllamacpp") if e.speculation else ""
+    if spec == PROMPT_LOOKUP:
         draft = PROMPT_LOOKUP
-    elif e.speculation and e.draft_model:
-        draft = str(cpu_weights(resolve_model_path(e.draft_model), enabled=e.requantize))
+    elif spec:
+        draft = str(cpu_weights(resolve_model_path(spec), enabled=e.requantize))
     return XLlamaCppEngine(model_path=model_path, profile=profile_for(e, model_path), config=e,
                            draft=draft)
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from app.config import PROMPT_LOOKUP, EngineConfig
+from app.config import PROMPT_LOOKUP, EngineConfig, draft_tokens_for
 from app.errors import EngineDied, EngineError, InputError, NospinError
 from engine import cpu_load
 from engine.avoid import masked_argmax
@@ -517,7 +517,7 @@ class LlamaCppEngine(JobQueues[_Job], Engine):
                 return session.argmax()
             return _sample(session.logits(), req.temperature, rng)
 
-        k = self._config.num_draft_tokens
+        k = draft_tokens_for(self._config, "llamacpp")
         proposed = accepted = 0
         t0 = time.monotonic()
         # Tokens to emit, in order; only the last one is not yet in the KV cache.

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.config import EngineConfig
+from app.config import EngineConfig, draft_tokens_for
 from app.errors import EngineDied, EngineError, InputError, NospinError
 from engine import cpu_load
 from engine.base import (
@@ -167,7 +167,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
             # AMX kernels crashed llama.cpp here (engine/cpu_build.py): keep them out
             extra_buffers=not built_with_amx(str(xlc.get_system_info())),
             draft=self._draft,
-            draft_tokens=self._config.num_draft_tokens,
+            draft_tokens=draft_tokens_for(self._config, "xllamacpp"),
         )
         self._server = load_server(self._model_path, settings)
         self._caps = Capabilities(
