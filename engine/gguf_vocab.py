@@ -22,6 +22,7 @@ checks the qwen2 pre-tokenizer against llama-cpp-python token by token; the othe
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -301,7 +302,9 @@ class GGUFVocab:
     def _encode(self, text: str) -> list[int]:
         if not text:
             return []
-        ids: list[int] = self._hf.encode(text, add_special_tokens=False).ids
+        # the batch call lets go of the GIL while it works (encode holds it: a 200,000-character
+        # text held the daemon's other threads for ~0.1 s), as llama_tokenize through ctypes does
+        ids: list[int] = self._hf.encode_batch_fast([text], add_special_tokens=False)[0].ids
         return ids
 
     def _partition(self, text: str) -> list[str | int]:
@@ -347,6 +350,9 @@ class GGUFVocab:
 
 def _hf_tokenizer(facts: VocabFacts, merges: list[str]) -> Any:
     """The HF ``tokenizers`` BPE of a byte-level GGUF vocabulary (raises ModelError)."""
+    # a batch of one text needs no thread pool: without this, the first batch call starts one
+    # (a thread per core) and a later fork prints tokenizers' warning about it
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
         from tokenizers import AddedToken, Regex, Tokenizer, models, pre_tokenizers
     except ImportError as exc:  # pragma: no cover - a dependency of nospin

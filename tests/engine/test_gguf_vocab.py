@@ -4,6 +4,8 @@ hard-coded ids where it is not, and on hand-made vocabularies for what Qwen2.5 d
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +79,22 @@ def test_probe_and_markers_by_their_ids(gguf_vocab: GGUFVocab) -> None:
     assert gguf_vocab.piece(151659) == b"" and gguf_vocab.piece(128247) == b""
     assert gguf_vocab.piece(151657) == b"<tool_call>"  # user-defined: its text
     assert gguf_vocab.tokenize("a<tool_call>", special=False) == [64, 151657]
+
+
+def test_the_xllamacpp_engine_and_its_tokenizer_import_no_llama_cpp(embedded_model: Path) -> None:
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "import engine.xllamacpp\n"
+        "from engine.gguf_vocab import GGUFVocab\n"
+        "from engine.profiles import QWEN25_CODER\n"
+        "from engine.tokenizer import Tokenizer\n"
+        f"tok = Tokenizer(GGUFVocab.load(Path({str(embedded_model)!r})), QWEN25_CODER)\n"
+        f"print(tok.count({PROBE!r}), sorted(m for m in sys.modules if 'llama_cpp' in m))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout
+    assert out.strip() == f"{len(PROBE_IDS)} []"
 
 
 @pytest.mark.slow
@@ -214,3 +232,18 @@ def test_token_bytes_follow_llama_token_to_piece() -> None:
     assert token_bytes("é", ATTR_NORMAL) == b"\xe9"  # a byte of a multi-byte character
     assert token_bytes("a☃", ATTR_NORMAL) == "a[UNK_BYTE_0xe29883a☃]".encode()
     assert token_bytes("<|x|>", ATTR_CONTROL) == b"" and token_bytes("[PAD1]", 1 << 1) == b""
+
+
+@pytest.mark.parametrize("kind", ["xllamacpp", "llamacpp"])
+def test_load_tokenizer_reads_the_gguf_for_xllamacpp(kind: str, embedded_model: Path) -> None:
+    """factory.load_tokenizer: the xllamacpp engine's own vocabulary; llama.cpp's for the
+    llamacpp engine where llama-cpp-python is installed, else the same GGUF one."""
+    from app.config import Config, EngineConfig
+    from engine.factory import load_tokenizer
+    from engine.tokenizer import llama_cpp_available
+
+    tok = load_tokenizer(Config(engine=EngineConfig(kind=kind, model=str(embedded_model))))
+    assert isinstance(tok, Tokenizer)
+    gguf = kind == "xllamacpp" or not llama_cpp_available()
+    assert isinstance(tok.vocab, GGUFVocab if gguf else LlamaVocab)
+    assert tok.count(PROBE) == len(PROBE_IDS)
