@@ -16,8 +16,8 @@ byte-level decoding, a user-defined token's text, nothing for a control token).
 
 Only ``tokenizer.ggml.model == "gpt2"`` (byte-level BPE) is built. tests/engine/test_gguf_vocab.py
 checks the qwen2 pre-tokenizer against llama-cpp-python token by token; the others in
-``PRE_TOKENIZERS`` are llama.cpp's regexes, unchecked here for want of a model. Created by
-``engine.tokenizer.open_vocab``.
+``PRE_TOKENIZERS`` are llama.cpp's regexes, unchecked here for want of a model. Loaded by the
+xllamacpp engine and by ``engine.tokenizer.open_vocab`` (where llama-cpp-python is missing).
 """
 
 from __future__ import annotations
