@@ -164,7 +164,7 @@ _ALPHABET = [
 def _fields(extra: list[tuple[str, int]], **keys: GGUFValue) -> dict[str, GGUFValue]:
     """A byte-level vocabulary: the byte alphabet, "ab", "Ġab", then ``extra`` (text, type)."""
     texts = [*_ALPHABET, "ab", "Ġab", *(t for t, _ in extra)]
-    types: list[GGUFValue] = [1] * (len(_ALPHABET) + 2) + [ty for _, ty in extra]
+    types: list[GGUFValue] = [*([1] * (len(_ALPHABET) + 2)), *(ty for _, ty in extra)]
     fields: dict[str, GGUFValue] = {
         "tokenizer.ggml.model": "gpt2",
         "tokenizer.ggml.pre": "qwen2",
@@ -247,3 +247,15 @@ def test_load_tokenizer_reads_the_gguf_for_xllamacpp(kind: str, embedded_model: 
     gguf = kind == "xllamacpp" or not llama_cpp_available()
     assert isinstance(tok.vocab, GGUFVocab if gguf else LlamaVocab)
     assert tok.count(PROBE) == len(PROBE_IDS)
+
+
+def test_remote_counts_use_the_gguf_vocabulary_without_llama_cpp(
+    embedded_model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.remote_tokens import _gguf_counter
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp raises ImportError
+    count = _gguf_counter(embedded_model, QWEN25_CODER)
+    assert isinstance(getattr(count, "__self__", None), Tokenizer)
+    assert isinstance(count.__self__.vocab, GGUFVocab)  # type: ignore[attr-defined]
+    assert count(PROBE) == len(PROBE_IDS)
