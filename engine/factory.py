@@ -106,26 +106,23 @@ def _exllamav2(e: EngineConfig) -> Engine:
 def load_tokenizer(config: Config) -> TokenCounter | None:
     """The configured model's exact tokenizer without loading its weights, or None.
 
-    For GGUF engines only (llamacpp, xllamacpp: a vocab-only load takes well under a second);
-    other engines count with their loaded model, and callers fall back to the character
-    estimator.
+    For GGUF engines only (llamacpp, xllamacpp: reading the vocabulary takes well under a
+    second): the xllamacpp engine's own (engine/gguf_vocab.py, the GGUF metadata through HF
+    tokenizers), the llamacpp engine's llama.cpp vocabulary where llama-cpp-python is installed
+    (else the GGUF one: the same ids). Other engines count with their loaded model, and callers
+    fall back to the character estimator.
     """
     e = config.engine
     if e.kind not in ("llamacpp", "xllamacpp"):
         return None
-    import llama_cpp
-
-    from engine.llama_log import muted
-    from engine.llamacpp_session import Tokenizer
+    from engine.tokenizer import Tokenizer, llama_cpp_available, open_vocab
 
     model_path = resolve_model_path(e.model)
-    try:
-        # llama.cpp prints context warnings to stderr even when not verbose; muted: its log
-        with _quiet_stderr(), muted():
-            llm = llama_cpp.Llama(model_path=str(model_path), vocab_only=True, verbose=False)
-    except (ValueError, RuntimeError, OSError) as exc:
-        raise ModelError(f"cannot read the tokenizer of {model_path}", detail=str(exc)) from exc
-    return Tokenizer(llm, profile_for(e, model_path))
+    llama = e.kind == "llamacpp" and llama_cpp_available()
+    # llama.cpp prints context warnings to stderr even when not verbose
+    with _quiet_stderr() if llama else contextlib.nullcontext():
+        vocab = open_vocab(model_path, llama=llama)
+    return Tokenizer(vocab, profile_for(e, model_path))
 
 
 @contextlib.contextmanager

@@ -142,7 +142,10 @@ def _quantize(source: Path, target: Path, ftype: int) -> None:
     place; OSError on failure (nothing left behind)."""
     import ctypes
 
-    import llama_cpp
+    try:
+        import llama_cpp
+    except ImportError as exc:  # a compile-free install (the xllamacpp engine) has none
+        raise OSError("re-quantizing needs llama-cpp-python, which is not installed") from exc
 
     target.parent.mkdir(parents=True, exist_ok=True)
     need = int(source.stat().st_size * SPACE_FACTOR)

@@ -46,14 +46,15 @@ from engine.base import (
 )
 from engine.blocks import request_block
 from engine.cpu_build import built_with_amx
+from engine.gguf_vocab import GGUFVocab
 from engine.healing import heal_start
 from engine.job_queue import Job, JobQueues
-from engine.llamacpp_session import Tokenizer
 from engine.profiles import ModelProfile
 from engine.prompt_tokens import prompt_tokens
 from engine.steering import StartSteer
 from engine.stream_filter import StreamFilter
 from engine.threads import thread_choices
+from engine.tokenizer import Tokenizer
 from engine.xllamacpp_server import (
     Chunk,
     ServerSettings,
@@ -132,7 +133,6 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         self._slots = SlotMap(self._n_parallel)
         self._slot_of = threading.local()  # the slot of the job on this worker thread
         self._server: Any = None
-        self._vocab: Any = None  # the vocabulary-only llama.cpp model the tokenizer reads
         self._tokenizer: Tokenizer | None = None
         self._caps: Capabilities | None = None
         self._threads = (0, 0)  # decode, prefill
@@ -151,8 +151,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         """Load the tokenizer and the server (the model) on the caller's thread, then start
         one worker thread per slot."""
         before = cpu_load.sample()
-        self._vocab = _load_vocab(self._model_path)
-        self._tokenizer = Tokenizer(self._vocab, self._profile)
+        self._tokenizer = Tokenizer(GGUFVocab.load(self._model_path), self._profile)
         import xllamacpp as xlc
 
         decode, prefill = self._pick_threads(before)
@@ -248,9 +247,6 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
                 t.join(timeout=30)
         self._drain(FinishReason.CANCELLED)
         self._server = None  # its destructor stops the server's loop and frees the model
-        if self._vocab is not None:
-            self._vocab.close()
-            self._vocab = None
 
     def is_alive(self) -> bool:
         return not self._dead and any(t.is_alive() for t in self._workers)
@@ -506,19 +502,3 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         if current is not None:
             self._fail(current, error)
         self._drain(FinishReason.ERROR, error)
-
-
-def _load_vocab(model_path: Path) -> Any:
-    """The model's vocabulary alone (llama-cpp-python, well under a second), for the exact
-    tokenizer the prompt is built with; raise ModelError when it does not load."""
-    from app.errors import ModelError
-
-    try:
-        import llama_cpp
-
-        from engine.llama_log import muted
-
-        with muted():
-            return llama_cpp.Llama(model_path=str(model_path), vocab_only=True, verbose=False)
-    except (ImportError, ValueError, RuntimeError, OSError) as exc:
-        raise ModelError(f"cannot read the tokenizer of {model_path}", detail=str(exc)) from exc

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 import sysconfig
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,18 @@ def test_when_the_variant_cannot_be_made_the_original_is_loaded(
     assert "cannot make the q8_0 weights of qwen2.5-coder-0.5b-q4_k_m.gguf" in caplog.text
     assert "loading it as it is" in caplog.text
 
+
+
+def test_without_llama_cpp_python_the_original_is_loaded(
+    embedded_model: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A compile-free install (the xllamacpp engine) has no quantizer: the shipped file loads."""
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp raises ImportError
+    with caplog.at_level(logging.WARNING, logger="engine.requantize"):
+        assert cpu_weights(embedded_model, folder=tmp_path) == embedded_model
+    assert "re-quantizing needs llama-cpp-python" in caplog.text
+    assert not list(tmp_path.iterdir())
 
 
 def test_the_factory_loads_the_embedded_model_as_its_q8_0_weights(embedded_model: Path) -> None:
