@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app import config as config_mod
+from app.commands import model_choose
 from app.errors import ModelError
 
 _MODEL_HELP = (
@@ -25,7 +26,7 @@ _MODEL_HELP = (
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("model", help="the model: path, prepare, verify, info")
+    parser = sub.add_parser("model", help="the model: path, prepare, verify, info, choose")
     model_sub = parser.add_subparsers(dest="model_command", metavar="ACTION")
     p = model_sub.add_parser(
         "path", help="print the model file's path (assembles the embedded one)"
@@ -46,6 +47,7 @@ def register(sub: Any) -> None:
     i = model_sub.add_parser("info", help="GGUF metadata and the chosen prompt profile (JSON)")
     i.add_argument("--model", default=None, help=_MODEL_HELP)
     i.set_defaults(func=_info)
+    model_choose.register(model_sub)
     parser.set_defaults(func=lambda _args: (parser.print_help(), 2)[1])
 
 
