@@ -1,6 +1,6 @@
 """CPU weights: speed and fidelity of the embedded model's re-quantizations vs the shipped file.
 
-Makes each ``--kinds`` variant of the shipped GGUF in a temporary folder (llama.cpp's quantizer,
+Makes each ``--kinds`` variant of the shipped GGUF in a temporary folder (llama.cpp's quantization,
 as ``engine/requantize.py`` does for the engine), then, one model at a time and alternated over
 ``--reps``: prefill and decode milliseconds per token through ``KVSession`` (192-token prompts
 from ``json/decoder.py`` in 64-token steps, then 24 one-token steps), per thread count; and,
