@@ -6,8 +6,8 @@
 ``general.quantization_version`` and ``general.file_type``, which it moves to the end as
 llama.cpp does, and the tensors in llama.cpp's order (by layer, then name). ``convert`` writes
 one tensor's new data: copied when its type stays, else dequantized and quantized again with
-``gguf.quants`` (bit-exact ports of ggml's reference code), a few rows at a time on a few
-threads (under 200 MB of memory whatever the tensor's size).
+``gguf.quants`` (bit-exact ports of ggml's reference code), a few rows at a time (about 90 MB
+of memory whatever the tensor's size).
 
 For the embedded Qwen2.5-Coder-0.5B Q4_K_M to Q8_0 the file is byte for byte the one
 llama.cpp's quantizer writes (llama-cpp-python 0.3.36: tests/engine/test_requantize.py).
@@ -16,10 +16,8 @@ llama.cpp's quantizer writes (llama-cpp-python 0.3.36: tests/engine/test_requant
 from __future__ import annotations
 
 import re
-from collections import deque
-from concurrent.futures import Executor, Future
 from dataclasses import dataclass, replace
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import numpy as np
 from gguf import GGML_QUANT_SIZES, GGML_QUANT_VERSION, GGMLQuantizationType, quants
@@ -42,8 +40,9 @@ DEFAULT_TYPES = {7: Q.Q8_0, 2: Q.Q4_0}
 FILE_TYPE_KEY = "general.file_type"
 QUANT_VERSION_KEY = "general.quantization_version"
 SPLIT_KEYS = ("split.no", "split.count", "split.tensors.count")  # llama.cpp drops them
-CHUNK_ELEMENTS = 1 << 20  # converted at a time: ~40 MB of numpy temporaries per thread
-IN_FLIGHT = 4  # chunks converting or converted and not yet written, with a pool
+# converted at a time: ~40 MB of numpy temporaries. One thread: two side by side were no
+# faster on 2 cores with other work running (8.9 s against 7.6, median of 3) and took more CPU
+CHUNK_ELEMENTS = 1 << 20
 
 # tensors llama.cpp never quantizes although 2-D and named "...weight" (llama-quant.cpp)
 _KEEP = ("_norm.weight", "ffn_gate_inp.weight", "ffn_gate_tid2eid.weight", "altup", "laurel",
@@ -142,11 +141,9 @@ def _convertible(old: GGMLQuantizationType, new: GGMLQuantizationType) -> bool:
     return True
 
 
-def convert(src: BinaryIO, old: TensorInfo, new: GGMLQuantizationType, out: BinaryIO, *,
-            pool: Executor | None = None) -> None:
-    """Write tensor ``old``'s data, read from ``src`` at its start, as type ``new`` to ``out``;
-    ``pool``: threads that convert chunks side by side (numpy lets go of the GIL), written in
-    order. OSError when a read comes back short (the source changed) or a write fails."""
+def convert(src: BinaryIO, old: TensorInfo, new: GGMLQuantizationType, out: BinaryIO) -> None:
+    """Write tensor ``old``'s data, read from ``src`` at its start, as type ``new`` to ``out``.
+    OSError when a read comes back short (the source changed) or a write fails."""
     if new == old.ggml_type:
         left = old.nbytes
         while left:
@@ -156,27 +153,15 @@ def convert(src: BinaryIO, old: TensorInfo, new: GGMLQuantizationType, out: Bina
             out.write(block)
             left -= len(block)
         return
-
-    def requantized(raw: np.ndarray[Any, np.dtype[np.uint8]]) -> bytes:
-        # one row of all the chunk's blocks: gguf converts in groups of 16 rows, and short
-        # rows (896 values) would cost a numpy call per 16 of them
-        values = quants.dequantize(raw.reshape(1, -1), old.ggml_type)
-        return bytes(quants.quantize(values, new).tobytes())
-
     row_bytes = tensor_nbytes(old.ggml_type, old.shape[:1])
     rows = old.num_elements // old.shape[0]
     step = max(1, CHUNK_ELEMENTS // old.shape[0])
-    pending: deque[Future[bytes]] = deque()
     for first in range(0, rows, step):
         n = min(step, rows - first)
         raw = np.frombuffer(src.read(n * row_bytes), dtype=np.uint8)
         if raw.size != n * row_bytes:
             raise OSError(f"the source ended inside tensor {old.name}")
-        if pool is None:
-            out.write(requantized(raw))
-            continue
-        pending.append(pool.submit(requantized, raw))
-        if len(pending) > IN_FLIGHT:
-            out.write(pending.popleft().result())
-    while pending:
-        out.write(pending.popleft().result())
+        # one row of all the chunk's blocks: gguf converts in groups of 16 rows, and short
+        # rows (896 values) would cost a numpy call per 16 of them
+        values = quants.dequantize(raw.reshape(1, -1), old.ggml_type)
+        out.write(quants.quantize(values, new).tobytes())

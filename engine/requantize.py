@@ -27,7 +27,6 @@ import logging
 import os
 import shutil
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -55,7 +54,6 @@ log = logging.getLogger(__name__)
 # kind -> llama.cpp's LLAMA_FTYPE_MOSTLY_* value (llama.h); q4_0 only for `nospin bench weights`
 WEIGHT_KINDS = {"q8_0": 7, "q4_0": 2}
 SPACE_MARGIN = 64 << 20  # free disk space needed beyond the variant's own size
-THREADS = min(4, os.cpu_count() or 1)  # converting side by side (2 here: 1.4-1.8x faster)
 
 
 def variant_path(source: Path, kind: str, folder: Path | None = None) -> Path:
@@ -162,13 +160,12 @@ def _write(source: Path, plan: Plan, target: Path) -> None:
                       f"{need >> 20} MB needed")
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        with (open(source, "rb") as src, open(tmp, "wb") as out,
-              ThreadPoolExecutor(THREADS, thread_name_prefix="requantize") as pool):
+        with open(source, "rb") as src, open(tmp, "wb") as out:
             out.write(plan.header)
             for old, new in zip(plan.sources, plan.tensors, strict=True):
                 out.write(bytes(plan.data_offset + new.offset - out.tell()))  # padding
                 src.seek(plan.source.data_offset + old.offset)
-                convert(src, old, new.ggml_type, out, pool=pool)
+                convert(src, old, new.ggml_type, out)
             out.write(bytes(plan.size - out.tell()))
         _check(tmp, plan)
         os.replace(tmp, target)
