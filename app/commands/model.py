@@ -2,7 +2,7 @@
 
 ``path`` assembles the embedded model (or a packaged model named by ``--model``, e.g.
 ``qwen2.5-coder-1.5b``) on first use and prints its path; ``prepare`` also makes the weights the
-CPU engine loads (engine/requantize.py), which the first daemon start makes otherwise (about 6 s
+CPU engine loads (engine/requantize.py), which the first daemon start makes otherwise (about 7 s
 before it is ready); ``verify`` rehashes the configured model (``engine.model``, or
 ``--model``) fully against its pinned sha256 (a file against ``--sha256``) and says which it
 verified; a configured file that does not exist, or has no hash to compare, is an error;
