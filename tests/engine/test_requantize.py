@@ -197,18 +197,6 @@ def test_when_the_variant_cannot_be_made_the_original_is_loaded(
 
 
 
-def test_without_llama_cpp_python_the_original_is_loaded(
-    embedded_model: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A compile-free install (the xllamacpp engine) has no quantizer: the shipped file loads."""
-    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp raises ImportError
-    with caplog.at_level(logging.WARNING, logger="engine.requantize"):
-        assert cpu_weights(embedded_model, folder=tmp_path) == embedded_model
-    assert "re-quantizing needs llama-cpp-python" in caplog.text
-    assert not list(tmp_path.iterdir())
-
-
 def test_the_factory_loads_the_embedded_model_as_its_q8_0_weights(embedded_model: Path) -> None:
     from app.config import with_changes
     from engine.factory import create_engine
