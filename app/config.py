@@ -94,8 +94,9 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     kind: str = AUTO
     model: str = ""  # GGUF file, EXL2/HF folder; "" means the embedded default model
     # draft model for speculation (a model name, a GGUF file or an EXL2/HF folder); "" means
-    # none; "prompt-lookup" (PROMPT_LOOKUP, llamacpp only) drafts from the prompt's own text
-    draft_model: str = ""
+    # none; "prompt-lookup" (PROMPT_LOOKUP, llamacpp and xllamacpp) drafts from the prompt's
+    # own text; "auto" (DRAFT_AUTO): what measured fastest per engine (draft_for)
+    draft_model: str = "auto"
     # prompt format profile, a name of engine/profiles.PROFILES; "" means guess from the model
     model_profile: str = ""
     n_ctx: int = 4096  # at least context.budget_tokens + completion.max_tokens
@@ -110,7 +111,9 @@ class EngineConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     # are constrained to re-spell it (engine/healing.py); off: only trailing blanks are cut
     token_healing: bool = True
     speculation: bool = True
-    num_draft_tokens: int = 5  # 4 to 6 (design.md §3); 1 to 16 accepted
+    # draft tokens per step, 1 to 16; 0: auto (draft_tokens_for: 3 for prompt lookup, the only
+    # count that paid on 2 CPU cores; 5 for a draft model, design.md §3)
+    num_draft_tokens: int = 0
     speculation_min_acceptance: float = 0.4  # (0 to 1) below this speculation turns itself off
     # (>= 1) requests at once: exllamav2 paged batching, a remote server (one that publishes
     # fewer slots lowers it: engine/remote_limits.py)
@@ -215,7 +218,7 @@ def validate(config: Config) -> Config:
                           f"completion.max_tokens ({need}), not {e.n_ctx}")
     _between("engine.n_threads", e.n_threads, 0, 1024)
     _at_least("engine.prefill_chunk", e.prefill_chunk, 1)
-    _between("engine.num_draft_tokens", e.num_draft_tokens, 1, 16)
+    _between("engine.num_draft_tokens", e.num_draft_tokens, 0, 16)
     _between("engine.speculation_min_acceptance", e.speculation_min_acceptance, 0, 1)
     _at_least("engine.max_batch", e.max_batch, 1)
     _at_least("engine.kv_state_slots", e.kv_state_slots, 0)
@@ -235,6 +238,29 @@ def validate(config: Config) -> Config:
 
 ENGINE_KINDS = (AUTO, "llamacpp", "xllamacpp", "exllamav2", "remote")
 PROMPT_LOOKUP = "prompt-lookup"  # engine.draft_model value: drafts from the prompt's own text
+DRAFT_AUTO = "auto"  # engine.draft_model value: draft_for decides per engine
+# what engine.draft_model = "auto" is, per engine kind: prompt lookup with 3 draft tokens on the
+# llamacpp engine (decode 1.18x, the same text: docs/engine.md "Speculative decoding"); none
+# elsewhere until measured (xllamacpp cannot switch its server's drafting off per request)
+AUTO_DRAFT = {"llamacpp": PROMPT_LOOKUP}
+LOOKUP_DRAFT_TOKENS = 3
+MODEL_DRAFT_TOKENS = 5
+
+
+def draft_for(e: EngineConfig, kind: str = "") -> str:
+    """The draft of speculation on engine ``kind`` (default ``e.kind``): a model spec,
+    PROMPT_LOOKUP, or "" for none; ``"auto"`` resolved with AUTO_DRAFT."""
+    if e.draft_model != DRAFT_AUTO:
+        return e.draft_model
+    return AUTO_DRAFT.get(kind or e.kind, "")
+
+
+def draft_tokens_for(e: EngineConfig, kind: str = "") -> int:
+    """Draft tokens per step: ``engine.num_draft_tokens``, or with 0 the count that suits the
+    draft (LOOKUP_DRAFT_TOKENS for prompt lookup, MODEL_DRAFT_TOKENS for a model)."""
+    if e.num_draft_tokens > 0:
+        return e.num_draft_tokens
+    return LOOKUP_DRAFT_TOKENS if draft_for(e, kind) == PROMPT_LOOKUP else MODEL_DRAFT_TOKENS
 MAX_TOKENS = 2048  # the protocol's limit of a request's max_tokens (daemon/protocol.py)
 MIN_BUDGET_TOKENS = 64  # context.budget_tokens (and nospin context --budget)
 MIN_FILE_BYTES = 1024  # context.max_file_bytes: below, hardly a file gets completions

@@ -174,6 +174,12 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         "replies_lost": sum(r.lost for r in results) + (total - len(results)),
         "replies_duplicated": sum(dup),
         "served": len(served),
+        # the machine's ceiling: completions served per second, and those the engine ran (not
+        # answered from the cache); with think time T, serving 90% of 16 clients takes about
+        # 0.9 x clients / (T + served p50) completions per second
+        "served_per_s": round(len(served) / wall, 2) if wall > 0 else None,
+        "engine_served_per_s": round(len(misses) / wall, 2) if wall > 0 else None,
+        "needed_per_s_for_90pct": _needed(args, [r.total_ms for r in served]),
         "errors": dict(codes),
         "total_ms": {"p50": pct(totals, 50), "p95": pct(totals, 95), "max": pct(totals, 100)},
         "served_total_ms": {"p50": pct([r.total_ms for r in served], 50),
@@ -191,6 +197,16 @@ async def _run(args: argparse.Namespace, pid: int) -> dict[str, Any]:
         "daemon_metrics": {k: status.metrics.get(k) for k in
                            ("first_token_ms", "total_ms", "tiers", "num_shed", "cache")},
     }
+
+
+def _needed(args: argparse.Namespace, served_ms: list[float]) -> float | None:
+    """Completions per second that serving 90% of the clients would take: each client asks
+    again ``think_ms`` after each reply, which takes the served p50 at least (with zero think
+    a shed reply comes back at once and the client asks again: no finite rate serves 90%)."""
+    p50 = percentile(served_ms, 50)
+    if not args.think_ms or p50 is None:
+        return None
+    return round(0.9 * args.clients / ((args.think_ms + p50) / 1000), 2)
 
 
 def _detail(r: Result) -> dict[str, Any]:

@@ -74,6 +74,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--plain-again", action="store_true", help="run plain once more at the end (load drift)"
     )
     parser.add_argument("--request-timeout-s", type=float, default=600.0)
+    parser.add_argument(
+        "--engine", choices=("llamacpp", "xllamacpp"), default="llamacpp",
+        help="xllamacpp: the server's own speculation (its governor is not applied: observe)",
+    )
 
 
 # --- points ------------------------------------------------------------------------------------
@@ -168,14 +172,24 @@ def run_config(
     governor = SpeculationGovernor(
         min_acceptance=cfg.speculation_min_acceptance, enforce=args.governor == "enforce"
     )
-    engine = LlamaCppEngine(
-        model_path=model_path,
-        profile=profile_for(cfg, model_path),
-        config=cfg,
-        draft_model_path=draft_path,
-        governor=governor,
-    )
-    out: dict[str, Any] = {"config": name, "num_draft_tokens": num_draft if draft_path else 0}
+    engine: Any
+    if args.engine == "xllamacpp":
+        from engine.xllamacpp import XLlamaCppEngine
+
+        engine = XLlamaCppEngine(
+            model_path=model_path, profile=profile_for(cfg, model_path), config=cfg,
+            n_parallel=1, draft="" if draft_path is None else str(draft_path),
+        )
+    else:
+        engine = LlamaCppEngine(
+            model_path=model_path,
+            profile=profile_for(cfg, model_path),
+            config=cfg,
+            draft_model_path=draft_path,
+            governor=governor,
+        )
+    out: dict[str, Any] = {"config": name, "engine": args.engine,
+                           "num_draft_tokens": num_draft if draft_path else 0}
     out["load_before"] = _load()
     t0 = time.monotonic()
     engine.start()

@@ -134,16 +134,12 @@ def _healing_table() -> dict[str, Any]:
     """The token-healing table of the embedded model's vocabulary: built at once (what the
     first completion inside a word paid before the engine built it while idle) and in the
     engine's idle steps (``IDLE_PIECES_STEP`` texts each; the last one sorts)."""
-    import llama_cpp
-
-    from engine.llama_log import muted
     from engine.llamacpp import IDLE_PIECES_STEP
-    from engine.llamacpp_session import Tokenizer
     from engine.models import embedded_model_path
     from engine.profiles import QWEN25_CODER
+    from engine.tokenizer import Tokenizer, load_llama_vocab
 
-    with muted():
-        vocab = llama_cpp.Llama(str(embedded_model_path()), vocab_only=True, verbose=False)
+    vocab = load_llama_vocab(embedded_model_path())
     try:
         t0 = time.perf_counter()
         Tokenizer(vocab, QWEN25_CODER).piece_table()

@@ -1,12 +1,13 @@
 """CPU weights: speed and fidelity of the embedded model's re-quantizations vs the shipped file.
 
-Makes each ``--kinds`` variant of the shipped GGUF in a temporary folder (llama.cpp's quantizer,
-as ``engine/requantize.py`` does for the engine), then, one model at a time and alternated over
-``--reps``: prefill and decode milliseconds per token through ``KVSession`` (192-token prompts
-from ``json/decoder.py`` in 64-token steps, then 24 one-token steps), per thread count; and,
-teacher-forced over ``--files`` seeded standard-library files x ``--tokens`` tokens, the
-next-token log-likelihood (nats), KL divergence from the shipped weights and top-token
-agreement. Used for docs/engine.md, "CPU weights".
+Makes each ``--kinds`` variant of the shipped GGUF in a temporary folder as
+``engine/requantize.py`` does for the engine, and again with llama.cpp's own quantizer (the
+seconds each took, and whether the files are the same bytes), then, one model at a time and
+alternated over ``--reps``: prefill and decode milliseconds per token through ``KVSession``
+(192-token prompts from ``json/decoder.py`` in 64-token steps, then 24 one-token steps), per
+thread count; and, teacher-forced over ``--files`` seeded standard-library files x ``--tokens``
+tokens, the next-token log-likelihood (nats), KL divergence from the shipped weights and
+top-token agreement. Used for docs/engine.md, "CPU weights".
 """
 
 from __future__ import annotations
@@ -74,6 +75,40 @@ def _logits(path: Path, texts: list[list[int]]) -> list[Any]:
         llm.close()
 
 
+def _llama_cpp_quantize(source: Path, kind: str, target: Path) -> float:
+    """Seconds llama.cpp's own quantizer takes for the same variant (what the engine's
+    numpy re-quantization, engine/quantize.py, is checked against)."""
+    import ctypes
+    import os
+
+    import llama_cpp
+
+    from engine.llama_log import muted
+    from engine.requantize import WEIGHT_KINDS
+
+    params = llama_cpp.llama_model_quantize_default_params()
+    params.ftype = WEIGHT_KINDS[kind]
+    params.allow_requantize = True
+    params.nthread = os.cpu_count() or 1
+    t0 = time.monotonic()
+    with muted():
+        rc = llama_cpp.llama_model_quantize(str(source).encode(), str(target).encode(),
+                                            ctypes.byref(params))
+    if rc != 0:
+        raise RuntimeError(f"llama.cpp's quantizer failed (code {rc})")
+    return round(time.monotonic() - t0, 1)
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while block := fa.read(1 << 24):
+            if block != fb.read(1 << 24):
+                return False
+    return True
+
+
 def _log_softmax(logits: Any) -> Any:
     shifted = logits - logits.max(axis=1, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
@@ -125,6 +160,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             make_variant(source, kind, paths[kind], source_sha256=EMBEDDED_MODEL.sha256)
             out[f"make_{kind}_s"] = round(time.monotonic() - t0, 1)
             out[f"size_{kind}_mb"] = paths[kind].stat().st_size >> 20
+            theirs = Path(tmp) / f"llama.cpp.{kind}.gguf"
+            out[f"llama_cpp_make_{kind}_s"] = _llama_cpp_quantize(source, kind, theirs)
+            out[f"same_bytes_as_llama_cpp_{kind}"] = _same_bytes(paths[kind], theirs)
+            theirs.unlink()
         out["size_shipped_mb"] = source.stat().st_size >> 20
         speed: dict[str, dict[str, dict[str, list[float]]]] = {
             name: {str(n): {"prefill_ms_per_token": [], "decode_ms_per_token": []}

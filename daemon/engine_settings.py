@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import msgspec
 
-from app.config import EngineConfig
+from app.config import EngineConfig, draft_for
+from engine.factory import engine_kind
 
 __all__ = ["needs_new_engine"]
 
@@ -20,4 +21,4 @@ def needs_new_engine(running: EngineConfig, new: EngineConfig) -> bool:
     """True when ``new`` settings cannot take effect on an engine built from ``running``."""
     if msgspec.structs.replace(new, speculation=running.speculation) != running:
         return True
-    return new.speculation and not running.speculation and bool(new.draft_model)
+    return new.speculation and not running.speculation and bool(draft_for(new, engine_kind(new)))

@@ -91,6 +91,7 @@ class _Entry:
     pending_detail: str = ""  # reason text for the pending end
     stopping: EndReason | None = None  # cancel sent to the engine; the end comes with Finished
     in_engine: bool = False  # occupies an engine slot until the engine's Finished arrives
+    occupancy_at_start: float = 0.0  # the scheduler's engine occupancy integral when it started
 
     def set_state(self, state: RequestState) -> None:
         if state < self.state or self.state.is_terminal:
@@ -147,6 +148,10 @@ class Scheduler:
         self._live: dict[str, _Entry] = {}
         self._done: OrderedDict[str, RequestState] = OrderedDict()
         self._seq = 0
+        # integral over time of the requests in the engine (request-seconds), and its time:
+        # a request's mean company there is what the latency model learns batched speed from
+        self._occupancy = 0.0
+        self._occupancy_at = 0.0
 
     # -- configuration ---------------------------------------------------------------------------
 
@@ -382,7 +387,9 @@ class Scheduler:
                 continue
             wait = 0.0 if free > 0 else (running_left + queued_ms) / self._capacity
             num_ahead = num_running + num_queued_ahead
-            tier, watch, pred, fast_total = self._decide(entry, now, wait, num_ahead)
+            # the requests it will run beside: those running now, or a full engine when it waits
+            beside = num_running if free > 0 else self._capacity - 1
+            tier, watch, pred, fast_total = self._decide(entry, now, wait, num_ahead, beside)
             if entry.deadline_ms is not None and fast_total > entry.deadline_ms and wait > 0:
                 detail = (
                     f"overloaded: predicted {fast_total:.0f} ms > deadline "
@@ -420,6 +427,22 @@ class Scheduler:
             and e.spec.priority is Priority.BACKGROUND and e.spec.document in docs
             and e.tier is Tier.FAST
         ]
+
+    def _advance_occupancy(self, now: float) -> None:
+        """Bring the engine occupancy integral up to ``now`` (before the requests in the
+        engine change)."""
+        if now > self._occupancy_at:
+            in_engine = sum(1 for e in self._live.values() if e.in_engine)
+            self._occupancy += in_engine * (now - self._occupancy_at)
+        self._occupancy_at = max(self._occupancy_at, now)
+
+    def _company(self, entry: _Entry, now: float) -> float:
+        """How many other requests were in the engine beside ``entry``, on average over its
+        time there (it counts itself in the integral: minus one)."""
+        if entry.started_at is None or now <= entry.started_at:
+            return 0.0
+        mean = (self._occupancy - entry.occupancy_at_start) / (now - entry.started_at)
+        return max(0.0, mean - 1.0)
 
     def _remaining_ms(self, entry: _Entry, now: float) -> float:
         if entry.state is not RequestState.RUNNING or entry.stopping is not None:
@@ -462,7 +485,9 @@ class Scheduler:
         fast = max(own, followup) > self._tiers.fast_ms
         return Tier.FAST if fast else Tier.NORMAL
 
-    def _tier_service(self, spec: NewRequest, tier: Tier) -> float:
+    def _tier_service(self, spec: NewRequest, tier: Tier, beside: int = 0) -> float:
+        """Predicted engine time of ``spec`` at ``tier`` with ``beside`` other requests in the
+        engine with it."""
         tokens = 0 if spec.prefill_only else spec.max_new_tokens
         prompt = spec.num_prompt_tokens
         cached = spec.num_cached_tokens
@@ -477,15 +502,17 @@ class Scheduler:
                 cached = spec.num_cached_tokens_fast
             cached = None if cached is None else min(cached, prompt)
         return self._model.service_ms(
-            num_prompt_tokens=prompt, max_new_tokens=tokens, num_cached_tokens=cached
+            num_prompt_tokens=prompt, max_new_tokens=tokens, num_cached_tokens=cached,
+            beside=beside,
         )
 
     def _decide(
-        self, entry: _Entry, now: float, wait_ms: float, num_ahead: int
+        self, entry: _Entry, now: float, wait_ms: float, num_ahead: int, beside: int = 0
     ) -> tuple[Tier, bool, Prediction, float]:
-        """Tier, watch flag, prediction at that tier, and the total predicted at tier FAST."""
+        """Tier, watch flag, prediction at that tier, and the total predicted at tier FAST,
+        for a request that will run beside ``beside`` others in the engine."""
         elapsed = (now - entry.arrival) * 1000.0
-        normal_total = elapsed + wait_ms + self._tier_service(entry.spec, Tier.NORMAL)
+        normal_total = elapsed + wait_ms + self._tier_service(entry.spec, Tier.NORMAL, beside)
         t = self._tiers
         if self.force_fast or normal_total > t.fast_ms:
             tier = Tier.FAST
@@ -494,8 +521,8 @@ class Scheduler:
         else:
             tier = Tier.NORMAL
         watch = tier is Tier.NORMAL and normal_total > t.normal_ms
-        service = self._tier_service(entry.spec, tier)
-        fast_total = elapsed + wait_ms + self._tier_service(entry.spec, Tier.FAST)
+        service = self._tier_service(entry.spec, tier, beside)
+        fast_total = elapsed + wait_ms + self._tier_service(entry.spec, Tier.FAST, beside)
         pred = Prediction(
             elapsed_ms=elapsed,
             wait_ms=wait_ms,
@@ -514,6 +541,8 @@ class Scheduler:
         if tier >= Tier.CAP:
             max_new = min(max_new, self._tiers.cap_tokens)
         entry.set_state(RequestState.RUNNING)
+        self._advance_occupancy(now)
+        entry.occupancy_at_start = self._occupancy
         entry.tier = tier
         entry.started_at = now
         entry.service_ms = service
@@ -596,9 +625,11 @@ class Scheduler:
         natural = reason not in (FinishReason.CANCELLED, FinishReason.DEADLINE, FinishReason.ERROR)
         # a request cancelled before its first token may have stopped mid-prefill: no lesson
         cut_early = reason is FinishReason.CANCELLED and entry.num_produced == 0
+        self._advance_occupancy(now)
         if reason is not FinishReason.ERROR and not cut_early and entry.started_at is not None:
             fill = entry.max_new_tokens if natural and not entry.spec.prefill_only else None
-            self._model.observe(stats, max_new_tokens=fill or None, extra_ms=extra_ms)
+            self._model.observe(stats, max_new_tokens=fill or None, extra_ms=extra_ms,
+                                shared=self._company(entry, now))
             if entry.tier is Tier.FAST:
                 self._fast.observe_prompt(entry.fast_budget_tokens, stats.num_prompt_tokens)
             max_new, limit_ms = self._fast_request

@@ -29,6 +29,8 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from app.errors import EngineUnavailable
+
 log = logging.getLogger(__name__)
 
 AMX_OFF = ("-mno-amx-tile", "-mno-amx-int8", "-mno-amx-bf16")
@@ -79,9 +81,18 @@ def built_with_amx(system_info: str) -> bool:
 
 
 def system_info() -> str:
-    """This process's llama.cpp build, as ``llama_print_system_info()`` prints it."""
-    import llama_cpp
-
+    """This process's llama.cpp build, as ``llama_print_system_info()`` prints it: the one
+    llama-cpp-python (the llamacpp engine) is built with, else xllamacpp's (a prebuilt wheel);
+    EngineUnavailable when neither is installed."""
+    try:
+        import llama_cpp
+    except ImportError:
+        try:
+            import xllamacpp
+        except ImportError as exc:
+            raise EngineUnavailable("neither llama-cpp-python nor xllamacpp is installed",
+                                    detail=str(exc)) from exc
+        return str(xllamacpp.get_system_info()).strip()
     info: bytes = llama_cpp.llama_print_system_info()
     return info.decode("utf-8", "replace").strip()
 

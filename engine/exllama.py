@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.config import EngineConfig
+from app.config import EngineConfig, draft_for, draft_tokens_for
 from app.errors import (
     EngineDied,
     EngineError,
@@ -519,10 +519,9 @@ class ExLlamaV2Engine(Engine):
         torch, exl = import_backend()
         model_dir = check_model_dir(self._config.model)
         cfg = self._config
-        want_draft = bool(cfg.speculation and cfg.draft_model)
-        draft_dir = (
-            check_model_dir(cfg.draft_model, what="engine.draft_model") if want_draft else None
-        )
+        draft = draft_for(cfg, "exllamav2")
+        want_draft = bool(cfg.speculation and draft)
+        draft_dir = check_model_dir(draft, what="engine.draft_model") if want_draft else None
         import exllamav2.attn as attn
         import exllamav2.generator as gen_module
         import exllamav2.generator.filters as filters_module
@@ -545,7 +544,7 @@ class ExLlamaV2Engine(Engine):
                 model_max_seq_len=int(config.max_seq_len),
                 max_batch=cfg.max_batch,
                 paged_attention=paged,
-                num_draft_tokens=cfg.num_draft_tokens if want_draft else 0,
+                num_draft_tokens=draft_tokens_for(cfg, "exllamav2") if want_draft else 0,
             )
             config.max_seq_len = plan.max_seq_len
             config.no_sdpa = config.no_sdpa or not paged
@@ -628,7 +627,7 @@ class ExLlamaV2Engine(Engine):
                 if not self._governor.want():  # plain decoding first: the speed baseline
                     rt.generator = _make_generator(rt, with_draft=False)
                     rt.with_draft = False
-            elif cfg.speculation and not cfg.draft_model:
+            elif cfg.speculation and not draft_for(cfg, "exllamav2"):
                 self._governor.note = "off: no engine.draft_model configured"
             else:
                 self._governor.note = "off: engine.speculation = false"

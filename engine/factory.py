@@ -19,7 +19,7 @@ from pathlib import Path
 
 import msgspec
 
-from app.config import AUTO, PROMPT_LOOKUP, Config, EngineConfig
+from app.config import AUTO, PROMPT_LOOKUP, Config, EngineConfig, draft_for
 from app.errors import ConfigError, EngineUnavailable, ModelError
 from engine.base import Engine, TokenCounter
 from engine.models import read_gguf_metadata, resolve_model_path
@@ -99,10 +99,11 @@ def _llamacpp(e: EngineConfig) -> Engine:
         raise ModelError(f"the llamacpp engine needs a GGUF file, {model_path} is a folder")
     model_path = cpu_weights(model_path, enabled=e.requantize)
     draft: Path | None = None
-    if e.draft_model == PROMPT_LOOKUP:
+    spec = draft_for(e, "llamacpp")
+    if spec == PROMPT_LOOKUP:
         draft = Path(PROMPT_LOOKUP)
-    elif e.draft_model:
-        draft = resolve_model_path(e.draft_model)
+    elif spec:
+        draft = resolve_model_path(spec)
     return LlamaCppEngine(
         model_path=model_path, profile=profile_for(e, model_path), config=e, draft_model_path=draft
     )
@@ -115,7 +116,14 @@ def _xllamacpp(e: EngineConfig) -> Engine:
     if model_path.is_dir():
         raise ModelError(f"the xllamacpp engine needs a GGUF file, {model_path} is a folder")
     model_path = cpu_weights(model_path, enabled=e.requantize)
-    return XLlamaCppEngine(model_path=model_path, profile=profile_for(e, model_path), config=e)
+    draft = ""
+    spec = draft_for(e, "xllamacpp") if e.speculation else ""
+    if spec == PROMPT_LOOKUP:
+        draft = PROMPT_LOOKUP
+    elif spec:
+        draft = str(cpu_weights(resolve_model_path(spec), enabled=e.requantize))
+    return XLlamaCppEngine(model_path=model_path, profile=profile_for(e, model_path), config=e,
+                           draft=draft)
 
 
 def _exllamav2(e: EngineConfig) -> Engine:
@@ -135,26 +143,23 @@ def _exllamav2(e: EngineConfig) -> Engine:
 def load_tokenizer(config: Config) -> TokenCounter | None:
     """The configured model's exact tokenizer without loading its weights, or None.
 
-    For GGUF engines only (llamacpp, xllamacpp: a vocab-only load takes well under a second);
-    other engines count with their loaded model, and callers fall back to the character
-    estimator.
+    For GGUF engines only (llamacpp, xllamacpp: reading the vocabulary takes well under a
+    second): the xllamacpp engine's own (engine/gguf_vocab.py, the GGUF metadata through HF
+    tokenizers), the llamacpp engine's llama.cpp vocabulary where llama-cpp-python is installed
+    (else the GGUF one: the same ids). Other engines count with their loaded model, and callers
+    fall back to the character estimator.
     """
     e = config.engine
     if engine_kind(e) not in ("llamacpp", "xllamacpp"):
         return None
-    import llama_cpp
-
-    from engine.llama_log import muted
-    from engine.llamacpp_session import Tokenizer
+    from engine.tokenizer import Tokenizer, llama_cpp_available, open_vocab
 
     model_path = resolve_model_path(e.model)
-    try:
-        # llama.cpp prints context warnings to stderr even when not verbose; muted: its log
-        with _quiet_stderr(), muted():
-            llm = llama_cpp.Llama(model_path=str(model_path), vocab_only=True, verbose=False)
-    except (ValueError, RuntimeError, OSError) as exc:
-        raise ModelError(f"cannot read the tokenizer of {model_path}", detail=str(exc)) from exc
-    return Tokenizer(llm, profile_for(e, model_path))
+    llama = engine_kind(e) == "llamacpp" and llama_cpp_available()
+    # llama.cpp prints context warnings to stderr even when not verbose
+    with _quiet_stderr() if llama else contextlib.nullcontext():
+        vocab = open_vocab(model_path, llama=llama)
+    return Tokenizer(vocab, profile_for(e, model_path))
 
 
 @contextlib.contextmanager

@@ -9,7 +9,9 @@ project index does while the daemon starts, each line waits for that thread's sw
 :func:`muted` points llama.cpp's log at a native function that ignores its arguments (libc's
 ``getpid``: the C calling conventions nospin runs on leave unused arguments to the caller) for
 a block and gives llama-cpp-python its callback back after. Nested and concurrent blocks share
-one mute. Where no such function can be found, the block runs with the log as it is.
+one mute. Where no such function can be found, the block runs with the log as it is; where
+llama-cpp-python is not installed (the xllamacpp engine, whose own log is off), there is no log
+to mute and the block just runs.
 """
 
 from __future__ import annotations
@@ -55,7 +57,11 @@ def _python_callback(llama_cpp: Any) -> Any:
 def muted() -> Iterator[None]:
     """No llama.cpp log, and no GIL taken for it, for the block (any thread)."""
     global _depth
-    import llama_cpp
+    try:
+        import llama_cpp
+    except ImportError:  # no llama-cpp-python, no log of its to mute
+        yield
+        return
 
     noop = _native_noop(llama_cpp)
     if noop is False:

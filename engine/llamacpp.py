@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from app.config import PROMPT_LOOKUP, EngineConfig
+from app.config import PROMPT_LOOKUP, EngineConfig, draft_tokens_for
 from app.errors import EngineDied, EngineError, InputError, NospinError
 from engine import cpu_load
 from engine.avoid import masked_argmax
@@ -43,7 +43,7 @@ from engine.blocks import request_block
 from engine.cpu_build import extra_buffers_safe
 from engine.healing import constrained_argmax, heal_start
 from engine.job_queue import Job, JobQueues
-from engine.llamacpp_session import KVSession, PrefillResult, ShouldStop, Tokenizer, load_llama
+from engine.llamacpp_session import KVSession, PrefillResult, ShouldStop, load_llama
 from engine.llamacpp_spec import (
     Drafter,
     DraftModelDrafter,
@@ -57,6 +57,7 @@ from engine.speculation import SpeculationGovernor
 from engine.steering import StartSteer
 from engine.stream_filter import StreamFilter
 from engine.threads import ThreadGovernor, thread_choices
+from engine.tokenizer import LlamaVocab, Tokenizer
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +163,7 @@ class LlamaCppEngine(JobQueues[_Job], Engine):
         llm = load_llama(self._model_path, n_ctx=self._config.n_ctx, n_threads=n_threads,
                          extra_buffers=extra)
         self._llms.append(llm)
-        self._tokenizer = Tokenizer(llm, self._profile)
+        self._tokenizer = Tokenizer(LlamaVocab(llm), self._profile)
         self._session = KVSession(llm, state_slots=self._config.kv_state_slots)
         if self._config.speculation and self._draft_model_path is not None:
             if str(self._draft_model_path) == PROMPT_LOOKUP:
@@ -517,7 +518,7 @@ class LlamaCppEngine(JobQueues[_Job], Engine):
                 return session.argmax()
             return _sample(session.logits(), req.temperature, rng)
 
-        k = self._config.num_draft_tokens
+        k = draft_tokens_for(self._config, "llamacpp")
         proposed = accepted = 0
         t0 = time.monotonic()
         # Tokens to emit, in order; only the last one is not yet in the KV cache.

@@ -1,11 +1,11 @@
 """The KV-cache side of the llamacpp engine: one llama.cpp context, its tokens, prefix reuse and
 saved KV states of recent documents.
 
-Everything here runs on the engine thread (``count_tokens`` excepted: tokenizing only reads the
-vocabulary). We drive llama-cpp-python's ``Llama`` at its low level (``_ctx``, ``_batch``,
-``input_ids``, ``n_tokens``) instead of ``Llama.generate``: we need logits of every drafted token
-for speculative verification, greedy argmax without a sampler chain, and KV states without the
-n_batch x n_vocab score matrix that ``Llama.save_state`` copies.
+Everything here runs on the engine thread (the tokenizer is engine/tokenizer.py). We drive
+llama-cpp-python's ``Llama`` at its low level (``_ctx``, ``_batch``, ``input_ids``, ``n_tokens``)
+instead of ``Llama.generate``: we need logits of every drafted token for speculative
+verification, greedy argmax without a sampler chain, and KV states without the n_batch x n_vocab
+score matrix that ``Llama.save_state`` copies.
 """
 
 from __future__ import annotations
@@ -17,20 +17,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from app.errors import EngineError, InputError, ModelError
-from engine.healing import PieceTable
 from engine.llama_log import muted
-from engine.profiles import ModelProfile, Pieces
 
 ShouldStop = Callable[[], bool]
-
-_PIECE_BUFFER = 256  # bytes for one token's text (a longer one gets its own buffer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,135 +106,6 @@ def load_llama(
                 low.llama_model_default_params = defaults
     except (ValueError, RuntimeError, OSError) as exc:
         raise ModelError(f"cannot load model {path}", detail=str(exc)) from exc
-
-
-class Tokenizer:
-    """Exact tokenizer of a loaded model; safe to call from any thread (reads the vocab only)."""
-
-    def __init__(self, llm: Any, profile: ModelProfile) -> None:
-        import llama_cpp
-
-        self._lib = llama_cpp
-        self._vocab = llm._model.vocab
-        self._llm = llm
-        self._lock = threading.Lock()
-        self.bos: tuple[int, ...] = tuple(llm.tokenize(b"", add_bos=True, special=False))
-        self.special_ids: dict[str, int] = {}
-        markers = {profile.fim_prefix, profile.fim_suffix, profile.fim_middle}
-        markers |= {profile.repo_name, profile.file_sep, *profile.stop_tokens}
-        for marker in sorted(m for m in markers if m):
-            ids = llm.tokenize(marker.encode("utf-8"), add_bos=False, special=True)
-            if len(ids) == 1:
-                self.special_ids[marker] = ids[0]
-            elif marker not in profile.stop_tokens:
-                raise ModelError(
-                    f"profile {profile.name!r} does not fit this model: "
-                    f"{marker!r} is not one special token"
-                )
-        self.stop_ids: frozenset[int] = frozenset(
-            self.special_ids[m] for m in profile.stop_tokens if m in self.special_ids
-        )
-        self._count_buffers = threading.local()  # per-thread token buffer for counting
-        self._count = lru_cache(maxsize=4096)(self._count_uncached)
-        self._pieces: PieceTable | None = None
-        self._piece_texts: list[str] = []  # the table's texts built so far (build_piece_table)
-
-    def tokenize_text(self, text: str) -> list[int]:
-        """Token ids of source text, special-token parsing OFF (markers stay plain text)."""
-        if not text:
-            return []
-        data = text.encode("utf-8")
-        cap = len(data) + 8
-        buf = (self._lib.llama_token * cap)()
-        n = self._lib.llama_tokenize(self._vocab, data, len(data), buf, cap, False, False)
-        if n < 0:  # pragma: no cover - cannot happen: a token covers at least one byte
-            raise EngineError("tokenizer buffer too small")
-        return list(buf[:n])
-
-    def tokenize_pieces(self, pieces: Pieces, *, add_bos: bool) -> list[int]:
-        """Tokenize a rendered prompt piece by piece; specials by id, text with parsing OFF."""
-        out: list[int] = list(self.bos) if add_bos else []
-        for piece in pieces:
-            if piece.is_special:
-                try:
-                    out.append(self.special_ids[piece.text])
-                except KeyError:
-                    raise ModelError(f"special token {piece.text!r} is unknown") from None
-            else:
-                out.extend(self.tokenize_text(piece.text))
-        return out
-
-    def count(self, text: str) -> int:
-        """Exact token count of plain source text (cached: segments repeat across requests)."""
-        if len(text) > 20_000:
-            return self._count_uncached(text)
-        return self._count(text)
-
-    def _count_uncached(self, text: str) -> int:
-        if not text:
-            return 0
-        data = text.encode("utf-8")
-        local = self._count_buffers
-        buf = getattr(local, "buf", None)
-        if buf is None or len(buf) < len(data) + 8:
-            buf = (self._lib.llama_token * max(4096, len(data) + 8))()
-            local.buf = buf
-        n: int = self._lib.llama_tokenize(
-            self._vocab, data, len(data), buf, len(buf), False, False
-        )
-        return n if n >= 0 else len(self.tokenize_text(text))
-
-    def is_eog(self, token: int) -> bool:
-        return token in self.stop_ids or bool(self._lib.llama_vocab_is_eog(self._vocab, token))
-
-    def piece_table(self) -> PieceTable:
-        """The vocabulary's token texts for token healing: built by the engine while idle
-        (:meth:`build_piece_table`), else here on first use (0.5-0.7 s for Qwen's vocabulary:
-        ``nospin bench startup``, ``healing_table``)."""
-        table = self.build_piece_table(None)
-        assert table is not None
-        return table
-
-    @property
-    def has_piece_table(self) -> bool:
-        return self._pieces is not None
-
-    def build_piece_table(self, max_tokens: int | None) -> PieceTable | None:
-        """Go on building the piece table, by the texts of up to ``max_tokens`` more tokens
-        (None: to the end); the table once it is complete, else None. Steps of 16,384 tokens
-        take 40-75 ms, the last, which sorts, 0.1-0.2 s."""
-        with self._lock:
-            if self._pieces is not None:
-                return self._pieces
-            texts = self._piece_texts
-            n = int(self._lib.llama_vocab_n_tokens(self._vocab))
-            end = n if max_tokens is None else min(n, len(texts) + max(1, max_tokens))
-            buf = ctypes.create_string_buffer(_PIECE_BUFFER)
-            texts.extend(_text(self._piece_in(i, buf)) for i in range(len(texts), end))
-            if len(texts) < n:
-                return None
-            self._pieces = PieceTable(texts)
-            self._piece_texts = []
-            return self._pieces
-
-    def piece(self, token: int) -> bytes:
-        """The bytes of one token; special tokens render as nothing."""
-        return self._piece_in(token, ctypes.create_string_buffer(64))
-
-    def _piece_in(self, token: int, buf: ctypes.Array[ctypes.c_char]) -> bytes:
-        n = self._lib.llama_token_to_piece(self._vocab, token, buf, len(buf), 0, False)
-        if n < 0:
-            buf = ctypes.create_string_buffer(-n)
-            n = self._lib.llama_token_to_piece(self._vocab, token, buf, -n, 0, False)
-        return ctypes.string_at(buf, n)
-
-
-def _text(piece: bytes) -> str:
-    """A token's text, "" when it is not whole UTF-8 (a byte of a multi-byte character)."""
-    try:
-        return piece.decode("utf-8")
-    except UnicodeDecodeError:
-        return ""
 
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:

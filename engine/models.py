@@ -19,12 +19,13 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import mmap
 import os
 import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeAlias
 
 from app.errors import ModelError, ModelNotInstalled
 from app.paths import atomic_write, cache_dir
@@ -341,3 +342,96 @@ def _read_value(fh: BinaryIO, vtype: int) -> str | None:
                 _read_value(fh, item_type)
         return None
     raise ModelError(f"unknown GGUF value type {vtype}")
+
+
+GGUFValue: TypeAlias = "str | int | float | bool | list[GGUFValue]"
+
+
+def read_gguf_fields(path: Path, *, prefix: str) -> dict[str, GGUFValue]:
+    """Read the key/value pairs whose keys start with ``prefix``, arrays included (a list per
+    array: ``tokenizer.ggml.tokens`` is 151,936 strings for Qwen2.5, read in ~0.1 s).
+
+    Used by engine/gguf_vocab.py for the vocabulary. Raises ModelError when the file is not
+    GGUF or is cut short.
+    """
+    result: dict[str, GGUFValue] = {}
+    try:
+        with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            if mm[:4] != _GGUF_MAGIC:
+                raise ModelError(f"{path} is not a GGUF file")
+            version, _n_tensors, n_kv = struct.unpack_from("<IQQ", mm, 4)
+            if version < 2:
+                raise ModelError(f"{path}: GGUF version {version} is not supported")
+            reader = _FieldReader(mm, 24)
+            for _ in range(n_kv):
+                key = reader.string()
+                vtype = reader.u32()
+                if key.startswith(prefix):
+                    result[key] = reader.value(vtype)
+                else:
+                    reader.skip(vtype)
+    except (OSError, ValueError, struct.error, UnicodeDecodeError, IndexError) as exc:
+        raise ModelError(f"cannot read GGUF metadata of {path}", detail=str(exc)) from exc
+    return result
+
+
+class _FieldReader:
+    """Values of a GGUF header read from a buffer, at a moving offset."""
+
+    def __init__(self, buf: mmap.mmap, offset: int) -> None:
+        self._buf = buf
+        self.offset = offset
+
+    def unpack(self, fmt: str) -> tuple[object, ...]:
+        values = struct.unpack_from(fmt, self._buf, self.offset)
+        self.offset += struct.calcsize(fmt)
+        return values
+
+    def u32(self) -> int:
+        (value,) = struct.unpack_from("<I", self._buf, self.offset)
+        self.offset += 4
+        return int(value)
+
+    def string(self) -> str:
+        (n,) = struct.unpack_from("<Q", self._buf, self.offset)
+        start = self.offset + 8
+        self.offset = start + n
+        if self.offset > len(self._buf):
+            raise ValueError("GGUF string runs past the end of the file")
+        return self._buf[start : self.offset].decode("utf-8")
+
+    def value(self, vtype: int) -> GGUFValue:
+        if vtype == _STRING:
+            return self.string()
+        if vtype in _SCALARS:
+            value = self.unpack(_SCALARS[vtype])[0]
+            assert isinstance(value, int | float | bool)
+            return value
+        if vtype == _ARRAY:
+            item_type, n = self.unpack("<IQ")
+            assert isinstance(item_type, int) and isinstance(n, int)
+            if item_type in _SCALARS:
+                items = self.unpack(f"<{n}{_SCALARS[item_type][1]}")
+                return [v for v in items if isinstance(v, int | float | bool)]
+            if item_type == _STRING:
+                return [self.string() for _ in range(n)]
+            return [self.value(item_type) for _ in range(n)]
+        raise ModelError(f"unknown GGUF value type {vtype}")
+
+    def skip(self, vtype: int) -> None:
+        if vtype == _STRING:
+            (n,) = self.unpack("<Q")
+            assert isinstance(n, int)
+            self.offset += n
+        elif vtype in _SCALARS:
+            self.offset += struct.calcsize(_SCALARS[vtype])
+        elif vtype == _ARRAY:
+            item_type, n = self.unpack("<IQ")
+            assert isinstance(item_type, int) and isinstance(n, int)
+            if item_type in _SCALARS:
+                self.offset += n * struct.calcsize(_SCALARS[item_type])
+            else:
+                for _ in range(n):
+                    self.skip(item_type)
+        else:
+            raise ModelError(f"unknown GGUF value type {vtype}")

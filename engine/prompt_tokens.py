@@ -7,8 +7,8 @@ from dataclasses import replace
 from app.errors import InputError
 from engine.base import GenerationRequest
 from engine.healing import split_heal, split_trailing_blanks
-from engine.llamacpp_session import Tokenizer
 from engine.profiles import ModelProfile
+from engine.tokenizer import Tokenizer
 
 
 def prompt_tokens(

@@ -6,9 +6,10 @@ is out of the question. ``engine.remote_tokenizer`` names a local vocabulary ins
 - ``""`` (auto): the embedded model's (Qwen2.5-Coder-0.5B) when the profile is qwen2.5-coder
   (every Qwen2.5-Coder size shares it) and the embedded model is installed; else the estimate;
 - ``"embedded"``: the embedded model's, whatever the profile (an error when it is missing);
-- a path to a GGUF file: that model's vocabulary (llama.cpp loads the vocabulary only);
+- a path to a GGUF file: that model's vocabulary (llama.cpp loads the vocabulary only, or,
+  without llama-cpp-python, engine/gguf_vocab.py reads it from the file's metadata);
 - a path to an HF ``tokenizer.json``, or to a model folder holding one (what a vLLM or TabbyAPI
-  server loads): counted with the ``tokenizers`` package (extra ``remote``);
+  server loads): counted with the ``tokenizers`` package;
 - ``"estimate"``: characters / 3.3.
 
 At start the engine checks the local count against the server's tokenizer where one answers
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.errors import ConfigError, ModelError, ModelNotInstalled
+from app.errors import ConfigError, ModelError
 from engine.profiles import QWEN25_CODER, ModelProfile
 
 log = logging.getLogger(__name__)
@@ -109,31 +110,16 @@ def load_vocabulary(setting: str, profile: ModelProfile) -> RemoteVocabulary | N
 
 
 def _gguf_counter(path: Path, profile: ModelProfile) -> Callable[[str], int]:
-    """Exact counts from the vocabulary of a GGUF file (llama.cpp, vocabulary only: ~0.3 s)."""
-    try:
-        import llama_cpp
-    except ImportError as exc:  # pragma: no cover - installed with nospin
-        raise ModelNotInstalled("llama-cpp-python is not installed") from exc
-    from engine.llama_log import muted
-    from engine.llamacpp_session import Tokenizer
+    """Exact counts from the vocabulary of a GGUF file: llama.cpp's (vocabulary only, ~0.3 s)
+    where llama-cpp-python is installed, else the GGUF metadata's (engine/gguf_vocab.py)."""
+    from engine.tokenizer import Tokenizer, open_vocab
 
-    try:
-        with muted():  # its log lines would each wait for the GIL (engine/llama_log.py)
-            llm = llama_cpp.Llama(str(path), vocab_only=True, n_ctx=8, verbose=False)
-    except (ValueError, RuntimeError, OSError) as exc:
-        raise ModelError(f"cannot read the vocabulary of {path}", detail=str(exc)) from exc
-    return Tokenizer(llm, profile).count
+    return Tokenizer(open_vocab(path), profile).count
 
 
 def _hf_counter(path: Path) -> Callable[[str], int]:
     """Exact counts from an HF tokenizer.json (the ``tokenizers`` package)."""
-    try:
-        from tokenizers import Tokenizer as HFTokenizer
-    except ImportError as exc:
-        raise ConfigError(
-            f"engine.remote_tokenizer {str(path)!r} needs the tokenizers package: "
-            "pip install 'nospin[remote]' (or pip install tokenizers)"
-        ) from exc
+    from tokenizers import Tokenizer as HFTokenizer
     try:
         tok = HFTokenizer.from_file(str(path))
     except Exception as exc:  # tokenizers raises its own Exception subclass

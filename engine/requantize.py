@@ -2,21 +2,23 @@
 
 The embedded Qwen2.5-Coder-0.5B is a "Q4_K_M" file, but its 896-wide tensors cannot be
 K-quants, so 133 of its 170 weight tensors are q5_0, which llama.cpp's CPU code has no fast
-(repacked) path for. Re-quantized to Q8_0 (llama.cpp's own quantizer, 3 s on 2 cores) it
-prefills ~15% faster on this 2-core machine (7.5-8.0 -> 6.5 ms per token on 2 threads, 14.9 ->
-13.0 on one), decodes about as fast, and is the same model: q5_0 values fit q8_0's grid, so
-over 2,048 tokens of standard-library code its next-token log-likelihood moved from 2.2582 to
-2.2587 nats and its top token agreed with the original's at 97.7% of the positions (ties
-flipping). The file is 676 instead of 491 MB. Measured figures and the daemon replay:
-docs/engine.md, "CPU weights".
+(repacked) path for. Re-quantized to Q8_0 it prefills ~15% faster on this 2-core machine
+(7.5-8.0 -> 6.5 ms per token on 2 threads, 14.9 -> 13.0 on one), decodes about as fast, and is
+the same model: q5_0 values fit q8_0's grid, so over 2,048 tokens of standard-library code its
+next-token log-likelihood moved from 2.2582 to 2.2587 nats and its top token agreed with the
+original's at 97.7% of the positions (ties flipping). The file is 676 instead of 491 MB.
+Measured figures and the daemon replay: docs/engine.md, "CPU weights".
 
-The variant lives next to the source file, ``<source stem>.<kind>.gguf``, with a stamp naming
-the source's hash; it is made on first use (atomically: a temporary file, then a rename) and
-reused while the stamp holds. It is made only with 1.5x the source's size free on the disk,
-and renamed into place only after llama.cpp loaded it (a quantizer that ran out of disk would
-leave a truncated file; llama.cpp's loader checks every tensor against the file's size).
-Anything that goes wrong (a full disk, a read-only cache) is logged and the engine loads the
-source file instead: never worse than before.
+The re-quantization is llama.cpp's, redone in numpy (engine/quantize.py, the ``gguf``
+package): the same tensor types, the same bytes, no llama.cpp library needed (the xllamacpp
+engine has none to call). The variant lives next to the source file,
+``<source stem>.<kind>.gguf``, with a stamp naming the source's hash; it is made on first use
+(atomically: a temporary file, then a rename) and reused while the stamp holds. It is made
+only with room for the whole file on the disk, and renamed into place only after its tensor
+table was read back and every tensor found within the file (a write cut short would leave a
+truncated file). Anything that goes wrong (a full disk, a read-only cache, a source that is
+not a whole GGUF file) is logged and the engine loads the source file instead: never worse
+than before.
 """
 
 from __future__ import annotations
@@ -27,11 +29,14 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from app.config import EngineConfig
-from engine.llama_log import muted
+from app.errors import ModelError
 from engine.models import packaged_model_at, stamp_holds, write_stamp
+
+if TYPE_CHECKING:
+    from engine.quantize import Plan
 
 __all__ = [
     "WEIGHT_KINDS",
@@ -48,7 +53,7 @@ log = logging.getLogger(__name__)
 
 # kind -> llama.cpp's LLAMA_FTYPE_MOSTLY_* value (llama.h); q4_0 only for `nospin bench weights`
 WEIGHT_KINDS = {"q8_0": 7, "q4_0": 2}
-SPACE_FACTOR = 1.5  # free disk space needed, in source sizes (Q8_0 of the 0.5B: 1.38x)
+SPACE_MARGIN = 64 << 20  # free disk space needed beyond the variant's own size
 
 
 def variant_path(source: Path, kind: str, folder: Path | None = None) -> Path:
@@ -76,7 +81,7 @@ def cpu_weights(source: Path, *, enabled: bool = True, folder: Path | None = Non
     try:
         t0 = time.monotonic()
         make_variant(source, kind, target, source_sha256=sha256)
-    except OSError as exc:
+    except (OSError, ModelError) as exc:
         log.warning("cannot make the %s weights of %s (%s): loading it as it is",
                     kind, source.name, exc)
         return source
@@ -131,56 +136,52 @@ def _planned(source: Path, folder: Path | None = None) -> tuple[str, str, Path] 
 
 
 def make_variant(source: Path, kind: str, target: Path, *, source_sha256: str = "") -> None:
-    """Re-quantize ``source`` to ``kind`` (a key of ``WEIGHT_KINDS``) at ``target`` and stamp
-    it; OSError when it cannot be made (nothing is left behind). Also for benchmarks."""
-    _quantize(source, target, WEIGHT_KINDS[kind])
+    """Re-quantize ``source`` to ``kind`` (one of ``WEIGHT_KINDS``) at ``target`` and stamp
+    it; OSError when it cannot be written, ModelError when ``source`` cannot be re-quantized
+    (not a whole GGUF file, a tensor type ``gguf`` cannot read); nothing is left behind. Also
+    for benchmarks."""
+    from engine.gguf_layout import read_layout  # numpy and gguf: only when a variant is made
+    from engine.quantize import plan_variant
+
+    plan = plan_variant(read_layout(source), WEIGHT_KINDS[kind])
+    _write(source, plan, target)
     write_stamp(target, source_sha256=source_sha256, kind=kind)
 
 
-def _quantize(source: Path, target: Path, ftype: int) -> None:
-    """llama.cpp's quantizer, into a temporary file that is loaded once, then renamed into
-    place; OSError on failure (nothing left behind)."""
-    import ctypes
-
-    import llama_cpp
+def _write(source: Path, plan: Plan, target: Path) -> None:
+    """Write ``plan`` into a temporary file next to ``target``, check it, rename it into place."""
+    from engine.quantize import convert
 
     target.parent.mkdir(parents=True, exist_ok=True)
-    need = int(source.stat().st_size * SPACE_FACTOR)
+    need = plan.size + SPACE_MARGIN
     free = shutil.disk_usage(target.parent).free
     if free < need:
         raise OSError(f"not enough disk space in {target.parent}: {free >> 20} MB free, "
                       f"{need >> 20} MB needed")
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    params = llama_cpp.llama_model_quantize_default_params()
-    params.ftype = ftype
-    params.allow_requantize = True
-    params.nthread = os.cpu_count() or 1
     try:
-        # muted: a line per tensor, and the shipped vocabulary's "control-looking token"
-        # warning, which reached a fresh install's terminal at any logger level; a failure is
-        # reported from the return code
-        with muted():
-            rc = llama_cpp.llama_model_quantize(
-                str(source).encode(), str(tmp).encode(), ctypes.byref(params))
-            if rc != 0 or not tmp.is_file():
-                raise OSError(f"llama.cpp's quantizer failed (code {rc})")
-            if not _loads(tmp):
-                raise OSError("the quantized file does not load (out of disk space?)")
+        with open(source, "rb") as src, open(tmp, "wb") as out:
+            out.write(plan.header)
+            for old, new in zip(plan.sources, plan.tensors, strict=True):
+                out.write(bytes(plan.data_offset + new.offset - out.tell()))  # padding
+                src.seek(plan.source.data_offset + old.offset)
+                convert(src, old, new.ggml_type, out)
+            out.write(bytes(plan.size - out.tell()))
+        _check(tmp, plan)
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
 
 
-def _loads(path: Path) -> bool:
-    """Whether llama.cpp loads ``path`` (memory-mapped, no context: a fraction of a second);
-    its loader checks that every tensor lies within the file."""
-    import llama_cpp
+def _check(path: Path, plan: Plan) -> None:
+    """What llama.cpp's loader checks of a file before it loads: every tensor's data lies
+    within the file (a write cut short by a full disk fails here), and it is what was planned."""
+    from engine.gguf_layout import read_layout
 
-    params = llama_cpp.llama_model_default_params()
-    params.use_mmap = True
-    model = llama_cpp.llama_model_load_from_file(str(path).encode(), params)
-    if not model:
-        return False
-    llama_cpp.llama_model_free(model)
-    return True
-
+    try:
+        written = read_layout(path)
+    except ModelError as exc:
+        raise OSError(f"the re-quantized file is not whole: {exc.message}") from exc
+    if written.file_size != plan.size or written.tensors != plan.tensors:
+        raise OSError(f"the re-quantized file is not what was planned ({written.file_size:,} "
+                      f"bytes, {plan.size:,} planned)")

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.config import EngineConfig
+from app.config import EngineConfig, draft_tokens_for
 from app.errors import EngineDied, EngineError, InputError, NospinError
 from engine import cpu_load
 from engine.base import (
@@ -46,14 +46,15 @@ from engine.base import (
 )
 from engine.blocks import request_block
 from engine.cpu_build import built_with_amx
+from engine.gguf_vocab import GGUFVocab
 from engine.healing import heal_start
 from engine.job_queue import Job, JobQueues
-from engine.llamacpp_session import Tokenizer
 from engine.profiles import ModelProfile
 from engine.prompt_tokens import prompt_tokens
 from engine.steering import StartSteer
 from engine.stream_filter import StreamFilter
 from engine.threads import thread_choices
+from engine.tokenizer import Tokenizer
 from engine.xllamacpp_server import (
     Chunk,
     ServerSettings,
@@ -107,9 +108,12 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         config: EngineConfig,
         n_parallel: int | None = None,
         n_batch: int | None = None,
+        draft: str = "",
     ) -> None:
         """``n_parallel``: server slots (None: ``config.n_parallel``); ``n_batch``: prompt
-        tokens per prefill step (None: ``config.prefill_chunk``)."""
+        tokens per prefill step (None: ``config.prefill_chunk``); ``draft``: speculation,
+        ``"prompt-lookup"`` or a draft model's GGUF path ("" none)."""
+        self._draft = draft
         self._model_path = model_path
         self._profile = profile
         self._config = config
@@ -129,7 +133,6 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         self._slots = SlotMap(self._n_parallel)
         self._slot_of = threading.local()  # the slot of the job on this worker thread
         self._server: Any = None
-        self._vocab: Any = None  # the vocabulary-only llama.cpp model the tokenizer reads
         self._tokenizer: Tokenizer | None = None
         self._caps: Capabilities | None = None
         self._threads = (0, 0)  # decode, prefill
@@ -148,8 +151,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         """Load the tokenizer and the server (the model) on the caller's thread, then start
         one worker thread per slot."""
         before = cpu_load.sample()
-        self._vocab = _load_vocab(self._model_path)
-        self._tokenizer = Tokenizer(self._vocab, self._profile)
+        self._tokenizer = Tokenizer(GGUFVocab.load(self._model_path), self._profile)
         import xllamacpp as xlc
 
         decode, prefill = self._pick_threads(before)
@@ -163,11 +165,13 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
             cache_ram_mib=self._config.kv_state_slots * CACHE_MIB_PER_STATE,
             # AMX kernels crashed llama.cpp here (engine/cpu_build.py): keep them out
             extra_buffers=not built_with_amx(str(xlc.get_system_info())),
+            draft=self._draft,
+            draft_tokens=draft_tokens_for(self._config, "xllamacpp"),
         )
         self._server = load_server(self._model_path, settings)
         self._caps = Capabilities(
             fim=self._profile.fim,
-            speculation=False,
+            speculation=bool(self._draft),
             batching=self._n_parallel > 1,
             max_batch=self._n_parallel,
             exact_tokenizer=True,
@@ -224,7 +228,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
 
     def stats(self) -> EngineStats:
         s = self._stats
-        s.speculation_enabled = False
+        s.speculation_enabled = bool(self._draft)
         s.extra = {
             "slots": float(self._n_parallel),
             "decode_threads": float(self._threads[0]),
@@ -243,9 +247,6 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
                 t.join(timeout=30)
         self._drain(FinishReason.CANCELLED)
         self._server = None  # its destructor stops the server's loop and frees the model
-        if self._vocab is not None:
-            self._vocab.close()
-            self._vocab = None
 
     def is_alive(self) -> bool:
         return not self._dead and any(t.is_alive() for t in self._workers)
@@ -407,11 +408,14 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         reason: list[FinishReason] = []
 
         def on_chunk(chunk: Chunk) -> bool:
+            if reason:  # ended at max_new_tokens: the server's final chunk (its figures) comes
+                return False
             if chunk.kind == "token" or (chunk.kind == "final" and chunk.text):
                 why = take(chunk.text)
                 if why is not None:
                     reason.append(why)
-                    return True
+                    # the server stops there itself (max_tokens) and sends its figures
+                    return why is not FinishReason.LENGTH
             stopped = self._stopped(job)
             if stopped is not None:
                 reason.append(stopped)
@@ -464,6 +468,11 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
             raise EngineError("llama.cpp's server failed a request", detail=str(exc)) from exc
         if s.error is not None:
             raise s.error
+        if s.final is not None and s.final.drafted:
+            stats.num_draft_tokens += s.final.drafted
+            stats.num_draft_accepted += s.final.accepted
+            stats.num_draft_rejected += s.final.drafted - s.final.accepted
+            stats.speculation_used = True
         if prefill:
             p = s.progress
             if p is not None:
@@ -493,19 +502,3 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         if current is not None:
             self._fail(current, error)
         self._drain(FinishReason.ERROR, error)
-
-
-def _load_vocab(model_path: Path) -> Any:
-    """The model's vocabulary alone (llama-cpp-python, well under a second), for the exact
-    tokenizer the prompt is built with; raise ModelError when it does not load."""
-    from app.errors import ModelError
-
-    try:
-        import llama_cpp
-
-        from engine.llama_log import muted
-
-        with muted():
-            return llama_cpp.Llama(model_path=str(model_path), vocab_only=True, verbose=False)
-    except (ImportError, ValueError, RuntimeError, OSError) as exc:
-        raise ModelError(f"cannot read the tokenizer of {model_path}", detail=str(exc)) from exc

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.config import PROMPT_LOOKUP
 from app.errors import EngineError, InputError, ModelError
 
 # logit bias that makes every allowed token outrank every other (greedy among the allowed keeps
 # their order: each gets the same offset); llama.cpp's own "ban" is the JSON value false
 ALLOW_BIAS = 1000.0
 SLOT_SIMILARITY = 0.01
+LOOKUP_NGRAM = 3  # tokens an n-gram lookup matches (the llamacpp engine's prompt lookup: 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,10 @@ class ServerSettings:
     n_batch: int  # prompt tokens per step: a cancel or a deadline lands within one step
     cache_ram_mib: int  # host-memory prompt cache of slots' KV states (documents); 0: none
     extra_buffers: bool = True  # llama.cpp's extra buffer types (engine/cpu_build.py)
+    # speculation: "" none, PROMPT_LOOKUP (the server's n-gram lookup in the slot's own
+    # tokens), else a draft model's GGUF path; draft_tokens per step
+    draft: str = ""
+    draft_tokens: int = 3
 
 
 def load_server(model_path: Path, settings: ServerSettings) -> Any:
@@ -67,6 +73,7 @@ def load_server(model_path: Path, settings: ServerSettings) -> Any:
     p.slot_prompt_similarity = SLOT_SIMILARITY
     p.no_extra_bufts = not settings.extra_buffers
     p.n_gpu_layers = 0  # the CPU wheel: nothing to offload
+    _speculation(xlc, p, settings)
     p.ctx_shift = False  # a prompt longer than a slot is an error, never silently cut
     p.warmup = False  # a warm-up decode at load costs the first request nothing it saves
     p.verbosity = -1  # llama.cpp's log is off (its ~2,000 lines at load)
@@ -79,6 +86,33 @@ def load_server(model_path: Path, settings: ServerSettings) -> Any:
         return xlc.Server(p)
     except (RuntimeError, ValueError, OSError) as exc:
         raise ModelError(f"cannot load model {model_path}", detail=str(exc)) from exc
+
+
+def _speculation(xlc: Any, p: Any, settings: ServerSettings) -> None:
+    """The server's speculation: n-gram lookup (``ngram-simple``: the last ``LOOKUP_NGRAM``
+    tokens found earlier in the slot's tokens, the ``draft_tokens`` after them drafted) or a
+    draft model in the same slots, with its own Q8_0 KV cache and the same threads."""
+    if not settings.draft:
+        return
+    kinds = xlc.common_speculative_type
+    spec = p.speculative
+    spec.draft.n_max = settings.draft_tokens
+    spec.draft.n_min = 0
+    if settings.draft == PROMPT_LOOKUP:
+        spec.types = [kinds.COMMON_SPECULATIVE_TYPE_NGRAM_SIMPLE]
+        spec.ngram_simple.size_n = LOOKUP_NGRAM
+        spec.ngram_simple.size_m = settings.draft_tokens
+        return
+    path = Path(settings.draft)
+    if not path.is_file():
+        raise ModelError(f"draft model {path} does not exist")
+    spec.types = [kinds.COMMON_SPECULATIVE_TYPE_DRAFT_SIMPLE]
+    spec.draft.mparams.path = str(path)
+    spec.draft.n_gpu_layers = 0
+    spec.draft.cache_type_k = xlc.ggml_type.GGML_TYPE_Q8_0
+    spec.draft.cache_type_v = xlc.ggml_type.GGML_TYPE_Q8_0
+    spec.draft.cpuparams.n_threads = settings.n_threads
+    spec.draft.cpuparams_batch.n_threads = settings.n_threads_batch
 
 
 def completion_body(
@@ -134,6 +168,8 @@ class Chunk:
     prefill_ms: float = 0.0  # time of prefill so far (progress) or in all (final)
     decode_ms: float = 0.0  # final only
     generated: int = 0  # final only
+    drafted: int = 0  # final only: draft tokens proposed (speculation)
+    accepted: int = 0  # final only: of them accepted
     error: str = ""
     error_type: str = ""
 
@@ -178,6 +214,8 @@ def parse_chunk(data: Any) -> Chunk:
             prefill_ms=float(t.get("prompt_ms", 0.0)),
             decode_ms=float(t.get("predicted_ms", 0.0)),
             generated=int(t.get("predicted_n", 0)),
+            drafted=int(t.get("draft_n", 0)),
+            accepted=int(t.get("draft_n_accepted", 0)),
         )
     return Chunk("token", text=text, token=token)
 

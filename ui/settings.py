@@ -55,9 +55,9 @@ SHARES = (  # context.shares.<key>, label, what it holds
 )
 # what engine.draft_model takes, per engine kind (the field's placeholder)
 _DRAFT_HINTS = {
-    "auto": "none, a model, a GGUF file or prompt-lookup",
-    "llamacpp": "none, a model, a GGUF file or prompt-lookup",
-    "xllamacpp": "none (this engine does not speculate)",
+    "auto": "auto, none, a model, a GGUF file or prompt-lookup",
+    "llamacpp": "auto, none, a model, a GGUF file or prompt-lookup",
+    "xllamacpp": "auto, none, a model, a GGUF file or prompt-lookup",
     "exllamav2": "none (an EXL2 or HF folder)",
     "remote": "the server's own",
 }
@@ -185,7 +185,8 @@ class SettingsDialog(QDialog):
 
         spec = QGroupBox("Speculative decoding")
         spec_form = _form()
-        self.draft_tokens = _spin(1, 16, suffix=" tokens")
+        self.draft_tokens = _spin(0, 16, suffix=" tokens")
+        self.draft_tokens.setSpecialValueText("auto")  # 0: what suits the draft
         self._numbers.append(_Number("engine.num_draft_tokens", self.draft_tokens))
         spec_form.addRow("Draft tokens per step:", self.draft_tokens)
         self.min_acceptance = _dspin(0, 100, step=5, decimals=0, suffix=" %")

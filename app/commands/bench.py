@@ -49,6 +49,8 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
                 "before and after a restart."),
     "body-end": ("bench.body_end", "Function ends: completions on the last statement line of "
                  "long functions (writing top-down)."),
+    "tokenizer": ("bench.tokenizer", "Tokenizer: count() speed and load time, GGUF-metadata "
+                  "tokenizer vs llama-cpp-python's."),
 }
 
 

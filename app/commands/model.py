@@ -2,7 +2,7 @@
 
 ``path`` assembles the embedded model (or a packaged model named by ``--model``, e.g.
 ``qwen2.5-coder-1.5b``) on first use and prints its path; ``prepare`` also makes the weights the
-CPU engine loads (engine/requantize.py), which the first daemon start makes otherwise (about 6 s
+CPU engine loads (engine/requantize.py), which the first daemon start makes otherwise (about 7 s
 before it is ready); ``verify`` rehashes the configured model (``engine.model``, or
 ``--model``) fully against its pinned sha256 (a file against ``--sha256``) and says which it
 verified; a configured file that does not exist, or has no hash to compare, is an error;
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app import config as config_mod
+from app.commands import model_choose
 from app.errors import ModelError
 
 _MODEL_HELP = (
@@ -25,7 +26,7 @@ _MODEL_HELP = (
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("model", help="the model: path, prepare, verify, info")
+    parser = sub.add_parser("model", help="the model: path, prepare, verify, info, choose")
     model_sub = parser.add_subparsers(dest="model_command", metavar="ACTION")
     p = model_sub.add_parser(
         "path", help="print the model file's path (assembles the embedded one)"
@@ -46,6 +47,7 @@ def register(sub: Any) -> None:
     i = model_sub.add_parser("info", help="GGUF metadata and the chosen prompt profile (JSON)")
     i.add_argument("--model", default=None, help=_MODEL_HELP)
     i.set_defaults(func=_info)
+    model_choose.register(model_sub)
     parser.set_defaults(func=lambda _args: (parser.print_help(), 2)[1])
 
 

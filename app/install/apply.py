@@ -279,7 +279,7 @@ class _Installer:
 
     def cpu_weights(self) -> None:
         """Make the weights the CPU engine loads for the embedded model (its Q8_0 variant,
-        engine/requantize.py) now, so the first daemon start does not (about 6 s). A variant
+        engine/requantize.py) now, so the first daemon start does not (about 7 s). A variant
         that cannot be made is a warning: the engine then loads the model as it is."""
         from engine.factory import resolved
         from engine.requantize import applies, prepare

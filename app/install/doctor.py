@@ -315,7 +315,7 @@ def _cpu_weights(e: cfg.EngineConfig, path: Path) -> str:
     info = describe(path) if applies(resolved(e)) else None
     if info is None:
         return ""
-    made = "made" if info["made"] else "made at the daemon's first start (3 s)"
+    made = "made" if info["made"] else "made at the daemon's first start (about 7 s)"
     return f"; the CPU engine loads it as {info['kind']} ({made}: {info['path']})"
 
 

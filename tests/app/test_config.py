@@ -151,3 +151,21 @@ def test_prompt_lookup_drafting_is_refused_for_the_gpu_engine() -> None:
         with_changes(Config(), {"engine.kind": "exllamav2", "engine.draft_model": "prompt-lookup"})
     ok = with_changes(Config(), {"engine.draft_model": "prompt-lookup"})
     assert ok.engine.kind == "auto" and ok.engine.draft_model == "prompt-lookup"
+
+
+def test_the_auto_draft_is_prompt_lookup_with_three_tokens_on_the_llamacpp_engine() -> None:
+    from app.config import PROMPT_LOOKUP, EngineConfig, draft_for, draft_tokens_for
+
+    auto = EngineConfig()
+    assert (auto.draft_model, auto.num_draft_tokens) == ("auto", 0)
+    assert (draft_for(auto, "llamacpp"), draft_tokens_for(auto, "llamacpp")) == (PROMPT_LOOKUP, 3)
+    for kind in ("xllamacpp", "exllamav2", "remote"):  # not measured faster there
+        assert draft_for(auto, kind) == ""
+    model = EngineConfig(draft_model="embedded")
+    assert (draft_for(model, "llamacpp"), draft_tokens_for(model, "llamacpp")) == ("embedded", 5)
+    pinned = EngineConfig(draft_model=PROMPT_LOOKUP, num_draft_tokens=4)
+    assert (draft_for(pinned, "xllamacpp"), draft_tokens_for(pinned, "xllamacpp")) == (
+        PROMPT_LOOKUP, 4)
+    assert draft_for(EngineConfig(draft_model=""), "llamacpp") == ""
+    with pytest.raises(ConfigError, match="num_draft_tokens"):
+        with_changes(Config(), {"engine.num_draft_tokens": 17})

@@ -596,6 +596,62 @@ def test_latency_model_learns_from_results() -> None:
     assert service == pytest.approx(expected)
 
 
+def test_requests_beside_others_teach_the_batched_speed_not_the_rates_alone() -> None:
+    m = make_model()
+    m.observe(stats_for(100, 50))  # alone: 100 + 500 ms
+    slow = stats_for(100, 50)  # beside one other request all along: 1.6x the time
+    slow.prefill_ms, slow.decode_ms = 160.0, 800.0
+    slow.total_ms = 960.0
+    for _ in range(3):
+        m.observe(slow, shared=1.0)
+    assert m.batch_slowdown == pytest.approx(0.6)
+    # the per-token rates stay those of a request alone
+    assert m.prefill_ms_per_token == pytest.approx(PREFILL)
+    assert m.decode_ms_per_token == pytest.approx(DECODE)
+    alone = m.service_ms(num_prompt_tokens=100, max_new_tokens=50, num_cached_tokens=0)
+    beside = m.service_ms(num_prompt_tokens=100, max_new_tokens=50, num_cached_tokens=0,
+                          beside=1)
+    assert (alone, beside) == (pytest.approx(600.0), pytest.approx(960.0))
+    # a short request says nothing about it (its time is mostly per-request overhead)
+    m.overhead_ms = 50.0
+    tiny = GenerationStats(num_prompt_tokens=4, num_generated_tokens=1, prefill_ms=40.0,
+                           decode_ms=40.0, total_ms=80.0)
+    m.observe(tiny, shared=1.0)
+    assert m.batch_slowdown == pytest.approx(0.6)
+
+
+def test_the_scheduler_learns_the_company_a_request_had_and_predicts_with_it() -> None:
+    s = make(capacity=2)
+    s.add_request(completion("a", doc="a.py"), 0.0)
+    s.add_request(completion("b", doc="b.py"), 0.0)
+    assert started(s.schedule(0.0)) == ["a", "b"]
+    both = stats_for(100, 50)  # 600 ms alone; took 900 beside the other
+    both.prefill_ms, both.decode_ms, both.total_ms = 150.0, 750.0, 900.0
+    s.update_from_result("a", both, 0.9)
+    s.update_from_result("b", both, 0.9)
+    assert s.model.batch_slowdown == pytest.approx(0.5)
+    assert s.model.decode_ms_per_token == pytest.approx(DECODE)
+    # c runs alone, then d starts beside it: d's prediction counts c
+    s.add_request(completion("c", doc="c.py"), 1.0)
+    (c,) = s.schedule(1.0).start
+    assert c.prediction.service_ms == pytest.approx(600.0)
+    s.add_request(completion("d", doc="d.py"), 1.1)
+    (d,) = s.schedule(1.1).start
+    assert d.prediction.service_ms == pytest.approx(900.0)
+
+
+def test_company_is_averaged_over_a_requests_time_in_the_engine() -> None:
+    s = make(capacity=2)
+    s.add_request(completion("a", doc="a.py"), 0.0)
+    s.schedule(0.0)
+    s.add_request(completion("b", doc="b.py"), 0.5)
+    s.schedule(0.5)
+    took = stats_for(100, 50)  # 600 ms alone; 1.4x with half a request beside it on average
+    took.prefill_ms, took.decode_ms, took.total_ms = 140.0, 700.0, 840.0
+    s.update_from_result("a", took, 1.0)
+    assert s.model.batch_slowdown == pytest.approx(0.8)  # 0.4 per half a request
+
+
 def test_one_slow_first_prefill_leaves_the_rates_after_two_normal_samples() -> None:
     """The first prefill after a model load runs several times slower than the rest; the
     per-token rates are medians, so the predictions follow the usual speed at once."""

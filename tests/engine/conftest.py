@@ -25,12 +25,31 @@ def embedded_model() -> Path:
 
 @pytest.fixture(scope="session")
 def qwen_vocab(embedded_model: Path) -> Any:
-    """A vocabulary-only llama.cpp model of the embedded model (loads in a fraction of a second)."""
-    import llama_cpp
+    """A vocabulary-only llama.cpp model of the embedded model (loads in a fraction of a second);
+    skips where llama-cpp-python is not installed."""
+    llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
 
     llm = llama_cpp.Llama(str(embedded_model), vocab_only=True, verbose=False)
     yield llm
     llm.close()
+
+
+@pytest.fixture(scope="session")
+def gguf_vocab(embedded_model: Path) -> Any:
+    """The embedded model's vocabulary read from its GGUF metadata (engine/gguf_vocab.py)."""
+    from engine.gguf_vocab import GGUFVocab
+
+    return GGUFVocab.load(embedded_model)
+
+
+@pytest.fixture(params=["llama.cpp", "gguf"])
+def qwen_backend(request: pytest.FixtureRequest) -> Any:
+    """Each tokenizer backend of the embedded model in turn (engine/tokenizer.py)."""
+    if request.param == "gguf":
+        return request.getfixturevalue("gguf_vocab")
+    from engine.tokenizer import LlamaVocab
+
+    return LlamaVocab(request.getfixturevalue("qwen_vocab"))
 
 
 @pytest.fixture(scope="session")

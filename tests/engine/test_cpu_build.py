@@ -73,6 +73,29 @@ def test_the_installed_llama_cpp_has_no_amx() -> None:
     assert info.startswith("CPU :") and not built_with_amx(info), info
 
 
+# as where llama-cpp-python is not installed (the xllamacpp engine on its prebuilt wheel)
+WITHOUT_LLAMA_CPP = """
+import sys
+sys.modules["llama_cpp"] = None
+from engine.cpu_build import system_info
+from engine.llama_log import muted
+with muted():  # no llama-cpp-python log to mute: the block just runs
+    print(system_info())
+"""
+
+
+def test_without_llama_cpp_the_build_is_xllamacpps_and_the_log_mute_runs_the_block() -> None:
+    pytest.importorskip("xllamacpp")
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", WITHOUT_LLAMA_CPP], cwd=repo,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    import xllamacpp
+
+    assert proc.stdout.strip() == str(xllamacpp.get_system_info()).strip()
+    assert proc.stdout.startswith("CPU :")
+
+
 @native
 def test_decode_probe_in_a_child_process() -> None:
     from app.errors import NospinError

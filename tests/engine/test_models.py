@@ -136,3 +136,37 @@ def test_read_gguf_metadata(tmp_path: Path) -> None:
     bad.write_bytes(b"nope")
     with pytest.raises(ModelError):
         read_gguf_metadata(bad)
+
+
+def test_read_gguf_fields_reads_arrays_of_the_prefix(tmp_path: Path) -> None:
+    strings = struct.pack("<IQ", 8, 2) + _s("a") + _s("bc")
+    nested = struct.pack("<IQ", 9, 1) + strings  # an array of arrays
+    types = struct.pack("<IQ", 5, 3) + struct.pack("<3i", 1, 3, 4)
+    data = _gguf(
+        [
+            ("general.name", 8, _s("m")),
+            ("general.skipped", 9, nested),
+            ("tokenizer.ggml.tokens", 9, strings),
+            ("tokenizer.ggml.token_type", 9, types),
+            ("tokenizer.ggml.add_bos_token", 7, struct.pack("<?", False)),
+            ("tokenizer.ggml.eos_token_id", 4, struct.pack("<I", 2)),
+            ("tokenizer.nested", 9, nested),
+        ]
+    )
+    p = tmp_path / "m.gguf"
+    p.write_bytes(data)
+    assert models.read_gguf_fields(p, prefix="tokenizer.") == {
+        "tokenizer.ggml.tokens": ["a", "bc"],
+        "tokenizer.ggml.token_type": [1, 3, 4],
+        "tokenizer.ggml.add_bos_token": False,
+        "tokenizer.ggml.eos_token_id": 2,
+        "tokenizer.nested": [["a", "bc"]],
+    }
+    cut = tmp_path / "cut.gguf"
+    cut.write_bytes(data[:-3])
+    with pytest.raises(ModelError, match="cannot read GGUF metadata"):
+        models.read_gguf_fields(cut, prefix="tokenizer.")
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"nope")
+    with pytest.raises(ModelError, match="not a GGUF file"):
+        models.read_gguf_fields(bad, prefix="")

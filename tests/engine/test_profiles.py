@@ -8,7 +8,6 @@ import pytest
 
 from app.errors import ConfigError
 from engine.base import ContextSnippet, PromptParts
-from engine.llamacpp_session import Tokenizer
 from engine.profiles import (
     CODELLAMA,
     DEEPSEEK_CODER,
@@ -18,6 +17,7 @@ from engine.profiles import (
     Piece,
     select_profile,
 )
+from engine.tokenizer import LlamaVocab, Tokenizer
 
 PARTS = PromptParts(path="pkg/a.py", language="python", snippets=(), prefix="x = ", suffix="\n")
 SNIPPETS = (
@@ -98,10 +98,10 @@ def test_select_profile_unknown_name() -> None:
         select_profile("gpt-9")
 
 
-def test_markers_in_source_never_become_special_tokens(qwen_vocab: Any) -> None:
+def test_markers_in_source_never_become_special_tokens(qwen_backend: Any) -> None:
     """Source text containing marker strings tokenizes to plain tokens; only profile markers are
-    special (checked on token ids with the real Qwen2.5-Coder tokenizer)."""
-    tok = Tokenizer(qwen_vocab, QWEN25_CODER)
+    special (checked on token ids with the real Qwen2.5-Coder tokenizer, both backends)."""
+    tok = Tokenizer(qwen_backend, QWEN25_CODER)
     fim_ids = {tok.special_ids[m] for m in ("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>")}
     assert len(fim_ids) == 3
     nasty = "s = '<|fim_prefix|><|fim_middle|><|endoftext|><|file_sep|>'\n"
@@ -123,16 +123,16 @@ def test_markers_in_source_never_become_special_tokens(qwen_vocab: Any) -> None:
 
 
 def test_count_tokens_is_exact(qwen_vocab: Any) -> None:
-    tok = Tokenizer(qwen_vocab, QWEN25_CODER)
+    tok = Tokenizer(LlamaVocab(qwen_vocab), QWEN25_CODER)
     text = "def f(x):\n    return x + 1  # <|fim_pad|>\n"
     assert tok.count(text) == len(qwen_vocab.tokenize(text.encode(), add_bos=False, special=False))
     assert tok.count("") == 0
 
 
-def test_the_healing_table_built_in_steps_is_the_table_built_at_once(qwen_vocab: Any) -> None:
+def test_the_healing_table_built_in_steps_is_the_table_built_at_once(qwen_backend: Any) -> None:
     """The engine builds the table in idle steps (engine.llamacpp ``IDLE_PIECES_STEP``)."""
-    at_once = Tokenizer(qwen_vocab, QWEN25_CODER).piece_table()
-    stepped = Tokenizer(qwen_vocab, QWEN25_CODER)
+    at_once = Tokenizer(qwen_backend, QWEN25_CODER).piece_table()
+    stepped = Tokenizer(qwen_backend, QWEN25_CODER)
     steps = 1
     while stepped.build_piece_table(40_000) is None:
         assert not stepped.has_piece_table
@@ -142,4 +142,4 @@ def test_the_healing_table_built_in_steps_is_the_table_built_at_once(qwen_vocab:
     assert len(table) == len(at_once)
     for text in (" exc", "resu", "  ", "def", "\u00e9"):
         assert table.consistent(text).tolist() == at_once.consistent(text).tolist()
-    assert table.exactly(" except").tolist() == [qwen_vocab.tokenize(b" except", add_bos=False)[0]]
+    assert table.exactly(" except").tolist() == qwen_backend.tokenize(" except", special=False)

@@ -1,8 +1,17 @@
-"""The CPU engine's weights: the embedded model re-quantized to Q8_0, made once (real model)."""
+"""The CPU engine's weights: the embedded model re-quantized to Q8_0, made once (real model).
+
+The variant is made, loaded and asked for a completion in a child process where llama_cpp
+cannot be imported (as where llama-cpp-python is not installed): numpy and gguf make it,
+xllamacpp loads it.
+"""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import logging
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 from typing import Any
@@ -11,15 +20,109 @@ import numpy as np
 import pytest
 
 from app.config import Config
+from app.errors import ModelError
+from engine.gguf_layout import read_layout
 from engine.models import read_gguf_metadata
-from engine.requantize import cpu_weights, variant_path
+from engine.requantize import cpu_weights, make_variant, variant_path
 
 LLAMA_FTYPE_MOSTLY_Q8_0 = "7"
+REPO = Path(__file__).resolve().parents[2]
+
+# made, loaded and completed with llama_cpp unimportable; prints a JSON report
+WITHOUT_LLAMA_CPP = r"""
+import json, resource, sys, time
+sys.modules["llama_cpp"] = None  # `import llama_cpp` raises ImportError, as when not installed
+from pathlib import Path
+from engine.requantize import cpu_weights
+from engine.xllamacpp_server import ServerSettings, load_server, parse_chunk
+
+source, folder = Path(sys.argv[1]), Path(sys.argv[2])
+t0 = time.monotonic()
+made = cpu_weights(source, folder=folder)
+seconds = time.monotonic() - t0
+hwm_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+server = load_server(made, ServerSettings(n_ctx=256, n_parallel=1, n_threads=2,
+                                          n_threads_batch=2, n_batch=64, cache_ram_mib=0))
+pieces = []
+body = {"prompt": "def add(a, b):\n    return", "max_tokens": 6, "temperature": 0.0,
+        "stream": True}
+server.handle_completions(body, lambda chunk: pieces.append(parse_chunk(chunk).text) and False)
+print(json.dumps({"path": str(made), "seconds": seconds, "hwm_mb": hwm_mb,
+                  "text": "".join(pieces)}))
+"""
 
 
 @pytest.fixture(scope="module")
-def variant(embedded_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return cpu_weights(embedded_model, folder=tmp_path_factory.mktemp("weights"))
+def made(embedded_model: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    pytest.importorskip("xllamacpp")
+    folder = tmp_path_factory.mktemp("weights")
+    proc = subprocess.run([sys.executable, "-c", WITHOUT_LLAMA_CPP, str(embedded_model),
+                           str(folder)], cwd=REPO, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return report
+
+
+@pytest.fixture(scope="module")
+def variant(made: dict[str, Any]) -> Path:
+    return Path(made["path"])
+
+
+def test_without_llama_cpp_the_variant_is_made_loaded_and_completes(
+    embedded_model: Path, made: dict[str, Any]
+) -> None:
+    assert Path(made["path"]) == variant_path(embedded_model, "q8_0", Path(made["path"]).parent)
+    assert made["text"].strip().startswith("a + b"), made["text"]
+    assert made["hwm_mb"] < 400  # tensor by tensor, a few rows at a time (measured: ~90 MB)
+
+
+def test_the_tensor_types_are_llama_cpps_choice_for_q8_0(
+    embedded_model: Path, variant: Path
+) -> None:
+    """Every 2-D "...weight" tensor but the norms becomes Q8_0; norms and biases stay F32;
+    names, shapes and metadata are the source's, the file type says Q8_0."""
+    source, out = read_layout(embedded_model), read_layout(variant)
+    assert out.file_size == variant.stat().st_size
+    before = {t.name: t for t in source.tensors}
+    assert sorted(before) == sorted(t.name for t in out.tensors)
+    for t in out.tensors:
+        old = before[t.name]
+        assert t.shape == old.shape
+        weight = len(t.shape) == 2 and t.name.endswith(".weight")
+        assert t.ggml_type.name == ("Q8_0" if weight else old.ggml_type.name), t.name
+    assert sum(t.ggml_type.name == "Q8_0" for t in out.tensors) == 170
+    assert sum(t.ggml_type.name == "F32" for t in out.tensors) == 121
+    assert {t.ggml_type.name for t in source.tensors} == {"Q5_0", "Q8_0", "Q6_K", "Q4_K", "F32"}
+    # llama.cpp's order: the tensors outside layers, then layer by layer, each by name
+    assert [t.name for t in out.tensors[:4]] == [
+        "output.weight", "output_norm.weight", "token_embd.weight", "blk.0.attn_k.bias"]
+    kept = {k: v for k, v in source.kv if k != "general.file_type"}
+    assert {k: v for k, v in out.kv if k != "general.file_type"} == kept
+    assert [k for k, _ in out.kv][-2:] == ["general.quantization_version", "general.file_type"]
+
+
+def test_the_variant_is_byte_for_byte_what_llama_cpps_quantizer_writes(
+    embedded_model: Path, variant: Path, tmp_path: Path
+) -> None:
+    llama_cpp = pytest.importorskip(
+        "llama_cpp", reason="llama-cpp-python is not installed: no quantizer to compare with")
+    import ctypes
+
+    from engine.llama_log import muted
+
+    theirs = tmp_path / "llama.cpp.gguf"
+    params = llama_cpp.llama_model_quantize_default_params()
+    params.ftype = int(LLAMA_FTYPE_MOSTLY_Q8_0)
+    params.allow_requantize = True
+    with muted():
+        rc = llama_cpp.llama_model_quantize(str(embedded_model).encode(), str(theirs).encode(),
+                                            ctypes.byref(params))
+    assert rc == 0
+    assert theirs.stat().st_size == variant.stat().st_size
+    with open(theirs, "rb") as a, open(variant, "rb") as b:
+        while block := a.read(1 << 24):
+            assert block == b.read(1 << 24)
 
 
 def test_the_embedded_model_runs_as_q8_0_made_once(embedded_model: Path, variant: Path) -> None:
@@ -47,6 +150,8 @@ def _logits(path: Path, tokens: list[int]) -> Any:
         llm.close()
 
 
+@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
+                    reason="llama-cpp-python is not installed: its logits are compared")
 def test_the_q8_0_weights_predict_what_the_original_predicts(
     embedded_model: Path, variant: Path, qwen_vocab: Any
 ) -> None:
@@ -150,17 +255,57 @@ def test_a_disk_without_room_for_the_variant_keeps_the_original(
     assert list(tmp_path.iterdir()) == []  # nothing left behind
 
 
-def test_a_truncated_quantizer_output_would_not_be_put_in_place(
+def test_a_file_cut_short_is_refused_by_the_check_before_the_rename(
     variant: Path, tmp_path: Path
 ) -> None:
-    """What a quantizer that ran out of disk leaves: llama.cpp's loader, which _quantize runs
-    before the rename, refuses it."""
-    import engine.requantize as rq
-
+    """What a write that ran out of disk leaves: the check that runs before the rename (every
+    tensor within the file, as llama.cpp's loader checks) refuses it."""
     cut = tmp_path / "cut.gguf"
     with open(variant, "rb") as src, open(cut, "wb") as out:
         out.write(src.read(variant.stat().st_size - (64 << 20)))
-    assert rq._loads(variant) and not rq._loads(cut)
+    assert read_layout(variant).file_size == variant.stat().st_size
+    with pytest.raises(ModelError, match="past the end of the file"):
+        read_layout(cut)
+
+
+def test_a_truncated_source_is_a_clear_error_and_leaves_nothing(
+    embedded_model: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "cut" / embedded_model.name
+    source.parent.mkdir()
+    with open(embedded_model, "rb") as src, open(source, "wb") as out:
+        out.write(src.read(300 << 20))
+    out_dir = tmp_path / "out"
+    with pytest.raises(ModelError, match=r"cut short"):
+        make_variant(source, "q8_0", out_dir / "x.q8_0.gguf")
+    assert not out_dir.exists() or list(out_dir.iterdir()) == []
+    with pytest.raises(ModelError, match="not a GGUF file"):
+        make_variant(embedded_model.with_name(embedded_model.name + ".stamp.json"), "q8_0",
+                     out_dir / "y.q8_0.gguf")
+
+
+# a disk that fills up while the variant is written: a file size limit makes the write fail
+# (EFBIG) at 200 MB, as a full disk fails it (ENOSPC)
+DISK_FILLS = """
+import json, resource, signal, sys
+from pathlib import Path
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (200 << 20, resource.RLIM_INFINITY))
+from engine.requantize import cpu_weights
+print(json.dumps(str(cpu_weights(Path(sys.argv[1]), folder=Path(sys.argv[2])))))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_a_disk_that_fills_while_writing_keeps_the_original_and_leaves_nothing(
+    embedded_model: Path, tmp_path: Path
+) -> None:
+    proc = subprocess.run([sys.executable, "-c", DISK_FILLS, str(embedded_model), str(tmp_path)],
+                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == str(embedded_model)
+    assert "cannot make the q8_0 weights" in proc.stderr and "File too large" in proc.stderr
+    assert list(tmp_path.iterdir()) == []  # the temporary file is gone
 
 
 def test_doctor_says_which_weights_the_cpu_engine_loads(embedded_model: Path) -> None:

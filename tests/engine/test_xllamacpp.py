@@ -326,3 +326,30 @@ def test_count_tokens_is_the_model_tokenizer(engine: Any, qwen_vocab: Any) -> No
     assert engine.count_tokens(text) == len(qwen_vocab.tokenize(text.encode(), add_bos=False))
     caps = engine.capabilities
     assert (caps.batching, caps.max_batch, caps.exact_tokenizer) == (True, 2, True)
+
+
+@pytest.mark.slow
+def test_prompt_lookup_speculation_keeps_the_greedy_text(engine: Any, embedded_model: Path) -> None:
+    """The server's n-gram lookup drafts from the slot's own tokens; greedy verification keeps
+    the plain text, and the drafts are counted."""
+    from engine.factory import create_engine
+
+    config = Config(engine=EngineConfig(kind="xllamacpp", model=str(embedded_model), n_ctx=2048,
+                                        n_parallel=1, requantize=False,
+                                        draft_model="prompt-lookup", num_draft_tokens=3))
+    spec = create_engine(config)
+    spec.start()
+    try:
+        assert spec.capabilities.speculation
+        rows = "".join(f"    ROW_{i} = ({i}, 'row {i}', compute({i}))\n" for i in range(12))
+        doc = parts(prefix="class Table:\n" + rows + "    ROW_12 = (12, 'row 12', ",
+                    suffix="\n", path="table.py")
+        plain = run(engine, "plain-rows", prompt=doc, max_new_tokens=24)
+        fast = run(spec, "spec-rows", prompt=doc, max_new_tokens=24)
+        assert fast.text == plain.text
+        assert fast.stats.speculation_used
+        assert fast.stats.num_draft_tokens > 0
+        assert 0 < fast.stats.num_draft_accepted <= fast.stats.num_draft_tokens
+        assert spec.stats().speculation_enabled
+    finally:
+        spec.close()
