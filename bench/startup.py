@@ -131,16 +131,23 @@ def _loads_beside_python(num: int) -> dict[str, Any]:
 
 
 def _healing_table() -> dict[str, Any]:
-    """The token-healing table of the embedded model's vocabulary: built at once (what the
-    first completion inside a word paid before the engine built it while idle) and in the
-    engine's idle steps (``IDLE_PIECES_STEP`` texts each; the last one sorts)."""
+    """The token-healing table of the embedded model's vocabulary (the one the engine that
+    runs reads: llama.cpp's where llama-cpp-python is installed, else the GGUF metadata's):
+    built at once (what the first completion inside a word paid before the engine built it
+    while idle) and in the engine's idle steps (``IDLE_PIECES_STEP`` texts each; the last one
+    sorts)."""
+    import contextlib
+
     from engine.llamacpp import IDLE_PIECES_STEP
     from engine.models import embedded_model_path
     from engine.profiles import QWEN25_CODER
-    from engine.tokenizer import Tokenizer, load_llama_vocab
+    from engine.tokenizer import Tokenizer, open_vocab
 
-    vocab = load_llama_vocab(embedded_model_path())
-    try:
+    vocab = open_vocab(embedded_model_path())
+    with contextlib.ExitStack() as stack:
+        close = getattr(vocab, "close", None)
+        if close is not None:
+            stack.callback(close)
         t0 = time.perf_counter()
         Tokenizer(vocab, QWEN25_CODER).piece_table()
         at_once = time.perf_counter() - t0
@@ -152,9 +159,8 @@ def _healing_table() -> dict[str, Any]:
             steps.append(time.perf_counter() - t0)
             if done:
                 break
-    finally:
-        vocab.close()
     return {
+        "vocabulary": type(vocab).__name__,
         "at_once_ms": round(at_once * 1000),
         "steps": len(steps),
         "step_ms_max_before_last": round(max(steps[:-1], default=0.0) * 1000),

@@ -27,7 +27,9 @@ def embedded_model() -> Path:
 def qwen_vocab(embedded_model: Path) -> Any:
     """A vocabulary-only llama.cpp model of the embedded model (loads in a fraction of a second);
     skips where llama-cpp-python is not installed."""
-    llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
+    llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed: "
+                                    "llama.cpp's own vocabulary is compared where it is "
+                                    "(installers/install.sh --native)")
 
     llm = llama_cpp.Llama(str(embedded_model), vocab_only=True, verbose=False)
     yield llm

@@ -181,16 +181,16 @@ def test_deadline_on_slow_server(fake_server: str) -> None:
 
 
 def test_counts_with_the_embedded_vocabulary_when_the_server_agrees(
-    fake_server: str, qwen_vocab: Any
+    fake_server: str, gguf_vocab: Any
 ) -> None:
     from engine.remote_tokens import PROBE
 
-    theirs = qwen_vocab.tokenize(PROBE.encode(), add_bos=False, special=False)
+    theirs = gguf_vocab.tokenize(PROBE, special=False)
     _Handler.tokenize = {"/tokenize": {"tokens": theirs}}  # llama.cpp server's answer
     engine = _engine(fake_server + "/v1", remote_model="qwen")
     assert engine.capabilities.exact_tokenizer
     text = "    for i, item in enumerate(items):\n"
-    assert engine.count_tokens(text) == len(qwen_vocab.tokenize(text.encode(), add_bos=False))
+    assert engine.count_tokens(text) == len(gguf_vocab.tokenize(text, special=False))
     assert engine.count_tokens(text) != round(len(text) / 3.3)
     path, body = _Handler.tokenize_bodies[0]
     assert path == "/tokenize" and body["content"] == PROBE and body["model"] == "qwen"
@@ -198,7 +198,7 @@ def test_counts_with_the_embedded_vocabulary_when_the_server_agrees(
 
 
 def test_a_server_that_counts_differently_means_the_estimate(
-    fake_server: str, qwen_vocab: Any
+    fake_server: str, gguf_vocab: Any
 ) -> None:
     _Handler.tokenize = {"/v1/token/encode": {"tokens": [1, 2, 3], "length": 3}}  # TabbyAPI
     engine = _engine(fake_server)
@@ -209,7 +209,7 @@ def test_a_server_that_counts_differently_means_the_estimate(
     assert engine.count_tokens("x" * 33) == 10  # characters / 3.3
 
 
-def test_no_tokenize_endpoint_keeps_the_local_vocabulary(fake_server: str, qwen_vocab: Any) -> None:
+def test_no_tokenize_endpoint_keeps_the_local_vocabulary(fake_server: str, gguf_vocab: Any) -> None:
     assert _engine(fake_server).capabilities.exact_tokenizer
 
 
@@ -219,7 +219,7 @@ def test_no_tokenize_endpoint_keeps_the_local_vocabulary(fake_server: str, qwen_
     ("embedded", "starcoder2", None),  # asked for, but the markers do not fit: an error
 ])
 def test_tokenizer_settings(
-    fake_server: str, qwen_vocab: Any, setting: str, profile_name: str, exact: bool | None
+    fake_server: str, gguf_vocab: Any, setting: str, profile_name: str, exact: bool | None
 ) -> None:
     from app.errors import ModelError
     from engine.profiles import select_profile
@@ -367,7 +367,7 @@ def test_more_server_slots_keep_max_batch_and_vllm_gives_context(fake_server: st
     assert "server_slots" not in engine.stats().extra
 
 
-def test_an_unreachable_server_does_not_stop_the_start(qwen_vocab: Any) -> None:
+def test_an_unreachable_server_does_not_stop_the_start(gguf_vocab: Any) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # nothing listens there once closed

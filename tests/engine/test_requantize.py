@@ -151,7 +151,8 @@ def _logits(path: Path, tokens: list[int]) -> Any:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None,
-                    reason="llama-cpp-python is not installed: its logits are compared")
+                    reason="llama-cpp-python is not installed: its logits are compared where "
+                    "it is (installers/install.sh --native)")
 def test_the_q8_0_weights_predict_what_the_original_predicts(
     embedded_model: Path, variant: Path, qwen_vocab: Any
 ) -> None:
