@@ -106,7 +106,8 @@ def test_the_variant_is_byte_for_byte_what_llama_cpps_quantizer_writes(
     embedded_model: Path, variant: Path, tmp_path: Path
 ) -> None:
     llama_cpp = pytest.importorskip(
-        "llama_cpp", reason="llama-cpp-python is not installed: no quantizer to compare with")
+        "llama_cpp", reason="llama-cpp-python is not installed: no quantizer to compare with "
+        "(installers/install.sh --native)")
     import ctypes
 
     from engine.llama_log import muted
