@@ -80,7 +80,15 @@ def test_which_settings_need_a_new_engine() -> None:
     assert not needs_new_engine(EngineConfig(draft_model="/m/draft.gguf"), off)
     # ... but an engine built with it off did not load the draft model
     assert needs_new_engine(off, EngineConfig(draft_model="/m/draft.gguf"))
-    assert not needs_new_engine(EngineConfig(speculation=False), EngineConfig())
+    # the auto draft: prompt lookup on llamacpp (an engine built without it has no drafter),
+    # none on xllamacpp; engine.kind "auto" asks the engine it runs
+    for kind, reload in (("llamacpp", True), ("xllamacpp", False)):
+        assert needs_new_engine(EngineConfig(kind=kind, speculation=False),
+                                EngineConfig(kind=kind)) is reload
+    from engine.factory import engine_kind
+
+    assert needs_new_engine(EngineConfig(speculation=False), EngineConfig()) is (
+        engine_kind(EngineConfig()) == "llamacpp")
 
 
 def test_an_engine_setting_loads_a_new_engine_before_the_reply(home: Path) -> None:
