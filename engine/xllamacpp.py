@@ -85,9 +85,10 @@ TABLE_STEP_PAUSE_S = 0.02
 class _Stream:
     """What one streamed server request did, as its chunks arrived."""
 
-    __slots__ = ("error", "final", "last", "progress", "tokens")
+    __slots__ = ("error", "final", "last", "progress", "tokens", "waited_ms")
 
     def __init__(self) -> None:
+        self.waited_ms = 0.0  # for the slot, before the server began the prompt
         self.progress: Chunk | None = None  # the last prefill step
         self.final: Chunk | None = None
         self.last: Chunk | None = None  # the last token chunk
@@ -359,7 +360,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         steer = StartSteer(tok.piece_table, heal, req.avoid_starts)
         state = {"heal": heal}
         reason: FinishReason | None = None
-        t0, prefill_before = time.monotonic(), stats.prefill_ms
+        t0, prefill_before, queue_before = time.monotonic(), stats.prefill_ms, stats.queue_ms
 
         def take(text: str) -> FinishReason | None:
             """One generated token's text: healing's cut text removed, the stop rules."""
@@ -397,7 +398,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
             reason = self._free_run(job, ids, take, first=steps == 0)
         self._emit(job, filt.flush())
         ms = (time.monotonic() - t0) * 1000 - (stats.prefill_ms - prefill_before)
-        stats.decode_ms = max(0.0, ms)
+        stats.decode_ms = max(0.0, ms - (stats.queue_ms - queue_before))
         self._finish(job, reason, filt.text)
 
     def _free_run(
@@ -441,12 +442,19 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
         stats = job.stats
         body["id_slot"] = self._slot_of.index  # the document's slot (engine/xllamacpp_slots.py)
         t0 = time.monotonic()
+        first = [True]  # no chunk yet
 
         def callback(data: Any) -> bool:
             try:
                 chunk = parse_chunk(data)
                 if chunk.kind == "error":
                     raise_for(chunk)
+                if first and chunk.kind == "progress":
+                    # the time before the server began the prompt: the document's slot was
+                    # busy (a superseded request stopping); queue time, not prefill or decode
+                    s.waited_ms = max(0.0, (time.monotonic() - t0) * 1000 - chunk.prefill_ms)
+                    stats.queue_ms += s.waited_ms
+                first.clear()
                 if chunk.kind == "progress":
                     s.progress = chunk
                     if prefill and not stats.num_cached_tokens:
@@ -481,7 +489,7 @@ class XLlamaCppEngine(JobQueues[Job], Engine):
             elif s.final is not None:
                 stats.prefill_ms += s.final.prefill_ms
             if s.final is None and p is None:
-                stats.prefill_ms += (time.monotonic() - t0) * 1000
+                stats.prefill_ms += (time.monotonic() - t0) * 1000 - s.waited_ms
         return s
 
     def _prompt_tokens(self, req: GenerationRequest) -> tuple[list[int], str]:
