@@ -63,8 +63,8 @@ def variant_path(source: Path, kind: str, folder: Path | None = None) -> Path:
 
 def applies(engine: EngineConfig) -> bool:
     """Whether the configured engine loads re-quantized CPU weights at all (``engine.kind``
-    llamacpp or xllamacpp with ``engine.requantize``)."""
-    return engine.kind in ("llamacpp", "xllamacpp") and engine.requantize
+    auto, llamacpp or xllamacpp with ``engine.requantize``: auto runs one of the two)."""
+    return engine.kind in ("auto", "llamacpp", "xllamacpp") and engine.requantize
 
 
 def cpu_weights(source: Path, *, enabled: bool = True, folder: Path | None = None) -> Path:
