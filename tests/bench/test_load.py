@@ -29,7 +29,7 @@ def test_load_on_a_private_daemon_loses_and_duplicates_nothing(tmp_path: Path) -
     assert result["needed_per_s_for_90pct"] is None  # zero think: no finite rate
 
 
-def test_the_rate_serving_90_percent_counts_think_time_and_the_served_p50() -> None:
-    args = argparse.Namespace(think_ms=300, clients=16)
-    assert load._needed(args, [700.0, 700.0, 700.0]) == round(0.9 * 16 / 1.0, 2)
-    assert load._needed(argparse.Namespace(think_ms=0, clients=16), [700.0]) is None
+def test_the_rate_serving_90_percent_counts_think_time_and_the_deadline() -> None:
+    args = argparse.Namespace(think_ms=300, clients=16, deadline_ms=2500)
+    assert load._needed(args) == round(0.9 * 16 / 2.8, 2)
+    assert load._needed(argparse.Namespace(think_ms=0, clients=16, deadline_ms=2500)) is None
