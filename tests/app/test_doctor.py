@@ -212,15 +212,21 @@ CRASH = ("import os, signal; print('CPU : AVX512 = 1 | {} = 1 |', flush=True); "
          "os.kill(os.getpid(), signal.SIGSEGV)")
 
 
-def test_cpu_engine_names_a_crashing_llama_cpp_build_and_its_fix(home: Path) -> None:
-    """A llama.cpp built with AMX segfaulted on every prompt on a VM that lists AMX (2026-12-02):
-    the daemon died with it. doctor decodes in a child, so the crash is a verdict."""
+def _with_model(home: Path) -> tuple[Host, Path, Path]:
+    """A Linux host whose config names a (header-only) GGUF model: host, config file, model."""
     host = detect_host("linux")
     config = Path(host.config_dir) / "config.toml"
     config.parent.mkdir(parents=True)
     model = home / "m.gguf"
     model.write_bytes(GGUF_HEAD)
     config.write_text(f'[engine]\nmodel = "{model}"\n')
+    return host, config, model
+
+
+def test_cpu_engine_names_a_crashing_llama_cpp_build_and_its_fix(home: Path) -> None:
+    """A llama.cpp built with AMX segfaulted on every prompt on a VM that lists AMX (2026-12-02):
+    the daemon died with it. doctor decodes in a child, so the crash is a verdict."""
+    host, config, model = _with_model(home)
     amx = ChildRunner(CRASH.format("AMX_INT8"))
     crashed = check_cpu_engine(probe(host, find_spec=native_build, runner=amx))
     assert crashed.status == "warn" and "crashed (SIGSEGV)" in crashed.summary  # worked around
@@ -245,12 +251,7 @@ def test_auto_runs_xllamacpp_without_llama_cpp_and_llamacpp_says_how_to_get_it(
     """engine.kind "auto" without llama-cpp-python runs xllamacpp: doctor names it and has no
     build of this machine's to check; an explicit "llamacpp" there fails with the command that
     installs it."""
-    host = detect_host("linux")
-    config = Path(host.config_dir) / "config.toml"
-    config.parent.mkdir(parents=True)
-    model = home / "m.gguf"
-    model.write_bytes(GGUF_HEAD)
-    config.write_text(f'[engine]\nmodel = "{model}"\n')
+    host, config, model = _with_model(home)
     runner = ChildRunner("print('ok')")
     prebuilt = check_cpu_engine(probe(host, find_spec=no_module, runner=runner))
     assert prebuilt.status == "skip" and "auto (xllamacpp)" in prebuilt.summary, prebuilt

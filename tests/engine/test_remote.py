@@ -393,6 +393,21 @@ def llama_server(embedded_model: Path) -> Iterator[str]:
     del server
 
 
+def _counts_as_the_server_and_completes(engine: Any, tokenize_url: str, body: dict[str, Any],
+                                        rid: str) -> None:
+    """The engine counts PARTS.prefix as the server's tokenizer does, and completes it."""
+    req = urllib.request.Request(tokenize_url, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    theirs = json.loads(urllib.request.urlopen(req, timeout=30).read())["tokens"]
+    assert engine.count_tokens(PARTS.prefix) == len(theirs)
+    f, first = generate_sync(
+        engine, GenerationRequest(rid, prompt=PARTS, single_line=True), timeout_s=90
+    )
+    assert f.reason in (FinishReason.NEWLINE, FinishReason.STOP, FinishReason.LENGTH), f.error
+    assert "a + b" in f.text
+    assert first is not None
+
+
 @pytest.mark.slow
 def test_real_llama_cpp_server_from_xllamacpp(llama_server: str) -> None:
     """The remote engine against llama.cpp's server: its slots and per-slot context come from
@@ -402,19 +417,8 @@ def test_real_llama_cpp_server_from_xllamacpp(llama_server: str) -> None:
     assert (caps.max_batch, caps.n_ctx) == (2, 1024)
     assert engine.stats().extra["server_slots"] == 2.0
     assert caps.exact_tokenizer
-    req = urllib.request.Request(
-        llama_server + "/tokenize",
-        data=json.dumps({"content": PARTS.prefix}).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    theirs = json.loads(urllib.request.urlopen(req, timeout=30).read())["tokens"]
-    assert engine.count_tokens(PARTS.prefix) == len(theirs)
-    f, first = generate_sync(
-        engine, GenerationRequest("x1", prompt=PARTS, single_line=True), timeout_s=90
-    )
-    assert f.reason in (FinishReason.NEWLINE, FinishReason.STOP, FinishReason.LENGTH), f.error
-    assert "a + b" in f.text
-    assert first is not None
+    _counts_as_the_server_and_completes(engine, llama_server + "/tokenize",
+                                        {"content": PARTS.prefix}, "x1")
     # two at once: the server's two slots serve both, each with the right text
     done: list[Any] = []
     both = threading.Event()
@@ -489,19 +493,8 @@ def test_real_llama_cpp_python_server(embedded_model: Path) -> None:
         assert engine.capabilities.max_batch == 16 and "server_slots" not in engine.stats().extra
         # token counts: the embedded vocabulary, checked against the server's /extras/tokenize
         assert engine.capabilities.exact_tokenizer
-        req = urllib.request.Request(
-            url + "/extras/tokenize",
-            data=json.dumps({"input": PARTS.prefix}).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        theirs = json.loads(urllib.request.urlopen(req, timeout=30).read())["tokens"]
-        assert engine.count_tokens(PARTS.prefix) == len(theirs)
-        f, first = generate_sync(
-            engine, GenerationRequest("s1", prompt=PARTS, single_line=True), timeout_s=90
-        )
-        assert f.reason in (FinishReason.NEWLINE, FinishReason.STOP, FinishReason.LENGTH), f.error
-        assert "a + b" in f.text
-        assert first is not None
+        _counts_as_the_server_and_completes(engine, url + "/extras/tokenize",
+                                            {"input": PARTS.prefix}, "s1")
         # cancellation against the real server
         done = threading.Event()
         got: list[Any] = []
