@@ -247,15 +247,16 @@ LOOKUP_DRAFT_TOKENS = 3
 MODEL_DRAFT_TOKENS = 5
 
 
-def draft_for(e: EngineConfig, kind: str = "") -> str:
-    """The draft of speculation on engine ``kind`` (default ``e.kind``): a model spec,
-    PROMPT_LOOKUP, or "" for none; ``"auto"`` resolved with AUTO_DRAFT."""
+def draft_for(e: EngineConfig, kind: str) -> str:
+    """The draft of speculation on engine ``kind`` (the one that runs: ``e.kind`` may be
+    "auto", engine.factory.engine_kind resolves it): a model spec, PROMPT_LOOKUP, or "" for
+    none; ``"auto"`` resolved with AUTO_DRAFT."""
     if e.draft_model != DRAFT_AUTO:
         return e.draft_model
-    return AUTO_DRAFT.get(kind or e.kind, "")
+    return AUTO_DRAFT.get(kind, "")
 
 
-def draft_tokens_for(e: EngineConfig, kind: str = "") -> int:
+def draft_tokens_for(e: EngineConfig, kind: str) -> int:
     """Draft tokens per step: ``engine.num_draft_tokens``, or with 0 the count that suits the
     draft (LOOKUP_DRAFT_TOKENS for prompt lookup, MODEL_DRAFT_TOKENS for a model)."""
     if e.num_draft_tokens > 0:

@@ -88,18 +88,23 @@ def profile_for(e: EngineConfig, model_path: Path | None = None) -> ModelProfile
     return select_profile(e.model_profile, name, metadata)
 
 
+def _cpu_model(e: EngineConfig, kind: str) -> Path:
+    """The GGUF file a CPU engine loads for ``engine.model``: its CPU weights (requantize)."""
+    model_path = resolve_model_path(e.model)
+    if model_path.is_dir():
+        raise ModelError(f"the {kind} engine needs a GGUF file, {model_path} is a folder")
+    return cpu_weights(model_path, enabled=e.requantize)
+
+
 def _llamacpp(e: EngineConfig) -> Engine:
     if not native_installed():
         raise ConfigError('engine.kind = "llamacpp" needs llama-cpp-python, which is not '
                           f'installed: {NATIVE_INSTALL}; or set engine.kind = "auto"')
     from engine.llamacpp import LlamaCppEngine
 
-    model_path = resolve_model_path(e.model)
-    if model_path.is_dir():
-        raise ModelError(f"the llamacpp engine needs a GGUF file, {model_path} is a folder")
-    model_path = cpu_weights(model_path, enabled=e.requantize)
+    model_path = _cpu_model(e, "llamacpp")
+    spec = draft_for(e, "llamacpp")  # the engine loads it only with engine.speculation
     draft: Path | None = None
-    spec = draft_for(e, "llamacpp")
     if spec == PROMPT_LOOKUP:
         draft = Path(PROMPT_LOOKUP)
     elif spec:
@@ -112,18 +117,13 @@ def _llamacpp(e: EngineConfig) -> Engine:
 def _xllamacpp(e: EngineConfig) -> Engine:
     from engine.xllamacpp import XLlamaCppEngine
 
-    model_path = resolve_model_path(e.model)
-    if model_path.is_dir():
-        raise ModelError(f"the xllamacpp engine needs a GGUF file, {model_path} is a folder")
-    model_path = cpu_weights(model_path, enabled=e.requantize)
-    draft = ""
+    model_path = _cpu_model(e, "xllamacpp")
+    # the server drafts for every request or for none
     spec = draft_for(e, "xllamacpp") if e.speculation else ""
-    if spec == PROMPT_LOOKUP:
-        draft = PROMPT_LOOKUP
-    elif spec:
-        draft = str(cpu_weights(resolve_model_path(spec), enabled=e.requantize))
+    if spec and spec != PROMPT_LOOKUP:
+        spec = str(cpu_weights(resolve_model_path(spec), enabled=e.requantize))
     return XLlamaCppEngine(model_path=model_path, profile=profile_for(e, model_path), config=e,
-                           draft=draft)
+                           draft=spec)
 
 
 def _exllamav2(e: EngineConfig) -> Engine:

@@ -15,6 +15,7 @@ import sys
 import time
 from typing import Any
 
+from app.config import DRAFT_AUTO, PROMPT_LOOKUP
 from app.errors import ModelError, NospinError
 from app.model_choice import DEFAULT_CANDIDATES, Candidate, Trial, choose, parse_candidates
 
@@ -43,7 +44,7 @@ def _installed(candidate: Candidate) -> str:
     from engine.models import resolve_model_path
 
     specs = [candidate.model]
-    if candidate.draft not in ("", "auto", "prompt-lookup"):
+    if candidate.draft not in ("", DRAFT_AUTO, PROMPT_LOOKUP):  # the others name a model
         specs.append(candidate.draft)
     for spec in specs:
         try:
