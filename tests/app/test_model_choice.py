@@ -170,3 +170,27 @@ def test_setup_without_a_registry_keeps_the_small_model_and_says_why(tmp_path: P
                                "Qwen2.5-Coder-1.5B model (")
         assert json.loads(proc.stdout)["applied"] is False
     assert not _big_installed()
+
+
+@pytest.mark.skipif(_big_installed(), reason="the 1.5B is installed: this would uninstall it")
+def test_a_model_the_setup_installed_and_the_choice_does_not_use_is_removed_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """Its chunk packages (pip uninstall: here they are not installed, so pip skips them) and
+    its assembled copy in the cache go; a model the choice uses stays."""
+    from app.commands.model_choose import _drop_unused
+    from app.model_choice import DEFAULT_CANDIDATES
+    from engine.models import CODER_1_5B, models_dir, stamp_holds, write_stamp
+
+    monkeypatch.setenv("NOSPIN_HOME", str(tmp_path))
+    copy = models_dir() / CODER_1_5B.filename
+    copy.parent.mkdir(parents=True)
+    copy.write_bytes(b"GGUF")
+    write_stamp(copy, sha256="x")
+    candidates = parse_candidates(",".join(DEFAULT_CANDIDATES))
+    _drop_unused([CODER_1_5B], candidates, f"{BIG}+embedded")  # chosen: kept
+    assert copy.is_file() and stamp_holds(copy, sha256="x") and not capsys.readouterr().err
+    _drop_unused([CODER_1_5B], candidates, f"{SMALL}+auto")
+    assert not copy.exists() and not list(copy.parent.iterdir())
+    assert capsys.readouterr().err == (
+        "[model choose] removed the Qwen2.5-Coder-1.5B model again: the choice does not use it\n")
