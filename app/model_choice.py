@@ -8,12 +8,19 @@ fastest that meets them. A candidate whose model is not installed is skipped wit
 command that installs it. When none meets them, the last candidate (the embedded 0.5B, the
 default) is kept: it is the fastest there is.
 
-This module is the pure part: candidates, what a trial found, the choice. The command
+The set-up (``nospin install``, installers/install.sh) runs ``nospin model choose --setup``:
+it measures only where a larger model could meet the targets (``worth_measuring``: a CUDA GPU,
+or ``MIN_CORES`` CPU cores), and otherwise keeps the 0.5B without measuring, saying why.
+
+This module is the pure part: candidates, what a trial found, the choice, whether a machine is
+worth measuring (and ``machine_here``, what this one has). The command
 (app/commands/model_choose.py) runs the trials.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 from dataclasses import dataclass
 
 from app.errors import ConfigError
@@ -27,6 +34,57 @@ DEFAULT_CANDIDATES = (
 )
 P50_TARGET_MS = 300.0
 P95_TARGET_MS = 1100.0
+# CPU cores from which the set-up measures the 1.5B without a GPU: on 2 cores it finishes at
+# p50 ~2.4 s with the 0.5B drafting (docs/engine.md), eight times the target
+MIN_CORES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Machine:
+    """What decides whether a larger model is worth measuring here."""
+
+    cores: int  # CPU cores this process may run on
+    gpu: str = ""  # the first CUDA GPU nvidia-smi lists ("" none)
+
+
+def worth_measuring(machine: Machine) -> str | None:
+    """Why a model larger than the 0.5B could meet the typing targets on ``machine`` (so the
+    set-up measures it), or None where it could not (the set-up keeps the 0.5B unmeasured)."""
+    if machine.gpu:
+        return f"a CUDA GPU ({machine.gpu})"
+    if machine.cores >= MIN_CORES:
+        return f"{machine.cores} CPU cores"
+    return None
+
+
+def not_worth(machine: Machine) -> str:
+    """The one line the set-up says when ``worth_measuring(machine)`` is None."""
+    return (f"kept the 0.5B without measuring: {machine.cores} CPU cores and no CUDA GPU (a "
+            f"larger model is measured from {MIN_CORES} cores or with a GPU; NOSPIN_CHOOSE=1 "
+            "or --choose forces it)")
+
+
+def machine_here() -> Machine:
+    """This machine's cores (those this process may use) and its first CUDA GPU, if any."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on macOS and Windows
+        cores = os.cpu_count() or 1
+    return Machine(cores=cores, gpu=_cuda_gpu())
+
+
+def _cuda_gpu() -> str:
+    """The name of the first GPU ``nvidia-smi -L`` lists ("GPU 0: NAME (UUID: ...)"), else ""."""
+    try:
+        proc = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20,
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    for line in proc.stdout.splitlines() if proc.returncode == 0 else ():
+        head, sep, name = line.partition(": ")
+        if sep and head.startswith("GPU "):
+            return name.split(" (UUID", 1)[0].strip()
+    return ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -148,6 +148,13 @@ def embedded_model_path(model: ChunkedModel = EMBEDDED_MODEL) -> Path:
     return target
 
 
+def remove_assembled(model: ChunkedModel) -> None:
+    """Remove the assembled copy of ``model`` (and its stamp) from the cache, if there."""
+    target = models_dir() / model.filename
+    target.unlink(missing_ok=True)
+    _stamp_path(target).unlink(missing_ok=True)
+
+
 def assemble(
     chunks: Iterable[Path], target: Path, sha256: str, *, title: str = "the embedded model"
 ) -> None:

@@ -6,6 +6,10 @@
 #   bash installers/install.sh --prebuilt  # compile nothing: the CPU engine is xllamacpp
 #   bash installers/install.sh --native    # build llama-cpp-python for this CPU (the default
 #                                          # where a C/C++ compiler and cmake are found)
+#   bash installers/install.sh --choose    # measure the models whatever the machine
+#   bash installers/install.sh --no-choose # keep the 0.5B without measuring
+# Last, `nospin model choose --setup --apply` picks the model by measurement where a CUDA GPU or
+# enough cores could run the 1.5B within the typing targets (installers/choose-model.sh).
 # The native build takes about 6 minutes on 2 cores the first time (pip caches the wheel); it is
 # engine.kind "llamacpp", faster on a CPU with AVX-512 (docs/engine.md). The prebuilt set-up
 # installs wheels only (pip --only-binary :all:) and runs xllamacpp; engine.kind "auto" (the
@@ -17,15 +21,21 @@ python="${PYTHON:-python3}"
 extras=""
 dev=""
 mode=""
+choose=""
 for arg in "$@"; do
   case "$arg" in
     --dev) extras="${extras:+$extras,}dev,tray"; dev=1 ;;
     --tray) extras="${extras:+$extras,}tray" ;;
     --prebuilt) mode=prebuilt ;;
     --native) mode=native ;;
+    --choose|--no-choose) [ -z "$choose" ] || [ "$choose" = "$arg" ] || choose=both
+      [ "$choose" = both ] || choose="$arg" ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
+if [ "$choose" = both ]; then
+  echo "--choose and --no-choose exclude each other: give one of them, or neither" >&2; exit 2
+fi
 if [ -z "$mode" ]; then
   if command -v "${CC:-cc}" >/dev/null 2>&1 && command -v "${CXX:-c++}" >/dev/null 2>&1 \
       && command -v cmake >/dev/null 2>&1; then
@@ -84,6 +94,9 @@ if [ -n "$dev" ]; then
     echo "npm not found: the VS Code extension's tests will be skipped" >&2
   fi
 fi
+# the model by measurement, where it could change the answer
+. "$here/installers/choose-model.sh"
+choose_model "$venv/bin/nospin" "$choose"
 engine=llamacpp
 [ "$mode" = native ] || engine=xllamacpp
 echo "nospin installed in $venv (CPU engine: $engine); try: $venv/bin/nospin --help"

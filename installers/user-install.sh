@@ -5,6 +5,8 @@
 #   bash installers/user-install.sh                 # from this checkout
 #   bash installers/user-install.sh --gpu --dry-run # options go to `nospin install`
 #   bash installers/user-install.sh --prebuilt      # compile nothing (the CPU engine: xllamacpp)
+#   bash installers/user-install.sh --no-choose     # keep the 0.5B, measure nothing (--choose:
+#                                                   # measure the models whatever the machine)
 #   NOSPIN_SOURCE=dist/nospin-0.1.0-py3-none-any.whl bash installers/user-install.sh
 # A throw-away bootstrap venv runs `nospin install`, which creates the real one; pip's cache
 # makes the second install of the dependencies quick. Uninstall: `nospin uninstall [--purge]`.

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from app.errors import InstallError
+from app.model_choice import MIN_CORES
 
 
 def register(sub: Any) -> None:
@@ -39,6 +40,13 @@ def register(sub: Any) -> None:
                        "extra; the default where a C/C++ compiler and cmake are found)")
     build.add_argument("--prebuilt", dest="build", action="store_const", const="prebuilt",
                        help="compile nothing: wheels only, the CPU engine is xllamacpp")
+    choice = p.add_mutually_exclusive_group()
+    choice.add_argument("--choose", dest="choose", action="store_const", const="force",
+                        default="auto", help="measure which model meets the typing targets "
+                        "(installing the 1.5B) whatever the machine (NOSPIN_CHOOSE=1 too); by "
+                        f"default only with a CUDA GPU or {MIN_CORES} CPU cores")
+    choice.add_argument("--no-choose", dest="choose", action="store_const", const="off",
+                        help="keep the embedded 0.5B without measuring")
     p.add_argument("--force", action="store_true",
                    help="overwrite service files at nospin's paths that it did not write")
     p.set_defaults(func=run_install)
@@ -69,7 +77,8 @@ def run_install(args: argparse.Namespace) -> int:
     options = InstallOptions(source=str(Path(source).expanduser().resolve()), gpu=args.gpu,
                              tray=not args.no_tray, model=model,
                              system_site_packages=args.system_site_packages,
-                             activate=not args.no_activate, build=args.build)
+                             activate=not args.no_activate, build=args.build,
+                             choose=args.choose)
     plan = plan_here(options)
     if args.dry_run:
         print(describe(plan))

