@@ -306,6 +306,29 @@ def test_edit_history_summary_is_included_and_edits_in_the_window_left_out() -> 
     assert hist and "parse_row" in hist[0].text and "io/csv.py" in hist[0].text
 
 
+def test_a_history_share_with_room_for_one_keeps_the_latest_hunk_over_the_summary() -> None:
+    # the edit itself (its diff) predicts the next edit; the summary line only names it: at a
+    # budget with room for one of them (178 here) the hunk is kept (history points at 256:
+    # exact match 21.6% -> 22.5%, docs/quality.md)
+    history = EditHistory()
+    history.record_edit(
+        "io/csv.py",
+        CSV,
+        CSV.replace('sep: str = ","', 'sep: str = ";"'),
+        source="editor",
+        summary=summarize("io/csv.py", CSV),
+        when=time.time(),
+    )
+    ctx = assemble_context(
+        ContextRequest(path="m.py", text=_long_module(5), line=10, column=4, budget_tokens=178),
+        history=history,
+    )
+    kept = [s for s in ctx.segments if s.kind is Kind.HISTORY]
+    assert [s.source for s in kept] == ["edit hunk 1"]
+    assert 'sep: str = ";"' in kept[0].text
+    assert [d.source for d in ctx.dropped if d.kind is Kind.HISTORY] == ["edit history"]
+
+
 def test_similar_windows_from_recent_files() -> None:
     recent = [
         (
