@@ -64,6 +64,10 @@ class ContextConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     layout: str = "auto"
     stable_max_budget: int = 1024  # >= 0
     file_block_share: float = 0.2  # (0 to 0.8) stable layout: the file block's budget share
+    # (0 to 0.8) the file block's share at a fast tier's budget (under whole_file_min_budget):
+    # the cursor window needs the room (history points at 256: exact match 22.5% -> 23.4%,
+    # docs/quality.md)
+    fast_file_block_share: float = 0.1
     anchor_lines: int = 16  # (>= 1) window start snaps to multiples: typing keeps the prefix
     # (>= 1024) files over this are not indexed (reason: too large) nor completed in
     max_file_bytes: int = 1_000_000
@@ -174,6 +178,7 @@ def validate(config: Config) -> Config:
     if c.layout not in LAYOUTS:
         raise ConfigError(f"context.layout must be one of {', '.join(LAYOUTS)}")
     _between("context.file_block_share", c.file_block_share, 0, 0.8)
+    _between("context.fast_file_block_share", c.fast_file_block_share, 0, 0.8)
     _between("context.suffix_share", c.suffix_share, 0, 0.5)
     _between("context.whole_file_share", c.whole_file_share, 0, 1)
     _at_least("context.budget_tokens", c.budget_tokens, MIN_BUDGET_TOKENS)

@@ -5,15 +5,15 @@ split at the cursor -> current-file candidates (anchored window, suffix, enclosi
 outline of the rest) -> cross-file candidates (related definitions, similar windows, edit
 history) -> fit the budget (``budget.fit_budget``) -> segments in stable-first prompt order.
 
-Stable first (design.md §7). Layout "stable" ("auto" at budgets up to ``stable_max_budget``):
-a file block (head and skeleton of the file's definitions, cut to ``file_block_share`` of the
-budget) that is the same for every cursor position in a file version, then what depends on the
-cursor, each as prefix text: cross-file snippets as comments, enclosing code, the cursor window;
-the rest of the budget is shared among these as usual. A cursor move then re-prefills only what
-follows the file block. Layout "cursor" ("auto" above that budget): snippets before the file,
-then the current file from its head to the cursor with the rest of the file outlined around the
-cursor. In both, only the cursor line and the short suffix change per keystroke, so the engine
-reuses the KV cache of everything before them.
+Stable first (design.md §7). Layout "stable" ("auto" at budgets up to ``stable_max_budget``): a
+file block (head and skeleton of the file's definitions, cut to ``file_block_share`` of the
+budget, ``fast_file_block_share`` at a fast tier's) that is the same for every cursor position
+in a file version, then what depends on the cursor, each as prefix text: cross-file snippets as
+comments, enclosing code, the cursor window; the rest of the budget is shared among these as
+usual. A cursor move then re-prefills only what follows the file block. Layout "cursor" ("auto"
+above that budget): snippets before the file, then the current file from its head to the cursor
+with the rest of the file outlined around the cursor. In both, only the cursor line and the
+short suffix change per keystroke, so the engine reuses the KV cache of everything before them.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def assemble_context(
     if stable:
         block = _builder(
             request, language, parts, summary, index, counter, config, {}, outlines
-        ).file_block(int(budget * config.file_block_share), head_stop)
+        ).file_block(int(budget * file_block_share(config, budget)), head_stop)
 
     whole_tokens = _whole_file_tokens(request, config, counter)
 
@@ -271,6 +271,14 @@ def _builder(
         inline_snippets=uses_stable_layout(config, request.budget_tokens),
         outlines=outlines,
     )
+
+
+def file_block_share(config: ContextConfig, budget: int) -> float:
+    """The stable layout's file block share at ``budget``: ``fast_file_block_share`` at a fast
+    tier's budget (under ``whole_file_min_budget``), else ``file_block_share``."""
+    if budget < config.whole_file_min_budget:
+        return config.fast_file_block_share
+    return config.file_block_share
 
 
 def uses_stable_layout(config: ContextConfig, budget: int) -> bool:

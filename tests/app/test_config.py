@@ -100,6 +100,8 @@ def test_update_file_refuses_and_leaves_the_file_alone(
     ("context.max_file_bytes", 0, "context.max_file_bytes must be at least 1024, not 0"),
     ("context.whole_file_min_budget", -1, "context.whole_file_min_budget must be at least 0"),
     ("context.stable_max_budget", -1, "context.stable_max_budget must be at least 0"),
+    ("context.fast_file_block_share", 0.9,
+     "context.fast_file_block_share must be between 0 and 0.8, not 0.9"),
     ("context.session_idle_current_file_s", -1.0,
      "context.session_idle_current_file_s must be at least 0"),
     ("context.session_reset_s", -1.0, "context.session_reset_s must be at least 0"),

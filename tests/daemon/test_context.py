@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from app.config import ContextConfig
 from app.errors import CursorError
 from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
+from daemon.context.assemble import file_block_share
 from daemon.context.retrieve import bound_names, related_definitions
 from daemon.context.window import head_end, split_at_cursor, suffix_cap, suffix_lines
 from daemon.history import EditHistory
@@ -187,7 +188,8 @@ def test_a_widened_window_that_covers_the_function_gets_the_tokens_its_parts_too
     assert lines[37] == "    def handler_3(self, event):"
     lines[line] = "        return"
     ctx = assemble_context(
-        ContextRequest(path="m.py", text="\n".join(lines), line=line, column=14, budget_tokens=256)
+        ContextRequest(path="m.py", text="\n".join(lines), line=line, column=14, budget_tokens=256),
+        config=ContextConfig(fast_file_block_share=0.2),  # the block these figures were taken with
     )
     window = next(s for s in ctx.segments if s.kind is Kind.CURSOR_WINDOW)
     assert "def handler_3(self, event):" in window.text  # covered by the window...
@@ -306,6 +308,22 @@ def test_edit_history_summary_is_included_and_edits_in_the_window_left_out() -> 
     assert hist and "parse_row" in hist[0].text and "io/csv.py" in hist[0].text
 
 
+def test_a_fast_tier_budget_gets_the_smaller_file_block() -> None:
+    # under whole_file_min_budget (the CPU fast tier, 256) the file block takes at most
+    # fast_file_block_share (0.1): the cursor window gets the room (docs/quality.md)
+    text = _long_module(40)
+    config = ContextConfig(layout="stable")
+    blocks = {}
+    for budget in (256, 896):
+        ctx = assemble_context(
+            ContextRequest(path="m.py", text=text, line=304, column=4, budget_tokens=budget),
+            config=config,
+        )
+        blocks[budget] = sum(s.num_tokens for s in ctx.segments if s.source == "m.py:outline")
+    assert 0 < blocks[256] <= int(256 * config.fast_file_block_share)
+    assert int(256 * config.file_block_share) < blocks[896] <= int(896 * config.file_block_share)
+
+
 def test_a_history_share_with_room_for_one_keeps_the_latest_hunk_over_the_summary() -> None:
     # the edit itself (its diff) predicts the next edit; the summary line only names it: at a
     # budget with room for one of them (178 here) the hunk is kept (history points at 256:
@@ -417,7 +435,7 @@ def test_budget_is_never_exceeded_and_p0_is_never_dropped_while_it_fits(
     kept_p0 = sum(s.num_tokens for s in ctx.segments if s.tier <= Tier.P0)
     # the stable layout reserves its file block (up to file_block_share) ahead of the rest
     block = sum(s.num_tokens for s in ctx.segments if s.source == "p.py:outline")
-    assert block <= budget * ContextConfig().file_block_share
+    assert block <= budget * file_block_share(ContextConfig(), budget)
     for d in ctx.dropped:
         if d.tier is Tier.P0:  # dropped only because it could not fit
             assert kept_p0 + block + d.num_tokens > budget
