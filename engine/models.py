@@ -96,6 +96,15 @@ def models_dir() -> Path:
     return cache_dir() / "models"
 
 
+def chunks_installed(model: ChunkedModel = EMBEDDED_MODEL) -> bool:
+    """Whether every chunk package of ``model`` is installed (``find_chunks`` finds them)."""
+    try:
+        find_chunks(model)
+    except ModelNotInstalled:
+        return False
+    return True
+
+
 def find_chunks(model: ChunkedModel = EMBEDDED_MODEL) -> list[Path]:
     """Locate the chunk files of ``model`` in the installed packages, in order.
 

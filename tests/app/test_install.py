@@ -498,14 +498,9 @@ def test_install_sh_passes_the_choice_on_and_refuses_both_flags(tmp_path: Path) 
 
 
 def _big_installed() -> bool:
-    from app.errors import ModelNotInstalled
-    from engine.models import CODER_1_5B, find_chunks
+    from engine.models import CODER_1_5B, chunks_installed
 
-    try:
-        find_chunks(CODER_1_5B)
-    except ModelNotInstalled:
-        return False
-    return True
+    return chunks_installed(CODER_1_5B)
 
 
 def test_nospin_install_reads_choose_and_no_choose(tmp_path: Path) -> None:

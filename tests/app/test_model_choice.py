@@ -117,14 +117,9 @@ def _choose_setup(env: dict[str, str], *args: str) -> subprocess.CompletedProces
 
 
 def _big_installed() -> bool:
-    from app.errors import ModelNotInstalled
-    from engine.models import CODER_1_5B, find_chunks
+    from engine.models import CODER_1_5B, chunks_installed
 
-    try:
-        find_chunks(CODER_1_5B)
-    except ModelNotInstalled:
-        return False
-    return True
+    return chunks_installed(CODER_1_5B)
 
 
 def test_setup_keeps_the_small_model_unmeasured_here_and_says_why_in_one_line(

@@ -289,7 +289,8 @@ def test_typing_on_the_cursor_line_keeps_everything_before_it_identical(layout: 
         previous = (stable, window.text)
 
 
-def test_edit_history_summary_is_included_and_edits_in_the_window_left_out() -> None:
+def _csv_edit_history() -> EditHistory:
+    """An edit history of one editor change: io/csv.py's separator."""
     history = EditHistory()
     history.record_edit(
         "io/csv.py",
@@ -299,6 +300,11 @@ def test_edit_history_summary_is_included_and_edits_in_the_window_left_out() -> 
         summary=summarize("io/csv.py", CSV),
         when=time.time(),
     )
+    return history
+
+
+def test_edit_history_summary_is_included_and_edits_in_the_window_left_out() -> None:
+    history = _csv_edit_history()
     text = _long_module(5)
     ctx = assemble_context(
         ContextRequest(path="m.py", text=text, line=10, column=4, budget_tokens=2048),
@@ -328,15 +334,7 @@ def test_a_history_share_with_room_for_one_keeps_the_latest_hunk_over_the_summar
     # the edit itself (its diff) predicts the next edit; the summary line only names it: at a
     # budget with room for one of them (178 here) the hunk is kept (history points at 256:
     # exact match 21.6% -> 22.5%, docs/quality.md)
-    history = EditHistory()
-    history.record_edit(
-        "io/csv.py",
-        CSV,
-        CSV.replace('sep: str = ","', 'sep: str = ";"'),
-        source="editor",
-        summary=summarize("io/csv.py", CSV),
-        when=time.time(),
-    )
+    history = _csv_edit_history()
     ctx = assemble_context(
         ContextRequest(path="m.py", text=_long_module(5), line=10, column=4, budget_tokens=178),
         history=history,
