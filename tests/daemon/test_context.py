@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -343,6 +344,36 @@ def test_a_history_share_with_room_for_one_keeps_the_latest_hunk_over_the_summar
     assert [s.source for s in kept] == ["edit hunk 1"]
     assert 'sep: str = ";"' in kept[0].text
     assert [d.source for d in ctx.dropped if d.kind is Kind.HISTORY] == ["edit history"]
+
+
+def test_a_hunk_too_long_for_the_room_left_keeps_its_added_lines() -> None:
+    # a long hunk that does not fit what is left comes as its file line and its first added
+    # lines (HUNK_FALLBACK_SHARES; history points at 256: exact 23.4% -> 24.4%, docs/quality.md)
+    def table(renamed: bool) -> str:
+        name = "OPTION" if renamed else "FIELD"  # every other line renamed: one hunk
+        return "".join(
+            f"{name if i % 2 == 0 else 'FIELD'}_{i} = {i}  # the setting number {i} of the table\n"
+            for i in range(30)
+        )
+
+    old = table(False)
+    history = EditHistory()
+    history.record_edit(
+        "conf.py", old, table(True), source="editor",
+        summary=summarize("conf.py", old), when=time.time(),
+    )
+    request = ContextRequest(path="m.py", text=_long_module(5), line=10, column=4, budget_tokens=256)
+    ctx = assemble_context(request, history=history)
+    hunk = next(s for s in ctx.segments if s.source == "edit hunk 1")
+    body = [ln.lstrip("# ") for ln in hunk.text.splitlines()]
+    assert body[0] == "+++ b/conf.py"
+    assert body[1].startswith("+OPTION_0 = 0") and len(body) > 2
+    assert all(ln.startswith("+OPTION_") for ln in body[1:])
+    assert not any(ln.startswith(("-", " ", "@@", "---")) for ln in body)
+    assert ctx.num_tokens <= 256
+    whole = assemble_context(replace(request, budget_tokens=2048), history=history)
+    full = next(s for s in whole.segments if s.source == "edit hunk 1")
+    assert "-FIELD_0 = 0" in full.text and "@@" in full.text
 
 
 def test_similar_windows_from_recent_files() -> None:
