@@ -362,7 +362,9 @@ def test_a_hunk_too_long_for_the_room_left_keeps_its_added_lines() -> None:
         "conf.py", old, table(True), source="editor",
         summary=summarize("conf.py", old), when=time.time(),
     )
-    request = ContextRequest(path="m.py", text=_long_module(5), line=10, column=4, budget_tokens=256)
+    request = ContextRequest(
+        path="m.py", text=_long_module(5), line=10, column=4, budget_tokens=256
+    )
     ctx = assemble_context(request, history=history)
     hunk = next(s for s in ctx.segments if s.source == "edit hunk 1")
     body = [ln.lstrip("# ") for ln in hunk.text.splitlines()]
