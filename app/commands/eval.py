@@ -119,13 +119,8 @@ def run(args: argparse.Namespace) -> int:
             return _report_many(args, [(p, _read_json(p)) for p in args.from_result])
         return _report_only(args, _read_json(args.from_result[0]), reuse, against)
     for path, earlier in reuse:  # what can be told before the run; reuse_modes checks the rest
-        old = earlier.get("options", {})
-        for key, value in (("num_samples", args.samples), ("seed", args.seed),
-                           ("naive_full_max", args.naive_full_max),
-                           ("corpus", str(args.corpus.resolve()))):
-            if old.get(key) != value:
-                raise InputError(f"--reuse {path}: it was run with {key} "
-                                 f"{old.get(key)!r}, this run has {value!r}")
+        check_reusable(path, earlier, args.corpus, num_samples=args.samples, seed=args.seed,
+                       naive_full_max=args.naive_full_max)
     config = config_mod.load(args.config, must_exist=True) if args.config else config_mod.load()
     if args.budget is not None:
         if args.budget < 32:
@@ -176,6 +171,30 @@ def _report_only(
         result["result_path"] = str(args.out)
         atomic_write(args.out, _encode(result, args.out), mode=0o600)
     return _finish(args, result, against, written=args.out)
+
+
+def check_reusable(path: Path, earlier: dict[str, Any], corpus: Path, *, num_samples: int,
+                   seed: int, naive_full_max: int) -> None:
+    """InputError unless the ``--reuse`` result ``earlier`` (read from ``path``) was run with
+    these sampling options on this corpus: a history corpus by its pinned manifests
+    (``pins_digest``: the same pins in another checkout are the same corpus), other corpora
+    (and results from before the digest was kept) by their resolved path."""
+    from app.evaluation.history import pins_digest
+
+    old = earlier.get("options", {})
+    for key, value in (("num_samples", num_samples), ("seed", seed),
+                       ("naive_full_max", naive_full_max)):
+        if old.get(key) != value:
+            raise InputError(f"--reuse {path}: it was run with {key} "
+                             f"{old.get(key)!r}, this run has {value!r}")
+    pins, old_pins = pins_digest(corpus), old.get("corpus_pins", "")
+    if pins and old_pins:
+        if pins != old_pins:
+            raise InputError(f"--reuse {path}: it was run on other pinned commits (corpus "
+                             f"{old.get('corpus')!r}), this run's corpus is {str(corpus)!r}")
+    elif old.get("corpus") != str(corpus.resolve()):
+        raise InputError(f"--reuse {path}: it was run with corpus "
+                         f"{old.get('corpus')!r}, this run has {str(corpus.resolve())!r}")
 
 
 def _reuse(result: dict[str, Any], reuse: list[tuple[Path, dict[str, Any]]]) -> None:

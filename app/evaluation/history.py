@@ -29,6 +29,7 @@ the points of one draw are the same whatever else the corpus holds.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -114,6 +115,24 @@ def history_corpora(folder: Path) -> list[Path]:
     for pin in pins:
         corpus_folder(pin.with_suffix(""))
     return sorted(p for p in folder.iterdir() if p.is_dir() and is_history_corpus(p))
+
+
+def pins_digest(folder: Path) -> str:
+    """sha256 of the pinned manifests of the history corpora at ``folder`` (a corpus: its
+    ``NAME.json`` beside it; a folder of pins: its ``*.json``), names and bytes in order: the
+    corpus's identity wherever it is checked out. "" when there are none (a folder of files)."""
+    if is_history_corpus(folder):
+        pins = [pin_of(folder)]
+    else:  # pins are those with their corpus beside them (a package.json is not one)
+        pins = [p for p in sorted(folder.glob("*.json"))
+                if p.with_suffix(".tar.xz").is_file() or is_history_corpus(p.with_suffix(""))]
+    pins = [p for p in pins if p.is_file()]
+    if not pins:
+        return ""
+    digest = hashlib.sha256()
+    for pin in pins:
+        digest.update(pin.name.encode() + b"\0" + pin.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def pin_of(folder: Path) -> Path:

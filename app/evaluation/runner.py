@@ -29,7 +29,12 @@ from app.config import Config, to_dict
 from app.errors import InputError
 from app.evaluation import DEFAULT_MODES
 from app.evaluation.corpus import build_index, percentile
-from app.evaluation.history import ReplayedPoint, history_corpora, sample_history_points
+from app.evaluation.history import (
+    ReplayedPoint,
+    history_corpora,
+    pins_digest,
+    sample_history_points,
+)
 from app.evaluation.history import describe as describe_history
 from app.evaluation.metrics import (
     CompileChecker,
@@ -655,6 +660,7 @@ def _result(
         summary[mode] = {**mode_info.get(mode, {}), **breakdown(mine, full_ids)}
     opts = asdict(options)
     opts["corpus"] = str(root)
+    opts["corpus_pins"] = pins_digest(root)  # a history corpus's identity (``--reuse``)
     return {
         "schema": SCHEMA,
         "created": time.time(),

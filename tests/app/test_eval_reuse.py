@@ -135,3 +135,38 @@ def test_results_stored_gzipped_read_and_write_as_plain_ones(
     broken.write_bytes(merged.read_bytes()[:40])
     assert main(["eval", "--from", str(broken), "--no-snapshot"]) != 0
     assert "cannot read the result" in capsys.readouterr().err
+
+
+def test_a_history_corpus_is_the_same_by_its_pins_wherever_it_is_checked_out(
+    tmp_path: Path,
+) -> None:
+    from app.commands.eval import check_reusable
+    from app.evaluation.history import pins_digest
+
+    def corpus(where: str, base: str) -> Path:
+        folder = tmp_path / where
+        folder.mkdir()
+        (folder / "lib.json").write_text(json.dumps({"base": base}))
+        (folder / "lib.tar.xz").write_bytes(b"archive")
+        (folder / "package.json").write_text("{}")  # not a pin: no corpus beside it
+        return folder
+
+    here, there, other = corpus("a", "abc"), corpus("b", "abc"), corpus("c", "def")
+    assert pins_digest(here) == pins_digest(there) != pins_digest(other) != ""
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "package.json").write_text("{}")
+    assert pins_digest(plain) == ""
+    earlier = {"options": {"num_samples": 8, "seed": 0, "naive_full_max": 60,
+                           "corpus": str(here), "corpus_pins": pins_digest(here)}}
+    sampling = {"num_samples": 8, "seed": 0, "naive_full_max": 60}
+    check_reusable(Path("old.json"), earlier, there, **sampling)  # another checkout: reused
+    with pytest.raises(InputError, match="other pinned commits"):
+        check_reusable(Path("old.json"), earlier, other, **sampling)
+    with pytest.raises(InputError, match="seed"):
+        check_reusable(Path("old.json"), earlier, there, **{**sampling, "seed": 1})
+    # a result from before the digest was kept, or a plain corpus: by path
+    earlier["options"].pop("corpus_pins")
+    with pytest.raises(InputError, match="corpus"):
+        check_reusable(Path("old.json"), earlier, there, **sampling)
+    check_reusable(Path("old.json"), earlier, here, **sampling)
