@@ -258,3 +258,17 @@ def test_chart_names_the_modes_run_on_fewer_points() -> None:
     assert chart[0] == "exact match (all, n=200)"
     assert chart[2].endswith("30.0% (n=60)") and chart[1].endswith("30.0%")
     assert chart[chart.index("prompt tokens (all, n=200)") + 2].count("█") == 32
+
+
+def test_history_peers_at_896_on_320_points_match_the_documented_targets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/quality.md's 896 table on all 320 history points, from its stored result."""
+    assert main(["eval", "--from", str(RESULTS / "history-peers320-b896.json.gz")]) == 0
+    out = capsys.readouterr().out
+    assert "PASS nospin exact match at least 3 points above the best peer's: 30.3% vs continue" \
+        in out
+    assert ("PASS nospin exact match at least 5 points above naive_tail's on the cross-file "
+            "points: 16.7% vs 11.1% (n=36)") in out
+    assert "FAIL nospin prompt tokens no more than any peer's: 743 vs tabby 436" in out
+    assert "PASS nospin accepts at least 5% more characters than the best peer" in out
