@@ -477,19 +477,20 @@ class CandidateBuilder:
         exclude = (self.path, window.start, window.suffix_end)
         cands: list[Candidate] = []
         entries = history.summary_lines(limit=8, exclude=exclude)
-        texts: list[tuple[str, str]] = []
+        texts: list[tuple[str, str, bool]] = []  # source, text, whether a hunk
         if entries:
             # plain text: the prompt format comments snippets without a file out
-            texts.append(("edit history", "Recent edits:\n" + "".join(f"- {e}\n" for e in entries)))
+            summary = "Recent edits:\n" + "".join(f"- {e}\n" for e in entries)
+            texts.append(("edit history", summary, False))
         for i, hunk in enumerate(history.latest_hunks(2, exclude=exclude)):
-            texts.append((f"edit hunk {i + 1}", hunk))
+            texts.append((f"edit hunk {i + 1}", hunk, True))
         cap = self.allow.get("history", 0) * HUNK_FALLBACK_SHARES
-        for i, (source, text) in enumerate(texts):
+        for i, (source, text, is_hunk) in enumerate(texts):
             seg, _ = self.snippet(Kind.HISTORY, Tier.P2, "", source, text, exact=True)
             place = i if entries else i + 1  # in the prompt: summary 0, newest hunk 1, next 2
             admit = _HISTORY_ADMISSION.get(place, place)
             fallback = None
-            if source.startswith("edit hunk") and seg.num_tokens > cap > 0:
+            if is_hunk and seg.num_tokens > cap > 0:
                 # too long for what is usually left: its added lines may still fit
                 # (two tokens under it: the commented segment's slack)
                 short = added_lines(text, cap - 2, self.counter)
