@@ -22,6 +22,7 @@ defines them:
 
 from __future__ import annotations
 
+import hashlib
 import keyword
 import re
 import warnings
@@ -267,11 +268,14 @@ class CompileChecker:
     the language has no checker.
     """
 
-    _originals: dict[tuple[str, str], bool | None] = field(default_factory=dict)
+    # by key, language and the original's digest: history points of one path at different
+    # commits have different originals
+    _originals: dict[tuple[str, str, bytes], bool | None] = field(default_factory=dict)
 
     def original_ok(self, key: str, language: str, original: str) -> bool | None:
         """Whether the original file checks (None: no checker for the language); cached."""
-        cache_key = (key, language)
+        digest = hashlib.blake2b(original.encode("utf-8", "surrogatepass"), digest_size=16)
+        cache_key = (key, language, digest.digest())
         if cache_key not in self._originals:
             self._originals[cache_key] = self._ok(language, original, key)
         return self._originals[cache_key]

@@ -326,9 +326,13 @@ def _run_point(
             # the engine's text is kept: post-processing and checks as they are now
             reason = FinishReason(taken.finish_reason)
             taken = replace(taken, **_scores(taken.raw, reason, parts, point, checker, True))
-        elif options.as_shown:  # the checks are cheap and may have changed since: made again
-            taken.compile_pass_shown, taken.copies_below = _shown_checks(
-                checker, point, taken.shown, taken.prediction, taken.compile_pass)
+        else:  # the checks are cheap and may have changed since: made again
+            taken.compile_pass = checker.check(
+                point.path, point.language, point.original(),
+                point.with_completion(taken.prediction))
+            if options.as_shown:
+                taken.compile_pass_shown, taken.copies_below = _shown_checks(
+                    checker, point, taken.shown, taken.prediction, taken.compile_pass)
         taken.accepted_chars = accepted_chars(taken.prediction, point.hidden)
         taken.target_chars = len(point.hidden)
         return taken, 0.0

@@ -218,12 +218,13 @@ def test_history_peers_report_matches_the_documented_targets(
                    ("nospin", "naive_tail", "llamavim", "continue", "tabby"))
     assert "PASS sample of at least 300 points from at least 3 languages: 320 points" in low
     assert "FAIL nospin exact match at least 3 points above the best peer's: 24.4% vs tabby" in low
-    assert "PASS nospin compile_pass at most 2 points below any peer's: 60.2%" in low
+    assert "PASS nospin compile_pass at most 2 points below any peer's: 78.4% vs tabby 79.4%" \
+        in low
     assert "PASS nospin prompt tokens no more than any peer's: 195 vs continue 211" in low
     assert "PASS nospin accepts at least 5% more characters" in low
     assert "PASS nospin exact match at least 3 points above the best peer's: 30.0% vs continue" \
         in high
-    assert "FAIL nospin prompt tokens no more than any peer's: 746 vs tabby 463" in high
+    assert "FAIL nospin prompt tokens no more than any peer's: 747 vs tabby 463" in high
     assert "PASS nospin accepts at least 5% more characters" in high
     # the 896 peers ran on the points of the reused result
     ids = []

@@ -121,6 +121,9 @@ def test_compile_checker_skips_points_whose_original_does_not_compile() -> None:
     broken = "def f(x)\n    return x\n"
     assert checker.check("b.py", "python", broken, good) is None  # skipped
     assert checker.check("c.txt", "text", "hello", "hello world") is None  # no checker
+    # the same path with another original (a history point at another commit) is its own
+    assert checker.check("a.py", "python", broken, good) is None
+    assert checker.check("b.py", "python", good, good) is True
 
 
 def test_tree_sitter_compile_pass_for_javascript() -> None:
