@@ -515,7 +515,35 @@ def _unified_diff(
                 out.extend("-" + line for line in a[i1:i2])
             if tag in ("replace", "insert"):
                 out.extend("+" + line for line in b[j1:j2])
-    return _trim(out, max_bytes)
+    return _trim(_without_removed(out) if _size(out) > max_bytes else out, max_bytes)
+
+
+MAX_REMOVED_RUN = 2  # removed lines a trimmed diff keeps in a row
+
+
+def _size(lines: Sequence[str]) -> int:
+    return sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines)
+
+
+def _without_removed(lines: list[str]) -> list[str]:
+    """A diff too long to keep whole with each run of more than ``MAX_REMOVED_RUN`` removed
+    lines as one marker line, when it adds lines: a block rewritten whole would otherwise keep
+    only its old text. Shorter runs stay (``-old``/``+new`` pairs show a rename's pattern)."""
+    if not any(ln.startswith("+") and not ln.startswith("+++ ") for ln in lines):
+        return lines
+    out: list[str] = []
+    run: list[str] = []
+    for line in [*lines, ""]:
+        if line.startswith("-") and not line.startswith("--- "):
+            run.append(line)
+            continue
+        if len(run) > MAX_REMOVED_RUN:
+            out.append(f"... ({len(run)} removed lines)")
+        else:
+            out.extend(run)
+        run = []
+        out.append(line)
+    return out[:-1]
 
 
 def _trim(lines: list[str], max_bytes: int) -> str:

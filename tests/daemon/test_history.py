@@ -248,6 +248,23 @@ def test_hunks_are_trimmed_at_line_boundaries() -> None:
     assert record.summary == "created big.py: +100"
 
 
+def test_a_block_rewritten_whole_keeps_its_new_lines_when_trimmed() -> None:
+    history = EditHistory(HistoryLimits(max_hunk_bytes=400))
+    old = "".join(f"    old_value_{i} = compute_the_old_way({i})\n" for i in range(12))
+    new = "".join(f"    new_value_{i} = fetch({i})\n" for i in range(6))
+    record = history.record_edit(
+        "m.py", "def f():\n" + old, "def f():\n" + new, source="editor", summary=None, when=1.0
+    )
+    assert record is not None and len(record.hunk.encode()) <= 400
+    assert "+    new_value_5 = fetch(5)" in record.hunk  # all the new text is kept
+    assert "... (12 removed lines)" in record.hunk
+    assert "old_value" not in record.hunk
+    # a diff that fits is shown whole, its removed lines too
+    small = history.record_edit("s.py", "a = 1\n", "a = 2\n", source="editor", summary=None,
+                                when=2.0)
+    assert small is not None and "-a = 1" in small.hunk and "+a = 2" in small.hunk
+
+
 def test_unified_diff_matches_difflib() -> None:
     old = [f"line {i}" for i in range(40)]
     new = list(old)
