@@ -273,3 +273,13 @@ def test_history_peers_at_896_on_320_points_match_the_documented_targets(
             "points: 16.7% vs 11.1% (n=36)") in out
     assert "FAIL nospin prompt tokens no more than any peer's: 743 vs tabby 436" in out
     assert "PASS nospin accepts at least 5% more characters than the best peer" in out
+
+
+def test_history_nospin_at_512_matches_the_documented_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/quality.md's nospin at Tabby's prompt size (budget 512), from its stored result."""
+    assert main(["eval", "--from", str(RESULTS / "history-nospin-b512.json.gz")]) == 0
+    row = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("nospin "))
+    assert row.split()[1:3] == ["320", "27.2%"] and " 17.1% " in row and " 78.9% " in row
+    assert row.split()[9] == "423"  # prompt tokens: fewer than Tabby's 436 at 896
