@@ -60,6 +60,9 @@ _Opcode = tuple[str, int, int, int, int]
 _MAX_DIFF_LINES = 6_000
 
 
+MAX_REMOVED_RUN = 2  # removed lines a trimmed diff keeps in a row
+
+
 @dataclass(frozen=True, slots=True)
 class HistoryLimits:
     """Bounds of the edit history; the daemon builds them from its configuration."""
@@ -518,9 +521,6 @@ def _unified_diff(
     return _trim(_without_removed(out) if _size(out) > max_bytes else out, max_bytes)
 
 
-MAX_REMOVED_RUN = 2  # removed lines a trimmed diff keeps in a row
-
-
 def _size(lines: Sequence[str]) -> int:
     return sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines)
 
@@ -529,12 +529,13 @@ def _without_removed(lines: list[str]) -> list[str]:
     """A diff too long to keep whole with each run of more than ``MAX_REMOVED_RUN`` removed
     lines as one marker line, when it adds lines: a block rewritten whole would otherwise keep
     only its old text. Shorter runs stay (``-old``/``+new`` pairs show a rename's pattern)."""
-    if not any(ln.startswith("+") and not ln.startswith("+++ ") for ln in lines):
+    head, body = lines[:2], lines[2:]  # the ---/+++ file lines, then the hunks
+    if not any(ln.startswith("+") for ln in body):
         return lines
-    out: list[str] = []
+    out: list[str] = list(head)
     run: list[str] = []
-    for line in [*lines, ""]:
-        if line.startswith("-") and not line.startswith("--- "):
+    for line in [*body, ""]:
+        if line.startswith("-"):
             run.append(line)
             continue
         if len(run) > MAX_REMOVED_RUN:
