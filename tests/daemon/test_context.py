@@ -16,6 +16,7 @@ from app.config import ContextConfig
 from app.errors import CursorError
 from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
 from daemon.context.assemble import file_block_share
+from daemon.context.candidates import without_removed
 from daemon.context.retrieve import bound_names, related_definitions
 from daemon.context.window import head_end, split_at_cursor, suffix_cap, suffix_lines
 from daemon.history import EditHistory
@@ -333,11 +334,11 @@ def test_a_fast_tier_budget_gets_the_smaller_file_block() -> None:
 
 def test_a_history_share_with_room_for_one_keeps_the_latest_hunk_over_the_summary() -> None:
     # the edit itself (its diff) predicts the next edit; the summary line only names it: at a
-    # budget with room for one of them (178 here) the hunk is kept (history points at 256:
+    # budget with room for one of them (166 here) the hunk is kept (history points at 256:
     # exact match 21.6% -> 22.5%, docs/quality.md)
     history = _csv_edit_history()
     ctx = assemble_context(
-        ContextRequest(path="m.py", text=_long_module(5), line=10, column=4, budget_tokens=178),
+        ContextRequest(path="m.py", text=_long_module(5), line=10, column=4, budget_tokens=166),
         history=history,
     )
     kept = [s for s in ctx.segments if s.kind is Kind.HISTORY]
@@ -353,7 +354,7 @@ def test_a_hunk_too_long_for_the_room_left_keeps_its_added_lines() -> None:
         name = "OPTION" if renamed else "FIELD"  # every other line renamed: one hunk
         return "".join(
             f"{name if i % 2 == 0 else 'FIELD'}_{i} = {i}  # the setting number {i} of the table\n"
-            for i in range(30)
+            for i in range(60)
         )
 
     old = table(False)
@@ -375,7 +376,18 @@ def test_a_hunk_too_long_for_the_room_left_keeps_its_added_lines() -> None:
     assert ctx.num_tokens <= 256
     whole = assemble_context(replace(request, budget_tokens=2048), history=history)
     full = next(s for s in whole.segments if s.source == "edit hunk 1")
-    assert "-FIELD_0 = 0" in full.text and "@@" in full.text
+    # in full: its file lines, context and added lines, not the removed ones (without_removed)
+    assert "+OPTION_0 = 0" in full.text and "@@" in full.text and "--- a/conf.py" in full.text
+    assert "-FIELD_0 = 0" not in full.text and " FIELD_1 = 1" in full.text
+
+
+def test_a_hunk_is_shown_without_its_removed_lines() -> None:
+    # the model copied a reverted line back from the diff (docs/quality.md); a removed SQL
+    # comment (``-- note`` reads ``--- note``) goes too: only the first line is the file line
+    hunk = "--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,3 @@\n select 1;\n--- note\n-drop x;\n+drop y;\n"
+    shown = without_removed(hunk)
+    assert shown == "--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,3 @@\n select 1;\n+drop y;\n"
+    assert without_removed("") == ""
 
 
 def test_similar_windows_from_recent_files() -> None:
