@@ -528,7 +528,8 @@ def _size(lines: Sequence[str]) -> int:
 def _without_removed(lines: list[str]) -> list[str]:
     """A diff too long to keep whole with each run of more than ``MAX_REMOVED_RUN`` removed
     lines as one marker line, when it adds lines: a block rewritten whole would otherwise keep
-    only its old text. Shorter runs stay (``-old``/``+new`` pairs show a rename's pattern)."""
+    only its old text. Shorter runs stay in the stored diff (the prompt shows no removed lines:
+    ``daemon.context.candidates.without_removed``)."""
     head, body = lines[:2], lines[2:]  # the ---/+++ file lines, then the hunks
     if not any(ln.startswith("+") for ln in body):
         return lines

@@ -72,12 +72,14 @@ def without_removed(hunk: str) -> str:
 
 def added_lines(hunk: str, cap: int, counter: TokenCounter) -> str:
     """A unified diff ``hunk`` as its ``+++`` file line and its added lines, from the first,
-    as many as fit ``cap`` tokens; "" when not one added line fits."""
+    as many as fit ``cap`` tokens; "" when not one added line fits. The file lines are the
+    first two by place: an added ``++ i`` reads ``+++ i`` too."""
     lines = hunk.splitlines(keepends=True)
-    out = [ln for ln in lines if ln.startswith("+++ ")][:1]
+    n_head = 2 if len(lines) > 1 and lines[0].startswith("--- ") else 0
+    out = lines[1:n_head]
     added = 0
-    for ln in lines:
-        if not ln.startswith("+") or ln.startswith("+++ "):
+    for ln in lines[n_head:]:
+        if ln[:1] != "+":
             continue
         if counter.count("".join([*out, ln])) > cap:
             break

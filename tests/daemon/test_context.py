@@ -16,7 +16,7 @@ from app.config import ContextConfig
 from app.errors import CursorError
 from daemon.context import ContextRequest, Kind, Role, Tier, assemble_context
 from daemon.context.assemble import file_block_share
-from daemon.context.candidates import without_removed
+from daemon.context.candidates import added_lines, without_removed
 from daemon.context.retrieve import bound_names, related_definitions
 from daemon.context.window import head_end, split_at_cursor, suffix_cap, suffix_lines
 from daemon.history import EditHistory
@@ -388,6 +388,13 @@ def test_a_hunk_is_shown_without_its_removed_lines() -> None:
     shown = without_removed(hunk)
     assert shown == "--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,3 @@\n select 1;\n+drop y;\n"
     assert without_removed("") == ""
+
+
+def test_a_hunks_added_lines_take_its_file_lines_by_place() -> None:
+    # an added C line ``++ i;`` reads ``+++ i;``: an added line, not a file line
+    hunk = "--- a/l.c\n+++ b/l.c\n@@ -1,2 +1,3 @@\n i = 0;\n+++ i;\n+j = i;\n"
+    assert added_lines(hunk, 100, CharEstimator("c")) == "+++ b/l.c\n+++ i;\n+j = i;\n"
+    assert added_lines("--- a/l.c\n+++ b/l.c\n@@ -1 +0,0 @@\n", 100, CharEstimator("c")) == ""
 
 
 def test_similar_windows_from_recent_files() -> None:
