@@ -518,14 +518,14 @@ def _unified_diff(
                 out.extend("-" + line for line in a[i1:i2])
             if tag in ("replace", "insert"):
                 out.extend("+" + line for line in b[j1:j2])
-    return _trim(_without_removed(out) if _size(out) > max_bytes else out, max_bytes)
+    return _trim(_removed_runs_marked(out) if _size(out) > max_bytes else out, max_bytes)
 
 
 def _size(lines: Sequence[str]) -> int:
     return sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines)
 
 
-def _without_removed(lines: list[str]) -> list[str]:
+def _removed_runs_marked(lines: list[str]) -> list[str]:
     """A diff too long to keep whole with each run of more than ``MAX_REMOVED_RUN`` removed
     lines as one marker line, when it adds lines: a block rewritten whole would otherwise keep
     only its old text. Shorter runs stay in the stored diff (the prompt shows no removed lines:
