@@ -63,7 +63,12 @@ class IndexSnapshot:
         return self.symbols.get(name, ())
 
     def resolve_module(self, module: str, from_path: str) -> str | None:
-        """Path of the file an import refers to, or None when it is outside the project."""
+        """Path of the file an import refers to, or None when it is outside the project. A Go
+        or Swift import names a package or module, a folder (``files_of_package``), never one
+        file: Go's ``import goflag "flag"`` is the standard library's, not the project's
+        flag.go."""
+        if _key_style(from_path) == "folder":
+            return None
         asked = (module, from_path)
         if asked in self._resolved:
             return self._resolved[asked]

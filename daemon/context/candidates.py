@@ -75,7 +75,7 @@ def added_lines(hunk: str, cap: int, counter: TokenCounter) -> str:
     as many as fit ``cap`` tokens; "" when not one added line fits. The file lines are the
     first two by place: an added ``++ i`` reads ``+++ i`` too."""
     lines = hunk.splitlines(keepends=True)
-    n_head = 2 if len(lines) > 1 and lines[0].startswith("--- ") else 0
+    n_head = _file_lines(lines)
     out = lines[1:n_head]
     added = 0
     for ln in lines[n_head:]:
@@ -86,6 +86,18 @@ def added_lines(hunk: str, cap: int, counter: TokenCounter) -> str:
         out.append(ln)
         added += 1
     return "".join(out) if added else ""
+
+
+def added_names(hunk: str) -> set[str]:
+    """The identifiers on the added lines of a unified diff ``hunk`` (its file lines aside)."""
+    lines = hunk.splitlines(keepends=True)
+    added = (ln[1:] for ln in lines[_file_lines(lines) :] if ln[:1] == "+")
+    return set(identifiers_in_order("".join(added)))
+
+
+def _file_lines(lines: Sequence[str]) -> int:
+    """How many of a diff's first lines are its ``---``/``+++`` file lines: 2 or 0, by place."""
+    return 2 if len(lines) > 1 and lines[0].startswith("--- ") else 0
 
 
 class HistorySource(Protocol):
@@ -484,7 +496,10 @@ class CandidateBuilder:
         return cands
 
     def history(self, window: Window, history: HistorySource | None) -> list[Candidate]:
-        """Edit-history summary and latest hunks (P2), edits inside the window left out."""
+        """Edit-history summary and latest hunks, edits inside the window left out: P2, and P1
+        for a hunk whose added lines name what the cursor's line or the line above uses (the
+        file's own definitions aside: ``f.addedGoFlagSets`` where the edit added that field
+        elsewhere)."""
         if history is None:
             return []
         exclude = (self.path, window.start, window.suffix_end)
@@ -498,8 +513,13 @@ class CandidateBuilder:
         for i, hunk in enumerate(history.latest_hunks(2, exclude=exclude)):
             texts.append((f"edit hunk {i + 1}", without_removed(hunk), True))
         cap = self.allow.get("history", 0) * HUNK_FALLBACK_SHARES
+        lines, line = self.parts.lines, self.parts.line
+        at_cursor = "".join(lines[max(window.start, line - 1) : line + 1])
+        cursor_names = set(identifiers_in_order(at_cursor))
+        cursor_names -= {d.name for d in self.summary.definitions}
         for i, (source, text, is_hunk) in enumerate(texts):
-            seg, _ = self.snippet(Kind.HISTORY, Tier.P2, "", source, text, exact=True)
+            tier = Tier.P1 if is_hunk and cursor_names & added_names(text) else Tier.P2
+            seg, _ = self.snippet(Kind.HISTORY, tier, "", source, text, exact=True)
             place = i if entries else i + 1  # in the prompt: summary 0, newest hunk 1, next 2
             admit = _HISTORY_ADMISSION.get(place, place)
             fallback = None
@@ -508,7 +528,7 @@ class CandidateBuilder:
                 # (two tokens under it: the commented segment's slack)
                 short = added_lines(text, cap - 2, self.counter)
                 if short:
-                    fallback, _ = self.snippet(Kind.HISTORY, Tier.P2, "", source, short, exact=True)
+                    fallback, _ = self.snippet(Kind.HISTORY, tier, "", source, short, exact=True)
             cands.append(Candidate(seg, "history", admit, (1, place), fallback=fallback))
         return cands
 

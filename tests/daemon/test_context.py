@@ -397,6 +397,32 @@ def test_a_hunks_added_lines_take_its_file_lines_by_place() -> None:
     assert added_lines("--- a/l.c\n+++ b/l.c\n@@ -1 +0,0 @@\n", 100, CharEstimator("c")) == ""
 
 
+def test_a_hunk_that_adds_a_name_the_cursor_line_uses_is_kept_first() -> None:
+    # the edit added the field another file's cursor line now uses (pflag's ``addedGoFlagSets``
+    # added to FlagSet, then set in golangflag.go): the hunk is P1, before retrieval and the
+    # summary; a hunk naming nothing there stays P2, and so does one adding a name the file
+    # defines itself (history points at 256: exact match 26.9% -> 27.5%, docs/quality.md)
+    old = "class Limits:\n    count = 1\n"
+    history = EditHistory()
+    history.record_edit(
+        "limits.py", old, old + "    retry_budget = 3\n", source="editor",
+        summary=summarize("limits.py", old), when=time.time(),
+    )
+    text = _long_module(5)
+    uses = text.replace("    value = arg_2 * 2\n", "    value = limits.retry_budget\n")
+    line = uses.splitlines().index("    value = limits.retry_budget")
+    request = ContextRequest(path="m.py", text=uses, line=line, column=4, budget_tokens=2048)
+
+    def hunk_tier(req: ContextRequest) -> Tier:
+        ctx = assemble_context(req, history=history)
+        return next(s.tier for s in ctx.segments if s.source == "edit hunk 1")
+
+    assert hunk_tier(request) is Tier.P1
+    assert hunk_tier(replace(request, text=text)) is Tier.P2  # the line names no retry_budget
+    defined = uses + "\n\ndef retry_budget() -> int:\n    return 3\n"
+    assert hunk_tier(replace(request, text=defined)) is Tier.P2
+
+
 def test_similar_windows_from_recent_files() -> None:
     recent = [
         (
@@ -801,6 +827,23 @@ def test_a_go_import_names_its_package_folder_and_every_file_of_it() -> None:
         ("internal/store/orders.go", "Recent"),
         ("internal/store/orders.go", "Order"),  # what Recent returns
     }
+
+
+def test_a_go_import_of_the_standard_library_is_no_file_of_the_project() -> None:
+    """pflag's ``import goflag "flag"`` resolved to its own flag.go (a Go file's key is its
+    stem), so ``goflag.Flag`` brought pflag's Flag struct into the prompt: a Go import names a
+    package, a folder, never one file."""
+    index = index_of({
+        "flag.go": "package pflag\n\n// A Flag is one flag.\ntype Flag struct{ Name string }\n",
+    })
+    text = (
+        'package pflag\n\nimport goflag "flag"\n\n'
+        "func wrap(f *goflag.Flag) {\n\t_ = f\n}\n"
+    )
+    snapshot = index.snapshot()
+    assert snapshot.resolve_module("flag", "golangflag.go") is None
+    related = related_definitions(snapshot, summarize("golangflag.go", text), text, text)
+    assert [r.definition.name for r in related] == []
 
 
 def test_the_classes_a_related_signature_names_come_after_the_window_names() -> None:
