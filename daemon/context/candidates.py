@@ -499,7 +499,9 @@ class CandidateBuilder:
         """Edit-history summary and latest hunks, edits inside the window left out: P2, and P1
         for a hunk whose added lines name what the cursor's line or the line above uses (the
         file's own definitions aside: ``f.addedGoFlagSets`` where the edit added that field
-        elsewhere)."""
+        elsewhere). History points at 256: exact match 26.9% -> 27.5%, compile-pass 79.4% ->
+        80.9%, accepted share 16.8% either way; with the three lines above too 27.5%, share
+        16.5%."""
         if history is None:
             return []
         exclude = (self.path, window.start, window.suffix_end)
