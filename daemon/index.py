@@ -362,12 +362,14 @@ def declared_namespaces(
 
 def _module_keys(path: str) -> tuple[list[str], list[str]]:
     """Keys under which a file can be imported (dotted Python modules and Java classes,
-    extensionless paths, C/C++ header paths): those that name it from the project root, then
-    suffixes of its dotted path (``b.c``, ``c``) for projects rooted above the package (a Java
-    source root, ``src/main/java``, is such a root), or of its path (``mylib/api.h``,
-    ``api.h`` for ``include/mylib/api.h``)."""
+    extensionless paths, C/C++ header paths; none for a Go or Swift file): those that name it
+    from the project root, then suffixes of its dotted path (``b.c``, ``c``) for projects
+    rooted above the package (a Java source root, ``src/main/java``, is such a root), or of
+    its path (``mylib/api.h``, ``api.h`` for ``include/mylib/api.h``)."""
     p = PurePosixPath(path)
     style = _key_style(path)
+    if style == "folder":  # Go, Swift: imported by its package or module, never as a file
+        return [], []
     if style == "file":
         return [path], ["/".join(p.parts[i:]) for i in range(1, len(p.parts))]
     exact: list[str] = []

@@ -397,7 +397,7 @@ def test_a_hunks_added_lines_take_its_file_lines_by_place() -> None:
     assert added_lines("--- a/l.c\n+++ b/l.c\n@@ -1 +0,0 @@\n", 100, CharEstimator("c")) == ""
 
 
-def test_a_hunk_that_adds_a_name_the_cursor_line_uses_is_kept_first() -> None:
+def test_a_hunk_that_adds_a_name_the_cursor_line_uses_is_p1() -> None:
     # the edit added the field another file's cursor line now uses (pflag's ``addedGoFlagSets``
     # added to FlagSet, then set in golangflag.go): the hunk is P1, before retrieval and the
     # summary; a hunk naming nothing there stays P2, and so does one adding a name the file
@@ -844,6 +844,8 @@ def test_a_go_import_of_the_standard_library_is_no_file_of_the_project() -> None
     assert snapshot.resolve_module("flag", "golangflag.go") is None
     related = related_definitions(snapshot, summarize("golangflag.go", text), text, text)
     assert [r.definition.name for r in related] == []
+    # nor is a Go file the module another language's import names (a Python ``import flag``)
+    assert snapshot.resolve_module("flag", "tools/gen.py") is None
 
 
 def test_the_classes_a_related_signature_names_come_after_the_window_names() -> None:
