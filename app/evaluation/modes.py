@@ -49,6 +49,9 @@ class BuiltPrompt:
     parts: PromptParts
     build_ms: float  # assembly (nospin) or cutting (naive modes)
     num_tokens_budgeted: int  # as the builder counted them (nospin: the assembler's estimate)
+    # nospin: the names the cursor line's ``from M import`` may take (the daemon's
+    # post-processing cuts an import list at a name outside them); None for the other modes
+    import_names: frozenset[str] | None = None
 
 
 def build_prompt(
@@ -71,6 +74,7 @@ def build_prompt(
     ``index`` and ``history`` are not used)."""
     counter = budget_counter or CharEstimator(point.language)
     started = time.perf_counter()
+    import_names: frozenset[str] | None = None
     if mode == "nospin" and replayed is not None:
         ctx = replayed.replay.assemble(
             ContextRequest(
@@ -80,6 +84,7 @@ def build_prompt(
             config, counter,
         )
         parts, budgeted = ctx.to_prompt_parts(), ctx.num_tokens
+        import_names = ctx.import_names
     elif mode == "nospin":
         # the buffer parsed without the cursor line, as the daemon parses it (daemon.projects)
         buffer_summary = summarize_stable(point.path, point.buffer, point.line, point.language)
@@ -93,6 +98,7 @@ def build_prompt(
                 summary=buffer_summary,
             )
         parts, budgeted = ctx.to_prompt_parts(), ctx.num_tokens
+        import_names = ctx.import_names
     elif mode == "naive_full":
         prefix, suffix = _fit_full(point.before, point.after, max_prompt_tokens, exact)
         parts = _parts(point, prefix, suffix)
@@ -116,7 +122,7 @@ def build_prompt(
             session=replayed.session if replayed is not None else None)
     else:
         raise ValueError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
-    return BuiltPrompt(parts, (time.perf_counter() - started) * 1000.0, budgeted)
+    return BuiltPrompt(parts, (time.perf_counter() - started) * 1000.0, budgeted, import_names)
 
 
 def _parts(point: EvalPoint, prefix: str, suffix: str) -> PromptParts:

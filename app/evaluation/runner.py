@@ -57,6 +57,7 @@ from app.evaluation.sampling import (
 )
 from app.evaluation.sampling import points_from as points_from_result
 from daemon.history import EditHistory
+from daemon.import_names import cut_unknown_names, line_before_cursor
 from daemon.index import ProjectIndex
 from daemon.tokens import LineCachedCounter
 from engine.avoid import placeholder_starts
@@ -325,8 +326,17 @@ def _run_point(
         if options.as_shown and (taken.raw or not (taken.prediction or taken.shown)):
             # the engine's text is kept: post-processing and checks as they are now
             reason = FinishReason(taken.finish_reason)
-            taken = replace(taken, **_scores(taken.raw, reason, parts, point, checker, True))
+            taken = replace(taken, **_scores(taken.raw, reason, parts, point, checker, True,
+                                             built.import_names))
         else:  # the checks are cheap and may have changed since: made again
+            cut = cut_unknown_names(line_before_cursor(parts.prefix), taken.prediction,
+                                    built.import_names)
+            if cut != taken.prediction:  # the import-list cut, newer than the stored result
+                ids = identifier_f1(cut, point.hidden, point.language)
+                taken = replace(
+                    taken, prediction=cut, exact_match=exact_match(cut, point.hidden),
+                    edit_similarity=edit_similarity(cut, point.hidden), identifier_f1=ids.f1,
+                    identifier_em=ids.exact)
             taken.compile_pass = checker.check(
                 point.path, point.language, point.original(),
                 point.with_completion(taken.prediction))
@@ -340,7 +350,8 @@ def _run_point(
     fin, enough = generate(engine, request, max_lines=lines, timeout_s=options.timeout_s)
     error = fin.error if fin.reason is FinishReason.ERROR else ""
     raw = fin.text if not error else ""
-    scores = _scores(raw, fin.reason, parts, point, checker, options.as_shown)
+    scores = _scores(raw, fin.reason, parts, point, checker, options.as_shown,
+                     built.import_names)
     prediction = scores["prediction"]
     top_hit: bool | None = None
     alternatives: list[str] = []
@@ -376,10 +387,11 @@ def _run_point(
 
 def _scores(
     raw: str, reason: FinishReason, parts: PromptParts, point: EvalPoint,
-    checker: CompileChecker, as_shown: bool,
+    checker: CompileChecker, as_shown: bool, import_names: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     """The PointResult fields that follow from the engine's text ``raw`` and why it stopped:
-    the prediction and its scores, and with ``as_shown`` the text shown and its check."""
+    the prediction and its scores, and with ``as_shown`` the text shown and its check.
+    ``import_names``: ``BuiltPrompt.import_names`` (the daemon's import-list cut)."""
     scored, scored_reason = raw, reason
     if as_shown and point.kind == "block":
         # scored as a run without --as-shown would have: the text up to where it would have
@@ -387,15 +399,18 @@ def _scores(
         stop = line_end(raw, point.num_hidden_lines)
         if stop is not None:
             scored, scored_reason = raw[:stop], FinishReason.CANCELLED
-    prediction = _prediction(scored, parts, point, scored_reason)
+    line_before = line_before_cursor(parts.prefix)
+    prediction = cut_unknown_names(
+        line_before, _prediction(scored, parts, point, scored_reason), import_names)
     ids = identifier_f1(prediction, point.hidden, point.language)
     compiled = checker.check(
         point.path, point.language, point.original(), point.with_completion(prediction)
     )
     shown, compiled_shown, copies = "", None, None
     if as_shown:
-        shown = prediction if point.kind == "line" else postprocess(
-            raw, parts.prefix, parts.suffix, point.language, True, cut_short=reason in CUT_SHORT)
+        shown = prediction if point.kind == "line" else cut_unknown_names(line_before, postprocess(
+            raw, parts.prefix, parts.suffix, point.language, True, cut_short=reason in CUT_SHORT),
+            import_names)
         compiled_shown, copies = _shown_checks(checker, point, shown, prediction, compiled)
     return {
         "prediction": prediction, "exact_match": exact_match(prediction, point.hidden),

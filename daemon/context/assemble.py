@@ -40,6 +40,7 @@ from daemon.context.window import (
     suffix_text,
 )
 from daemon.documents import offset_of
+from daemon.import_names import import_module_at, module_names
 from daemon.index import IndexSnapshot, ProjectIndex
 from daemon.languages import detect_language
 from daemon.parse import summarize
@@ -185,7 +186,19 @@ def assemble_context(
         num_tokens_before_trim=total + sum(d.num_tokens for d in dropped),
         dropped=tuple(dropped),
         assemble_ms=(time.perf_counter() - started) * 1000.0,
+        import_names=_import_names(index, request.path, parts.line_prefix, language),
     )
+
+
+def _import_names(
+    index: ProjectIndex | IndexSnapshot | None, path: str, line_prefix: str, language: str
+) -> frozenset[str] | None:
+    """``AssembledContext.import_names``: what the cursor line's ``from M import`` may take."""
+    module = import_module_at(line_prefix, language) if index is not None else None
+    if module is None or index is None:
+        return None
+    snapshot = index.snapshot() if isinstance(index, ProjectIndex) else index
+    return module_names(snapshot, module, path)
 
 
 def _tokens(kept: Sequence[Candidate], kinds: tuple[Kind, ...] | None = None) -> int:

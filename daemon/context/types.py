@@ -92,6 +92,10 @@ class AssembledContext:
     num_tokens_before_trim: int  # all candidates before trimming
     dropped: tuple[DroppedSegment, ...]
     assemble_ms: float
+    # the names the project module of a ``from M import`` on the cursor line has: post-processing
+    # cuts a completion's import list before a name outside them (daemon.import_names); None:
+    # no such line, or M is no project file or its names are open-ended
+    import_names: frozenset[str] | None = None
 
     @property
     def num_tokens_saved(self) -> int:

@@ -1,12 +1,14 @@
 """Post-process: the text a finished completion shows, from what the engine generated
-(``engine.postprocess``: whole lines, the block's end, no repeat of the suffix), and the text of
-a ``generate`` answer. Called by ``Service._shown`` (stage 7 of ``Service._complete``) and by
-``Service._backstop``."""
+(``engine.postprocess``: whole lines, the block's end, no repeat of the suffix; then
+``daemon.import_names``: an import list stops before a name its project module lacks), and the
+text of a ``generate`` answer. Called by ``Service._shown`` (stage 7 of ``Service._complete``)
+and by ``Service._backstop``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from daemon.import_names import cut_unknown_names, line_before_cursor
 from daemon.live import Live
 from daemon.replies import clean_generated
 from engine.postprocess import postprocess
@@ -26,8 +28,10 @@ def postprocess_text(inp: PostprocessInput) -> str:
     answer, nothing for a warm-up."""
     live = inp.live
     if live.kind == "complete":
-        return postprocess(inp.text, live.prompt_prefix, live.prompt_suffix, live.language,
-                           bool(live.multiline), cut_short=inp.cut_short)
+        shown = postprocess(inp.text, live.prompt_prefix, live.prompt_suffix, live.language,
+                            bool(live.multiline), cut_short=inp.cut_short)
+        known = live.context.import_names if live.context is not None else None
+        return cut_unknown_names(line_before_cursor(live.prompt_prefix), shown, known)
     if live.kind == "generate":
         return clean_generated(inp.text)
     return inp.text

@@ -217,13 +217,13 @@ def test_history_peers_report_matches_the_documented_targets(
         assert all(f"  {mode} " in part for mode in
                    ("nospin", "naive_tail", "llamavim", "continue", "tabby"))
     assert "PASS sample of at least 300 points from at least 3 languages: 320 points" in low
-    assert "PASS nospin exact match at least 3 points above the best peer's: 27.5% vs tabby" in low
+    assert "PASS nospin exact match at least 3 points above the best peer's: 27.8% vs tabby" in low
     assert "PASS nospin compile_pass at most 2 points below any peer's: 80.9% vs tabby 79.4%" \
         in low
     assert "PASS nospin prompt tokens no more than any peer's: 194 vs continue 211" in low
     assert "PASS nospin accepts at least 5% more characters" in low
-    assert ("FAIL nospin exact match at least 5 points above naive_tail's on the cross-file "
-            "points: 11.1% vs 8.3% (n=36)") in low
+    assert ("PASS nospin exact match at least 5 points above naive_tail's on the cross-file "
+            "points: 13.9% vs 8.3% (n=36)") in low
     assert "PASS nospin exact match at least 3 points above the best peer's: 32.5% vs continue" \
         in high
     assert "FAIL nospin prompt tokens no more than any peer's: 739 vs tabby 436" in high

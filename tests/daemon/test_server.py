@@ -130,6 +130,38 @@ def test_single_line_completion_is_postprocessed(raw: RawClient, home: Path) -> 
     assert done["type"] == "done" and done["text"] == "return a + b"
 
 
+def test_an_import_list_stops_before_a_name_the_project_module_lacks(home: Path) -> None:
+    """``from tenacity imp``: the model went on listing names tenacity does not define; the
+    reply keeps the one the indexed ``tenacity/__init__.py`` has (daemon.import_names)."""
+    root = home / "proj"
+    (root / "tenacity").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'tenacity'\n")
+    (root / "tenacity" / "__init__.py").write_text(
+        "class BaseRetrying:\n    pass\n\n\nclass Retrying(BaseRetrying):\n    pass\n")
+    src = root / "tenacity" / "aio.py"
+    src.write_text("import asyncio\n\nfrom tenacity imp\n")
+    pieces = ("ort BaseRetrying, Retry, StopAfterDelay",)
+    with running_daemon(engine_factory=lambda: FakeEngine(pieces=pieces),
+                        index_projects=True) as daemon:
+        raw = RawClient(daemon.endpoint)
+        try:
+            raw.send({"type": "open", "id": "o1", "path": str(src), "text": src.read_text()})
+            assert raw.recv()["type"] == "ok"
+            wait_until_indexed(daemon, root)
+            raw.send(complete_msg("c1", src, line=2, col=len("from tenacity imp"),
+                                  options={"multiline": False}))
+            done = raw.until_final("c1")[-1]
+            assert done["type"] == "done" and done["text"] == "ort BaseRetrying"
+            # another module's list is the model's as it wrote it
+            src.write_text("import asyncio\n\nfrom elsewhere imp\n")
+            raw.send(complete_msg("c2", src, line=2, col=len("from elsewhere imp"),
+                                  text=src.read_text(), options={"multiline": False}))
+            done = raw.until_final("c2")[-1]
+            assert done["type"] == "done" and done["text"] == pieces[0]
+        finally:
+            raw.close()
+
+
 def test_a_completion_mid_line_ends_at_a_line_break(home: Path) -> None:
     """Code after the cursor on its line: a line break ends the completion in the engine (a
     model that thinks the line is done wrote the next line; shown, it went before the code
