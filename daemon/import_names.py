@@ -21,7 +21,7 @@ _FROM = re.compile(r"^\s*from\s+(\.+[\w.]*|[A-Za-z_][\w.]*)\s")
 # the whole line: module, then the import list after "import" (an open parenthesis aside)
 _FROM_IMPORT = re.compile(r"^\s*from\s+\S+\s+import\s+\(?")
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_SEPARATOR = re.compile(r"\s*(?:as\s+[A-Za-z_]\w*\s*)?,\s*")
+_SEPARATOR = re.compile(r"(\s*as\s+[A-Za-z_]\w*)?\s*,\s*")  # group 1: an ``as`` alias
 _LANGUAGES = frozenset({"python"})
 
 
@@ -54,8 +54,8 @@ def module_names(index: IndexSnapshot, module: str, from_path: str) -> frozenset
         names.update(imp.names)
         if imp.alias:
             names.add(imp.alias)
-    if posixpath.basename(path or "") == "__init__.py":
-        folder = posixpath.dirname(path or "")
+    if path is not None and posixpath.basename(path) == "__init__.py":
+        folder = posixpath.dirname(path)
         for other in index.files:
             if posixpath.dirname(other) == folder and other.endswith(".py"):
                 names.add(posixpath.basename(other)[:-3])
@@ -86,9 +86,9 @@ def cut_unknown_names(line_before: str, completion: str, known: frozenset[str] |
         if name.group() not in known:
             break
         sep = _SEPARATOR.match(line, name.end())
-        last_end = name.end() if sep is None else _alias_end(line, name.end(), sep.end())
         if sep is None:
             return completion
+        last_end = name.end() + len(sep.group(1) or "")
         pos = sep.end()
     if name.end() <= len(line_before):
         return completion  # the user typed it: not the completion's to judge
@@ -99,10 +99,3 @@ def cut_unknown_names(line_before: str, completion: str, known: frozenset[str] |
 def line_before_cursor(prefix: str) -> str:
     """The cursor line's text before the cursor: a prompt prefix's last line."""
     return prefix[prefix.rfind("\n") + 1 :]
-
-
-def _alias_end(line: str, name_end: int, sep_end: int) -> int:
-    """Where a name's ``as alias`` ends (the name's own end without one)."""
-    sep = line[name_end:sep_end]
-    alias = re.match(r"\s*as\s+[A-Za-z_]\w*", sep)
-    return name_end + alias.end() if alias else name_end
