@@ -332,11 +332,7 @@ def _run_point(
             cut = cut_unknown_names(line_before_cursor(parts.prefix), taken.prediction,
                                     built.import_names)
             if cut != taken.prediction:  # the import-list cut, newer than the stored result
-                ids = identifier_f1(cut, point.hidden, point.language)
-                taken = replace(
-                    taken, prediction=cut, exact_match=exact_match(cut, point.hidden),
-                    edit_similarity=edit_similarity(cut, point.hidden), identifier_f1=ids.f1,
-                    identifier_em=ids.exact)
+                taken = replace(taken, **_text_scores(cut, point))
             taken.compile_pass = checker.check(
                 point.path, point.language, point.original(),
                 point.with_completion(taken.prediction))
@@ -402,7 +398,6 @@ def _scores(
     line_before = line_before_cursor(parts.prefix)
     prediction = cut_unknown_names(
         line_before, _prediction(scored, parts, point, scored_reason), import_names)
-    ids = identifier_f1(prediction, point.hidden, point.language)
     compiled = checker.check(
         point.path, point.language, point.original(), point.with_completion(prediction)
     )
@@ -413,12 +408,20 @@ def _scores(
             import_names)
         compiled_shown, copies = _shown_checks(checker, point, shown, prediction, compiled)
     return {
+        **_text_scores(prediction, point), "compile_pass": compiled,
+        "shown": shown, "compile_pass_shown": compiled_shown, "copies_below": copies,
+    }
+
+
+def _text_scores(prediction: str, point: EvalPoint) -> dict[str, Any]:
+    """The PointResult fields that compare ``prediction`` with the hidden text."""
+    ids = identifier_f1(prediction, point.hidden, point.language)
+    return {
         "prediction": prediction, "exact_match": exact_match(prediction, point.hidden),
         "edit_similarity": edit_similarity(prediction, point.hidden),
         "accepted_chars": accepted_chars(prediction, point.hidden),
         "target_chars": len(point.hidden),
-        "identifier_f1": ids.f1, "identifier_em": ids.exact, "compile_pass": compiled,
-        "shown": shown, "compile_pass_shown": compiled_shown, "copies_below": copies,
+        "identifier_f1": ids.f1, "identifier_em": ids.exact,
     }
 
 
